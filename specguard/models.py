@@ -1,0 +1,247 @@
+"""Pydantic models shared by the pipeline stages (everything written to disk is one of these).
+
+Values (:class:`specguard.values.V`) are embedded through :data:`Value`, which
+serialises them to SpecGuard's lossless tagged JSON (see ``values.to_json``).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, WithJsonSchema
+
+from . import values as _values
+from .values import V
+
+
+def _validate_value(x: Any) -> V:
+    if isinstance(x, V):
+        return x
+    return _values.from_json(x)
+
+
+Value = Annotated[
+    V,
+    PlainValidator(_validate_value),
+    PlainSerializer(_values.to_json, return_type=Any),
+    WithJsonSchema({"type": "array", "description": "SpecGuard tagged value, e.g. [\"int\", \"5\"]"}),
+]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# -- locations ------------------------------------------------------------------
+
+class Loc(Frozen):
+    """Where a demand or claim came from: a file and line, or a pointer into a JSON file."""
+
+    file: str
+    line: int | None = None
+    pointer: str | None = Field(default=None, description="e.g. 'tasks[3].modified_tests[18]'")
+
+    def __str__(self) -> str:
+        s = self.file
+        if self.line is not None:
+            s += f":{self.line}"
+        if self.pointer:
+            s += f"#{self.pointer}"
+        return s
+
+
+# -- calls and expectations ------------------------------------------------------
+
+class Call(Frozen):
+    """A call of the function under test with exact literal arguments."""
+
+    target: str
+    args: tuple[Value, ...] = ()
+    kwargs: tuple[tuple[str, Value], ...] = ()
+
+    def key(self) -> str:
+        """Identity of the input: equal keys = the very same input (exact values)."""
+        import json
+        return json.dumps([self.target, [_values.to_json(a) for a in self.args],
+                           [[k, _values.to_json(v)] for k, v in self.kwargs]], sort_keys=False)
+
+    def source(self, limit: int = 120) -> str:
+        parts = [_values.py_repr(a) for a in self.args] + [f"{k}={_values.py_repr(v)}" for k, v in self.kwargs]
+        s = f"{self.target}({', '.join(parts)})"
+        return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+class ExpectKind(str, Enum):
+    """What a demand expects of the call's outcome."""
+
+    eq = "eq"                # result == value
+    ne = "ne"                # result != value
+    is_ = "is"               # result is value (value is None, True or False)
+    is_not = "is_not"        # result is not value (None, True or False)
+    truthy = "truthy"        # assert result
+    falsy = "falsy"          # assert not result
+    cmp = "cmp"              # result <op> value, op in <, <=, >, >=  (value numeric)
+    in_ = "in"               # result in values (a literal container's elements, or dict keys)
+    not_in = "not_in"        # result not in values
+    len_eq = "len_eq"        # len(result) == n
+    isinstance = "isinstance"  # isinstance(result, types)  (types: builtin type names)
+    raises = "raises"        # the call raises one of exc (builtin or named exception classes)
+    approx = "approx"        # result == pytest.approx(value, rel, abs) / assertAlmostEqual
+
+
+class Expect(Frozen):
+    kind: ExpectKind
+    value: Value | None = None
+    values: tuple[Value, ...] = ()
+    op: Literal["<", "<=", ">", ">="] | None = None
+    n: int | None = None
+    types: tuple[str, ...] = ()
+    exc: tuple[str, ...] = ()
+    rel: float | None = None
+    abs: float | None = None
+    places: int | None = None
+
+    def source(self) -> str:
+        k = self.kind
+        r = _values.py_repr
+        if k is ExpectKind.eq:
+            return f"== {r(self.value)}"
+        if k is ExpectKind.ne:
+            return f"!= {r(self.value)}"
+        if k is ExpectKind.is_:
+            return f"is {r(self.value)}"
+        if k is ExpectKind.is_not:
+            return f"is not {r(self.value)}"
+        if k is ExpectKind.truthy:
+            return "is truthy"
+        if k is ExpectKind.falsy:
+            return "is falsy"
+        if k is ExpectKind.cmp:
+            return f"{self.op} {r(self.value)}"
+        if k is ExpectKind.in_:
+            return "in (" + ", ".join(r(v) for v in self.values) + ")"
+        if k is ExpectKind.not_in:
+            return "not in (" + ", ".join(r(v) for v in self.values) + ")"
+        if k is ExpectKind.len_eq:
+            return f"has len {self.n}"
+        if k is ExpectKind.isinstance:
+            return f"isinstance of {'/'.join(self.types)}"
+        if k is ExpectKind.raises:
+            return f"raises {'/'.join(self.exc)}"
+        if k is ExpectKind.approx:
+            return f"== approx({r(self.value)})"
+        return k.value
+
+
+class Demand(Frozen):
+    """One assertion of a test, formalized: a call and what it must do."""
+
+    id: str = Field(description="stable id within the task, e.g. 'T3'")
+    call: Call
+    expect: Expect
+    loc: Loc
+    text: str = Field(default="", description="the assertion's source text (one line, trimmed)")
+    test_name: str | None = None
+
+
+class Unsupported(Frozen):
+    """An assertion (or file) SpecGuard did not understand; reported, never silently dropped."""
+
+    loc: Loc
+    reason: str
+    text: str = ""
+
+
+class TestFormalization(Frozen):
+    demands: tuple[Demand, ...] = ()
+    unsupported: tuple[Unsupported, ...] = ()
+    errors: tuple[Unsupported, ...] = Field(default=(), description="files that could not be parsed at all")
+
+
+# -- description claims ------------------------------------------------------------
+
+class TypeExpr(Frozen):
+    """A Python type annotation: ``name`` is one of int, float, bool, str, bytes, None,
+    list, tuple, dict, set, frozenset, Optional, Union, Any; ``args`` its parameters
+    (``tuple[int, ...]`` is name='tuple', args=(int,), variadic=True)."""
+
+    name: str
+    args: tuple["TypeExpr", ...] = ()
+    variadic: bool = False
+
+    def source(self) -> str:
+        if not self.args:
+            return self.name
+        inner = ", ".join(a.source() for a in self.args) + (", ..." if self.variadic else "")
+        return f"{self.name}[{inner}]"
+
+
+class ClaimKind(str, Enum):
+    example = "example"            # the description states f(args) gives a value (or raises)
+    return_type = "return_type"    # every returned value has this type
+    result_range = "result_range"  # every returned value is an int in [lo, hi]
+
+
+class Claim(Frozen):
+    """One thing the description states, with the description line it came from."""
+
+    id: str = Field(description="stable id within the task, e.g. 'D2'")
+    kind: ClaimKind
+    call: Call | None = None          # example
+    expect: Expect | None = None      # example: eq or raises
+    type: TypeExpr | None = None      # return_type
+    lo: int | None = None             # result_range (inclusive)
+    hi: int | None = None             # result_range (inclusive)
+    loc: Loc
+    text: str = ""
+
+
+class Signature(Frozen):
+    name: str
+    params: tuple[str, ...] = ()
+    returns: TypeExpr | None = None
+    line: int | None = None
+
+
+class DescFormalization(Frozen):
+    claims: tuple[Claim, ...] = ()
+    signature: Signature | None = None
+    notes: tuple[str, ...] = Field(default=(), description="what was seen but not formalized, and why")
+
+
+# -- tasks ---------------------------------------------------------------------------
+
+class TestCase(Frozen):
+    """A LiveCodeBench-style structured test: ``entry_point(*args) == expected``."""
+
+    args: tuple[Value, ...]
+    expected: Value
+    pointer: str
+
+
+class TestSource(Frozen):
+    """One source of tests: a Python test file's text, or a table of structured tests."""
+
+    kind: Literal["python", "table"]
+    path: str = Field(description="file path as given by the user (or a display name)")
+    text: str | None = None               # python
+    cases: tuple[TestCase, ...] = ()      # table
+    only_tests: tuple[str, ...] = Field(default=(), description="if set, only these test names count (SWE-bench FAIL_TO_PASS/PASS_TO_PASS)")
+
+
+class InputFile(Frozen):
+    path: str
+    sha256: str
+    role: str = Field(description="description | tests | task | instance | spec")
+
+
+class Task(Frozen):
+    id: str
+    description: str
+    description_path: str = Field(default="<description>", description="display name used in locations")
+    description_line_offset: int = Field(default=0, description="added to description line numbers (text embedded in a file)")
+    tests: tuple[TestSource, ...] = ()
+    entry_point: str | None = None
+    inputs: tuple[InputFile, ...] = ()
+    labels: dict[str, str] = Field(default_factory=dict, description="ground truth carried by the input, e.g. impossible_type")

@@ -1,0 +1,326 @@
+"""Stage 5: decide, and write the proofs.
+
+Given the clauses of ``Spec`` (description) and ``Tests``, find
+
+* conflict cores: two clauses about the same exact input that no outcome
+  satisfies together (eq/eq with different classes, eq/predicate false on that
+  class), or a test against a description clause that holds at every input;
+* per test: *entailed* (a description clause at the same input forces it),
+  *contradicted* (a description clause refutes it) or *left open*, with a
+  witness implementation for left-open tests when one is found;
+* a witness implementation for ``Spec ∧ Tests`` when there is no conflict.
+
+and generate the Lean claims (``SGTask.Claim``) and proof terms (``SGTask.Cert``).
+Python mirrors of the predicates choose what to prove; the kernel checks it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from . import emit
+from .certcheck import CERT_HEADER
+from .emit import Clause, Outcome, Pred, conj, projection
+from .values import V
+
+MAX_TABLE = 400
+IMPL = "impl : Val → Outcome"
+
+
+@dataclass
+class Core:
+    """A conflict core: two clauses (``a`` first) that no outcome satisfies together."""
+
+    a: Clause
+    b: Clause
+
+
+@dataclass
+class TestClass:
+    name: str
+    status: str                   # entailed | contradicted | left-open
+    by: str | None = None         # the description clause that decides it
+    witness: Outcome | None = None
+
+
+@dataclass
+class Plan:
+    """What to claim and how to prove it."""
+
+    claims: dict[str, str] = field(default_factory=dict)       # name -> Lean proposition
+    proofs: list[str] = field(default_factory=list)            # Lean declarations of the certificate
+    conflict: Core | None = None
+    classes: list[TestClass] = field(default_factory=list)
+    consistent: bool = False
+
+
+def _refutes(a: Clause, b: Clause) -> bool:
+    """No outcome satisfies both clauses ``a`` (eq, or a pred) and ``b``."""
+    if a.eq is not None:
+        return not b.holds(Outcome(cls=a.eq))
+    if b.eq is not None:
+        return not a.holds(Outcome(cls=b.eq))
+    return False
+
+
+def _same_input(a: Clause, b: Clause) -> bool:
+    return a.key is None or b.key is None or a.input_id == b.input_id
+
+
+class Prover:
+    def __init__(self, spec: Sequence[Clause], tests: Sequence[Clause]) -> None:
+        self.spec = list(spec)
+        self.tests = list(tests)
+        self.si = {c.name: i for i, c in enumerate(self.spec)}
+        self.ti = {c.name: i for i, c in enumerate(self.tests)}
+        self.by_input: dict[str, list[Clause]] = {}
+        for c in self.spec + self.tests:
+            if c.key is not None:
+                self.by_input.setdefault(c.input_id, []).append(c)
+        self.universal = [c for c in self.spec if c.key is None]
+
+    # -- proof terms of clauses from hypotheses -----------------------------------------
+    def proj(self, c: Clause, hs: str, ht: str, key: str | None = None) -> str:
+        """Proof of clause ``c`` (at ``key`` for a universal clause) from ``hs : Spec impl``
+        and ``ht : Tests impl``."""
+        if c.name in self.si:
+            p = projection(self.si[c.name], len(self.spec), hs)
+        else:
+            p = projection(self.ti[c.name], len(self.tests), ht)
+        if c.key is None:
+            p = f"({p} {key})"
+        return p
+
+    def refute(self, a: Clause, b: Clause, hs: str, ht: str) -> str:
+        """Proof of False from clauses ``a``, ``b`` (``_refutes(a, b)`` holds)."""
+        key = a.key or b.key
+        pa, pb = self.proj(a, hs, ht, key), self.proj(b, hs, ht, key)
+        if a.eq is None:
+            a, b, pa, pb = b, a, pb, pa
+        if b.eq is not None:
+            return f"(outcome_ne (same_outcome {pa} {pb}) (Eq.refl Bool.false) (Eq.refl Bool.true))"
+        return f"(not_holds {pb} {pa} (Eq.refl Bool.false))"
+
+    # -- search ------------------------------------------------------------------------------
+    def find_conflict(self) -> Core | None:
+        """Prefer test-vs-test cores, then description-vs-test, then description-internal."""
+        best: Core | None = None
+        rank = 99
+        for group in self.by_input.values():
+            for i, a in enumerate(group):
+                for b in group[i + 1:]:
+                    if _refutes(a, b):
+                        r = self._rank(a, b)
+                        if r < rank:
+                            best, rank = Core(a, b), r
+            if rank == 0:
+                return best
+        for u in self.universal:
+            for group in self.by_input.values():
+                for c in group:
+                    if _refutes(c, u):
+                        r = self._rank(c, u)
+                        if r < rank:
+                            best, rank = Core(c, u), r
+        return best
+
+    def _rank(self, a: Clause, b: Clause) -> int:
+        return (a.name in self.si) + (b.name in self.si)
+
+    def classify(self) -> list[TestClass]:
+        out = []
+        for t in self.tests:
+            related = [s for s in self.spec if s.key is None or s.input_id == t.input_id]
+            bad = next((s for s in related if _refutes(s, t)), None)
+            if bad is not None:
+                out.append(TestClass(t.name, "contradicted", bad.name))
+                continue
+            good = next((s for s in related if s.key is not None and self._entails(s, t)), None)
+            if good is not None:
+                out.append(TestClass(t.name, "entailed", good.name))
+                continue
+            w = self._choose(related, against=t)
+            out.append(TestClass(t.name, "left-open", None, w))
+        return out
+
+    @staticmethod
+    def _entails(s: Clause, t: Clause) -> bool:
+        if s.eq is not None:
+            return t.holds(Outcome(cls=s.eq))
+        return s.pred == t.pred and s.pred is not None
+
+    def _candidates(self, clauses: Sequence[Clause]) -> list[Outcome]:
+        cands: list[Outcome] = []
+        for c in clauses:
+            if c.eq is not None:
+                cands.append(Outcome(cls=c.eq))
+        for c in clauses:
+            if c.pred is not None:
+                vp = c.pred.vp
+                if vp[0] == "eq":
+                    cands.append(Outcome(cls=vp[1]))
+                elif vp[0] == "mem":
+                    cands += [Outcome(cls=x) for x in vp[1]]
+                elif vp[0] == "cmp" and vp[2].kind == "int":
+                    cands += [Outcome(cls=V("int", vp[2].val + d)) for d in (-1, 0, 1)]
+                elif vp[0] == "len":
+                    cands.append(Outcome(cls=V("list", tuple(V("none") for _ in range(min(vp[1], 10000))))))
+                elif vp[0] == "intIn":
+                    lo = vp[1] if vp[1] is not None else (vp[2] if vp[2] is not None else 0)
+                    cands.append(Outcome(cls=V("int", lo)))
+        cands += [Outcome(cls=V("int", n)) for n in (0, 1, 2, -1)]
+        cands += [Outcome(cls=V("none")), Outcome(cls=V("str", "")), Outcome(cls=V("list", ())),
+                  Outcome(cls=V("rat", (1, 2))), Outcome(exc="SpecGuardWitness")]
+        return cands
+
+    def _choose(self, clauses: Sequence[Clause], against: Clause | None = None) -> Outcome | None:
+        """An outcome satisfying ``clauses`` (and the universal ones), failing ``against``."""
+        need = list(clauses) + [u for u in self.universal if u not in clauses]
+        pool = self._candidates(need + ([against] if against else []))
+        if against is not None and against.eq is not None:
+            c = against.eq
+            if c.kind == "int":
+                pool = [Outcome(cls=V("int", c.val + d)) for d in (1, -1, 2)] + pool
+        for o in pool:
+            if all(c.holds(o) for c in need) and (against is None or not against.holds(o)):
+                return o
+        return None
+
+    # -- proofs --------------------------------------------------------------------------------
+    def spec_proof(self, w: str) -> str:
+        """Proof of ``Spec W`` for a lookup-table witness named ``w`` (table ``w_table``)."""
+        parts = []
+        for c in self.spec:
+            if c.key is None:
+                parts.append(f"(fun k => lookup_holds {c.pred.lean()} {w}_dflt (Eq.refl Bool.true) k {w}_table (Eq.refl Bool.true))")
+            elif c.eq is not None:
+                parts.append(f"(Eq.refl (Outcome.ret {emit.lean_val(c.eq)}))")
+            else:
+                parts.append("(Eq.refl Bool.true)")
+        return _and_intro(parts)
+
+    def tests_proof(self) -> str:
+        parts = [f"(Eq.refl (Outcome.ret {emit.lean_val(c.eq)}))" if c.eq is not None else "(Eq.refl Bool.true)"
+                 for c in self.tests]
+        return _and_intro(parts)
+
+    def witness_decl(self, w: str, table: dict[str, tuple[str, Outcome]]) -> str:
+        entries = "List.nil"
+        for key, o in reversed(list(table.values())):
+            entries = f"(List.cons (Prod.mk {key} {o.lean()}) {entries})"
+        return (f"def {w}_table : List (Prod Val Outcome) := {entries}\n"
+                f"def {w}_dflt : Outcome := Outcome.raise \"SpecGuardWitness\"\n"
+                f"def {w} : Val → Outcome := fun k => lookup {w}_table {w}_dflt k\n")
+
+    def spec_table(self) -> dict[str, tuple[str, Outcome]] | None:
+        table: dict[str, tuple[str, Outcome]] = {}
+        for c in self.spec:
+            if c.key is None or c.input_id in table:
+                continue
+            group = [s for s in self.spec if s.input_id == c.input_id]
+            o = self._choose(group)
+            if o is None:
+                return None
+            table[c.input_id] = (c.key, o)
+        return table
+
+
+def _and_intro(parts: Sequence[str]) -> str:
+    if not parts:
+        return "True.intro"
+    if len(parts) == 1:
+        return parts[0]
+    mid = len(parts) // 2
+    return f"(And.intro {_and_intro(parts[:mid])} {_and_intro(parts[mid:])})"
+
+
+def plan(spec: Sequence[Clause], tests: Sequence[Clause], *, classify: bool = True) -> Plan:
+    """Decide, and build the claims and their proofs (not yet checked)."""
+    pr = Prover(spec, tests)
+    p = Plan()
+    core = pr.find_conflict()
+    exists = f"Exists (fun ({IMPL}) => And (Spec impl) (Tests impl))"
+    hs, ht = "(And.left hh)", "(And.right hh)"
+    if core is not None:
+        p.conflict = core
+        p.claims["Conflict"] = f"Not ({exists})"
+        p.proofs.append(
+            "theorem proof_Conflict : Conflict :=\n  fun h => match h with\n"
+            f"  | Exists.intro impl hh => {pr.refute(core.a, core.b, hs, ht)}\n")
+    if classify and spec:
+        p.classes = pr.classify()
+        for tc in p.classes:
+            t = tests[pr.ti[tc.name]]
+            if tc.status == "contradicted":
+                s = spec[pr.si[tc.by]]
+                name = f"Contradicted_{tc.name}"
+                p.claims[name] = f"∀ ({IMPL}), Spec impl → Not ({tc.name} impl)"
+                p.proofs.append(f"theorem proof_{name} : {name} :=\n  fun impl hs ht => "
+                                f"{_refute_single(pr, s, t)}\n")
+            elif tc.status == "entailed":
+                s = spec[pr.si[tc.by]]
+                name = f"Entailed_{tc.name}"
+                p.claims[name] = f"∀ ({IMPL}), Spec impl → {tc.name} impl"
+                sp = projection(pr.si[s.name], len(spec), "hs")
+                body = sp if t.eq is not None or t.pred == s.pred else \
+                    f"(holds_of_eq' (P := {t.pred.lean()}) {sp} (Eq.refl Bool.true))"
+                p.proofs.append(f"theorem proof_{name} : {name} :=\n  fun impl hs => {body}\n")
+            elif tc.witness is not None:
+                table = pr.spec_table()
+                if table is None or len(table) >= MAX_TABLE:
+                    tc.witness = None
+                    continue
+                table = dict(table)
+                table[t.input_id] = (t.key, tc.witness)
+                w = f"W_{tc.name}"
+                name = f"LeftOpen_{tc.name}"
+                p.claims[name] = f"Exists (fun ({IMPL}) => And (Spec impl) (Not ({tc.name} impl)))"
+                tp = _refute_concrete(t, tc.witness, "ht")
+                p.proofs.append(pr.witness_decl(w, table) +
+                                f"theorem proof_{name} : {name} :=\n  Exists.intro {w} (And.intro {pr.spec_proof(w)} "
+                                f"(fun ht => {tp}))\n")
+    if core is None:
+        table = _consistent_table(pr)
+        if table is not None and len(table) < MAX_TABLE:
+            p.consistent = True
+            p.claims["Consistent"] = exists
+            p.proofs.append(pr.witness_decl("W", table) +
+                            f"theorem proof_Consistent : Consistent :=\n  Exists.intro W (And.intro {pr.spec_proof('W')} "
+                            f"{pr.tests_proof()})\n")
+    return p
+
+
+def _refute_single(pr: Prover, s: Clause, t: Clause) -> str:
+    """Proof of False from ``hs`` (Spec) and ``ht : T impl`` (the test clause itself)."""
+    key = t.key
+    ps = projection(pr.si[s.name], len(pr.spec), "hs")
+    if s.key is None:
+        ps = f"({ps} {key})"
+    a, b, pa, pb = s, t, ps, "ht"
+    if a.eq is None:
+        a, b, pa, pb = b, a, pb, pa
+    if b.eq is not None:
+        return f"(outcome_ne (same_outcome {pa} {pb}) (Eq.refl Bool.false) (Eq.refl Bool.true))"
+    return f"(not_holds {pb} {pa} (Eq.refl Bool.false))"
+
+
+def _refute_concrete(t: Clause, o: Outcome, h: str) -> str:
+    """Proof of False from ``h : T W`` where ``W`` at t's input evaluates to ``o`` (failing t)."""
+    if t.eq is not None:
+        return f"(outcome_ne {h} (Eq.refl Bool.false) (Eq.refl Bool.true))"
+    return f"(Bool.false_ne_true {h})"
+
+
+def _consistent_table(pr: Prover) -> dict[str, tuple[str, Outcome]] | None:
+    table: dict[str, tuple[str, Outcome]] = {}
+    for input_id, group in pr.by_input.items():
+        o = pr._choose(group)
+        if o is None:
+            return None
+        table[input_id] = (group[0].key, o)
+    return table
+
+
+def render_cert(p: Plan) -> str:
+    return CERT_HEADER + "open SpecGuard\n\n" + "\n".join(p.proofs) + f"\nend {emit.NS}\n"
