@@ -108,7 +108,9 @@ end Ref
 
 Definitional equality of the unapplied functions: the kernel unfolds both
 sides (no literals, so no GMP) and compares the bodies.  This fails as soon
-as a body in Core and its copy here drift apart. -/
+as a body in Core and its copy here drift apart.  (`smartUnfolding false`
+lets the elaborator unfold the structural recursion too; with it on, the
+elaborator refuses these equations before the kernel sees them.) -/
 
 set_option smartUnfolding false in
 theorem same_pred : Eq @Nat.pred @Ref.pred := Eq.refl _

@@ -1,0 +1,114 @@
+"""LiveCodeBench (ImpossibleBench) benchmark of the deterministic path.
+
+    python -m benchmarks.lcb [--json] [--workers N] [--data DIR] [--limit N]
+
+Runs four suites over ../shared/data/livecodebench/: conflicting (modified
+tests), conflicting_original, oneoff (corrupted test) and oneoff_original, and
+prints per run: n, detected, certified, false negatives, inconclusive, false
+positives and certified false positives (counts and fractions) and the time.
+The `original` suites are clean controls: every conflict there is a false positive.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+RUNS = {
+    "conflicting": ("conflicting.json", "modified", True),
+    "conflicting_original": ("conflicting.json", "original", False),
+    "oneoff": ("oneoff.json", "corrupted", True),
+    "oneoff_original": ("oneoff.json", "original", False),
+}
+
+
+def default_data() -> Path:
+    here = Path(__file__).resolve().parent.parent
+    for cand in (here.parent / "shared" / "data" / "livecodebench", here / ".." / "shared" / "data" / "livecodebench"):
+        if cand.is_dir():
+            return cand
+    return here.parent / "shared" / "data" / "livecodebench"
+
+
+def _check_one(job):
+    path, task_id, suite = job
+    from specguard import load
+    from specguard.check import check_task
+    t0 = time.monotonic()
+    try:
+        task = load.load_lcb(path, task_id, suite)
+        r = check_task(task).result
+        return {"task_id": task_id, "verdict": r.verdict.value, "evidence": r.evidence.value,
+                "reason": r.reason, "seconds": time.monotonic() - t0,
+                "core": r.conflict.kind if r.conflict else None}
+    except Exception as e:  # recorded, the benchmark goes on
+        return {"task_id": task_id, "verdict": "error", "evidence": "none", "reason": f"{type(e).__name__}: {e}",
+                "seconds": time.monotonic() - t0, "core": None}
+
+
+def score(rows, conflicted: bool) -> dict:
+    n = len(rows)
+    c = lambda pred: sum(1 for r in rows if pred(r))  # noqa: E731
+    out = {"n": n,
+           "detected": c(lambda r: conflicted and r["verdict"] == "conflict"),
+           "certified": c(lambda r: conflicted and r["verdict"] == "conflict" and r["evidence"] == "certified"),
+           "false_negatives": c(lambda r: conflicted and r["verdict"] == "no-conflict"),
+           "inconclusive": c(lambda r: r["verdict"] in ("inconclusive", "error")),
+           "errors": c(lambda r: r["verdict"] == "error"),
+           "false_positives": c(lambda r: not conflicted and r["verdict"] == "conflict"),
+           "certified_false_positives": c(lambda r: not conflicted and r["verdict"] == "conflict"
+                                          and r["evidence"] == "certified"),
+           "no_conflict_certified": c(lambda r: r["verdict"] == "no-conflict" and r["evidence"] == "certified")}
+    out["fractions"] = {k: round(v / n, 4) if n else 0.0 for k, v in out.items() if k != "n"}
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--data", type=Path, default=default_data())
+    ap.add_argument("--limit", type=int, default=None, help="only the first N tasks of each file")
+    ap.add_argument("--runs", nargs="+", default=list(RUNS), choices=list(RUNS))
+    ap.add_argument("--details", type=Path, help="write every task's row to this JSONL file")
+    args = ap.parse_args(argv)
+    from specguard import lean_runner, load
+    lean_runner.ensure_core()
+    t_all = time.monotonic()
+    report: dict = {}
+    details = []
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for run in args.runs:
+            fname, suite, conflicted = RUNS[run]
+            path = str(args.data / fname)
+            ids = load.list_lcb_ids(path)[: args.limit]
+            t0 = time.monotonic()
+            rows = list(pool.map(_check_one, [(path, i, suite) for i in ids], chunksize=2))
+            s = score(rows, conflicted)
+            s["seconds"] = round(time.monotonic() - t0, 2)
+            report[run] = s
+            details += [dict(r, run=run) for r in rows]
+    report["seconds"] = round(time.monotonic() - t_all, 2)
+    if args.details:
+        args.details.write_text("".join(json.dumps(r) + "\n" for r in details))
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    cols = ["n", "detected", "certified", "false_negatives", "inconclusive", "false_positives",
+            "certified_false_positives", "no_conflict_certified"]
+    print(f"{'run':22}" + "".join(f"{c[:14]:>16}" for c in cols) + f"{'seconds':>10}")
+    for run in args.runs:
+        s = report[run]
+        cells = [f"{s['n']:>16}"] + [f"{s[c]:>6} ({s['fractions'][c]:.3f})" for c in cols[1:]]
+        print(f"{run:22}" + "".join(f"{x:>16}" for x in cells) + f"{s['seconds']:>10}")
+    print(f"total seconds: {report['seconds']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""Stage 6: write a check's outputs as a bundle folder, atomically.
+
+A bundle (format ``specguard-bundle/1``) is a folder holding ``result.json``,
+``manifest.json``, ``spec.lean``, ``tests.lean``, ``claim.lean`` and, when a
+certificate was accepted, ``cert.lean``.  ``manifest.json`` binds them together:
+the sha256 of every input and output file, the core theory's hash and the Lean
+version and commit.  The folder is written under a temporary name and renamed
+into place, so a reader never sees half a bundle.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from . import __version__, lean_runner
+from .check import Bundle
+from .errors import SpecGuardError
+from .models import Task
+from .results import Manifest
+
+RESULT = "result.json"
+MANIFEST = "manifest.json"
+LEAN_FILES = ("spec.lean", "tests.lean", "claim.lean", "cert.lean")
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def default_out_dir(task_id: str, base: Path | None = None) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", task_id)[:80] or "task"
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+    return (base or Path("specguard-out")) / f"{safe}-{stamp}"
+
+
+def bundle_texts(task: Task, b: Bundle) -> dict[str, str]:
+    """Every file of the bundle, manifest included, as text."""
+    files = {name: b.files[name] for name in LEAN_FILES if name in b.files}
+    files[RESULT] = b.result.model_dump_json(indent=2) + "\n"
+    rt = lean_runner.find_runtime()
+    manifest = Manifest(task_id=task.id, specguard_version=__version__, lean_version=rt.version,
+                        lean_commit=rt.commit, core_hash=lean_runner.library_hash(), inputs=task.inputs,
+                        outputs={n: sha256_text(t) for n, t in sorted(files.items())}, claims=b.claims,
+                        verdict=b.result.verdict, evidence=b.result.evidence)
+    files[MANIFEST] = manifest.model_dump_json(indent=2) + "\n"
+    return files
+
+
+def write_bundle(out: Path, task: Task, b: Bundle) -> Path:
+    """Write the bundle to ``out`` (replacing an earlier bundle there) atomically."""
+    out = Path(out)
+    files = bundle_texts(task, b)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp"))
+    except OSError as e:
+        raise SpecGuardError(f"cannot create the output folder {out}: {e}",
+                             hint="choose a writable --out folder") from e
+    try:
+        for name, text in files.items():
+            (tmp / name).write_text(text, encoding="utf-8")
+        if out.exists():
+            if not (out / MANIFEST).is_file() and any(out.iterdir()):
+                raise SpecGuardError(f"{out} exists and is not a SpecGuard bundle; refusing to replace it",
+                                     hint="choose another --out folder")
+            old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old"))
+            os.replace(out, old / "b")
+            os.replace(tmp, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, out)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return out

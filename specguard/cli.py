@@ -1,0 +1,254 @@
+"""Command line: ``specguard check | verify | doctor | schema``.
+
+Exit codes: 0 no conflict (verify: valid), 1 conflict (verify: invalid),
+2 inconclusive, 3 usage, input or toolchain error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+from . import __version__
+from .errors import SpecGuardError
+
+EXIT_ERROR = 3
+log = logging.getLogger("specguard")
+
+
+def _add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
+    p.add_argument("-q", "--quiet", action="store_true", help="only errors")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="specguard", description=__doc__.splitlines()[0])
+    ap.add_argument("--version", action="version", version=f"specguard {__version__}")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    c = sub.add_parser("check", help="check one task; exit 0 no conflict, 1 conflict, 2 inconclusive, 3 error")
+    c.add_argument("task", nargs="?", help="a task folder (task.toml), a LiveCodeBench-style JSON or a SWE-bench instance JSON")
+    c.add_argument("--description", help="description text, or a file (.md/.txt/.py stub)")
+    c.add_argument("--tests", nargs="+", default=[], help="pytest/unittest files or folders")
+    c.add_argument("--entry-point", help="name of the function under test")
+    c.add_argument("--task-id", help="which task of a multi-task JSON file")
+    c.add_argument("--instance-id", help="which instance of a SWE-bench JSON/JSONL file")
+    c.add_argument("--suite", default="auto", choices=["auto", "original", "modified", "corrupted"],
+                   help="LiveCodeBench-style files: which test list to use (default: auto)")
+    c.add_argument("--out", help="output bundle folder (default: a new folder under ./specguard-out/)")
+    c.add_argument("--json", action="store_true", help="print result.json instead of a summary")
+    c.add_argument("--timeout", type=float, default=None, help="seconds per Lean run (default 60)")
+    _add_common(c)
+
+    d = sub.add_parser("doctor", help="show the Lean runtime and cache, build the core, check a small certificate")
+    d.add_argument("--json", action="store_true")
+    _add_common(d)
+
+    v = sub.add_parser("verify", help="re-check a certificate bundle (exit 0 valid, 1 invalid, 3 error)")
+    v.add_argument("bundle", help="a bundle folder written by `check`, or an archive of one")
+    v.add_argument("--inputs", nargs="+", default=[], help="the original input files, to re-derive the claim")
+    v.add_argument("--json", action="store_true")
+    _add_common(v)
+
+    s = sub.add_parser("schema", help="write the JSON Schemas of every file SpecGuard writes")
+    s.add_argument("--out", default="schemas", help="folder (default: schemas/)")
+    _add_common(s)
+    return ap
+
+
+def _setup_logging(args: argparse.Namespace) -> None:
+    level = logging.ERROR if args.quiet else (logging.DEBUG if args.verbose > 1 else
+                                              logging.INFO if args.verbose else logging.WARNING)
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = build_parser()
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:
+        return EXIT_ERROR if e.code not in (0, None) else 0
+    _setup_logging(args)
+    handler = {"check": cmd_check, "doctor": cmd_doctor, "verify": cmd_verify, "schema": cmd_schema}[args.cmd]
+    try:
+        return handler(args)
+    except SpecGuardError as e:
+        print(f"specguard: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("specguard: interrupted", file=sys.stderr)
+        return EXIT_ERROR
+
+
+# -- check -----------------------------------------------------------------------------------
+
+def _load(args: argparse.Namespace):
+    from . import load
+    from .config import load_config
+    cfg = load_config()
+    if args.task and (args.description or args.tests):
+        raise SpecGuardError("give either a TASK path or --description/--tests, not both",
+                             hint="specguard check TASK   or   specguard check --description D --tests T")
+    if args.task:
+        p = Path(args.task)
+        if p.suffix in (".json", ".jsonl") and p.is_file():
+            head = p.read_bytes()[:200_000]
+            if b'"problem_statement"' in head:
+                return load.load_swebench(str(p), args.instance_id), cfg
+            if args.task_id is None:
+                ids = load.list_lcb_ids(str(p))
+                if len(ids) != 1:
+                    raise SpecGuardError(f"{p} holds {len(ids)} tasks; choose one with --task-id",
+                                         hint=f"e.g. --task-id {ids[0] if ids else 'ID'}")
+                args.task_id = ids[0]
+            return load.load_lcb(str(p), args.task_id, args.suite), cfg
+        return load.load_any(str(p)), cfg
+    if not args.description or not args.tests:
+        raise SpecGuardError("nothing to check: give a TASK path, or both --description and --tests",
+                             hint="specguard check examples/conflict")
+    return load.load_from_parts(args.description, args.tests, args.entry_point), cfg
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .bundle import default_out_dir, write_bundle
+    from .check import Options, check_task
+    task, cfg = _load(args)
+    if args.entry_point and task.entry_point != args.entry_point:
+        task = task.model_copy(update={"entry_point": args.entry_point})
+    opts = Options(timeout=args.timeout or cfg.timeout, memory_mb=cfg.memory_mb)
+    b = check_task(task, opts)
+    out = Path(args.out) if args.out else default_out_dir(task.id, Path(cfg.out_dir))
+    write_bundle(out, task, b)
+    r = b.result
+    if args.json:
+        print(r.model_dump_json(indent=2))
+    else:
+        print(format_summary(r, out))
+    return r.verdict.exit_code
+
+
+def format_summary(r, out: Path | None = None) -> str:
+    lines = [f"{r.task_id}: {r.verdict.value.upper()} (evidence: {r.evidence.value})", f"  {r.reason}"]
+    if r.conflict:
+        for it in r.conflict.items:
+            lines.append(f"  - {it.source} {it.id} at {it.loc}: {it.text or it.statement}")
+    counts: dict[str, int] = {}
+    for t in r.tests:
+        counts[t.status] = counts.get(t.status, 0) + 1
+    if r.tests:
+        lines.append("  tests: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
+    for t in r.tests:
+        if t.status == "contradicted":
+            lines.append(f"  contradicted: {t.id} at {t.loc} (by description {t.by})")
+    if r.unsupported:
+        lines.append(f"  not formalized: {len(r.unsupported)}")
+        for u in r.unsupported[:5]:
+            lines.append(f"    {u.loc}: {u.reason}")
+    if r.certificate.claims:
+        status = "accepted by the Lean kernel" if r.certificate.accepted else f"REJECTED: {r.certificate.reason}"
+        lines.append(f"  certificate ({len(r.certificate.claims)} claims): {status} in {r.certificate.seconds:.2f} s")
+    if out is not None:
+        lines.append(f"  bundle: {out}")
+    return "\n".join(lines)
+
+
+# -- doctor ------------------------------------------------------------------------------------
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from . import certcheck, lean_runner
+    report: dict = {"specguard": __version__, "python": sys.version.split()[0]}
+    ok = True
+    try:
+        rt = lean_runner.find_runtime()
+        report["runtime"] = rt.model_dump()
+        report["cache"] = str(lean_runner.cache_root())
+        t = time.monotonic()
+        core = lean_runner.ensure_core(rt)
+        report["core"] = {"lib_dir": core.lib_dir, "library_hash": core.library_hash,
+                          "built_now": core.built_now, "seconds": round(time.monotonic() - t, 3)}
+        v = certcheck.check_certificate(_DOCTOR_TRUSTED, _DOCTOR_CERT, ["Conflict"])
+        bad = certcheck.check_certificate(_DOCTOR_TRUSTED, _DOCTOR_CERT.replace("Bool.false)", "Bool.true)"),
+                                          ["Conflict"])
+        report["self_test"] = {"valid_certificate_accepted": v.accepted, "reason": v.reason,
+                               "invalid_certificate_rejected": not bad.accepted, "seconds": round(v.seconds, 3)}
+        ok = v.accepted and not bad.accepted
+    except SpecGuardError as e:
+        report["error"] = e.message
+        report["fix"] = e.hint
+        ok = False
+    report["ok"] = ok
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"specguard {__version__} (Python {report['python']})")
+        if "runtime" in report:
+            rt = report["runtime"]
+            print(f"  Lean runtime: {rt['kind']} {rt['path']}")
+            print(f"  Lean version: {rt['version']} (commit {rt['commit'][:12]})")
+            for w in rt.get("warnings", ()):
+                print(f"  warning: {w}")
+        if "cache" in report:
+            print(f"  cache: {report['cache']}")
+        if "core" in report:
+            c = report["core"]
+            print(f"  core library: {'built now' if c['built_now'] else 'cached'} in {c['seconds']} s at {c['lib_dir']}")
+        if "self_test" in report:
+            s = report["self_test"]
+            print(f"  self-test: valid certificate {'accepted' if s['valid_certificate_accepted'] else 'REJECTED: ' + s['reason']}"
+                  f", invalid certificate {'rejected' if s['invalid_certificate_rejected'] else 'ACCEPTED'}"
+                  f" ({s['seconds']} s)")
+        if "error" in report:
+            print(f"  error: {report['error']}")
+            if report.get("fix"):
+                print(f"  fix: {report['fix']}")
+        print("  status: OK" if ok else "  status: FAILED")
+    return 0 if ok else EXIT_ERROR
+
+
+_K = '(Val.pair (Val.str "f") (Val.tuple (Val.one (Val.int (Int.ofNat 2)))))'
+_DOCTOR_TRUSTED = {
+    "Spec": ("prelude\nimport SpecGuard.Core\nimport SpecGuard.Value\nnoncomputable section\nnamespace SGTask\n"
+             "open SpecGuard\ndef Spec (impl : Val → Outcome) : Prop := "
+             f"Eq (impl {_K}) (Outcome.ret (Val.int (Int.ofNat 4)))\nend SGTask\n"),
+    "Tests": ("prelude\nimport SpecGuard.Core\nimport SpecGuard.Value\nnoncomputable section\nnamespace SGTask\n"
+              "open SpecGuard\ndef Tests (impl : Val → Outcome) : Prop := "
+              f"Eq (impl {_K}) (Outcome.ret (Val.int (Int.ofNat 5)))\nend SGTask\n"),
+    "Claim": ("prelude\nimport SpecGuard.Core\nimport SpecGuard.Value\nimport SGTask.Spec\nimport SGTask.Tests\n"
+              "noncomputable section\nnamespace SGTask\nopen SpecGuard\ndef Conflict : Prop := Not (Exists "
+              "(fun (impl : Val → Outcome) => And (Spec impl) (Tests impl)))\nend SGTask\n"),
+}
+_DOCTOR_CERT = None  # set below (needs the header)
+
+
+def _doctor_cert() -> str:
+    from .certcheck import CERT_HEADER
+    return (CERT_HEADER + "open SpecGuard\ntheorem proof_Conflict : Conflict :=\n  fun h => match h with\n"
+            "  | Exists.intro impl hh => outcome_ne (same_outcome (And.left hh) (And.right hh)) "
+            "(Eq.refl Bool.false) (Eq.refl Bool.true)\nend SGTask\n")
+
+
+_DOCTOR_CERT = _doctor_cert()
+
+
+# -- verify / schema ---------------------------------------------------------------------------
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from .verify import verify_bundle
+    rep = verify_bundle(Path(args.bundle), [Path(p) for p in args.inputs])
+    if args.json:
+        print(rep.model_dump_json(indent=2))
+    else:
+        print(rep.summary())
+    return 0 if rep.valid else 1
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from .schemas import write_schemas
+    for p in write_schemas(Path(args.out)):
+        print(p)
+    return 0

@@ -1,0 +1,1262 @@
+"""Stage 3: formalize a task description with deterministic rules (no LLM).
+
+Entry point::
+
+    formalize_description(text, *, path="<description>", entry_point=None, line_offset=0)
+        -> DescFormalization
+
+The description never sees the tests.  Every claim carries the description line it came
+from (``Loc(file=path, line=<1-based line> + line_offset)``) and the trimmed source
+line(s) as ``text``; ids are ``D1, D2, ...`` in line order.  Whatever looks like a
+statement about the function but is not formalized is reported in ``notes`` with its line
+and the reason.  Soundness before coverage: a claim the description does not really make
+would create false conflicts, so every rule below declines (with a note) when in doubt.
+
+=====================  ==================================================  ====================
+rule                   source form                                         claim
+=====================  ==================================================  ====================
+signature              ``def name(params) -> Ret:`` (a stub, or a def      ``return_type`` (Ret
+                       line in prose; the entry point's def preferred)     unless unconstrained)
+doctest example        ``>>> f(<literals>)`` + ``...`` continuation lines,  ``example`` eq value
+                       output = a literal repr, up to a blank line/``>>>``
+doctest exception      output ``Traceback (most recent call last):`` ...   ``example`` raises
+                       ``SomeError: msg``                                  SomeError
+doctest, no output     ``>>> f(<literals>)`` then blank line, ``>>>`` or    ``example`` eq None
+                       end of docstring (return type must admit None)
+worked example         ``Input: a = 1, b = [2]`` / ``Output: 3``            ``example`` eq value
+                       (every parameter named once, mapped in order)
+phrasings              ``f(2) returns 4``, ``f(2) == 4``, ``f(2) -> 4``,    ``example`` eq / raises
+                       ``f(2) should return 4``, ``f("x") raises E``
+result modulus         "return the answer modulo 10^9 + 7", a Returns:     ``result_range``
+                       section "The count modulo 998244353"                 [0, M-1]
+result bounds          "returns a non-negative integer", "returns an       ``result_range``
+                       integer between 0 and 100", Returns: "A positive    [lo, hi]
+                       integer"
+=====================  ==================================================  ====================
+
+Declined (noted, never claimed): examples wrapped in another call (``sorted(f(x))``),
+assignments and sessions with state, ``print`` output and object reprs, ellipsis and
+doctest directives, non-literal arguments, float results of prose examples (usually
+rounded) or of any example when the description mentions a tolerance, a modulus about an
+input or an intermediate quantity ("a_i mod 2", "x modulo k is 0", congruences), a modulus
+or bound under a condition, or when the description names another possible result (-1,
+None) or an example result outside the range, and input constraints ("1 <= n <= 10^5").
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Iterable
+
+from .models import (Call, Claim, ClaimKind, DescFormalization, Expect, ExpectKind, Loc,
+                     Signature, TypeExpr)
+from .values import V, from_python
+
+__all__ = ["formalize_description"]
+
+
+# -- literal evaluation (one switch point) ---------------------------------------------
+
+_LITERAL_ERRORS = (ValueError, TypeError, SyntaxError, RecursionError, MemoryError, OverflowError)
+
+
+def _eval_literal(node: ast.expr) -> V:
+    """Exact value of a literal expression node; raises one of ``_LITERAL_ERRORS`` if not one."""
+    return from_python(ast.literal_eval(node))
+
+
+def _parse_expr(src: str) -> ast.expr | None:
+    try:
+        return ast.parse(src.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _literal_text(src: str) -> V | None:
+    """The value of ``src`` if it is exactly one literal expression, else None."""
+    node = _parse_expr(src)
+    if node is None:
+        return None
+    try:
+        return _eval_literal(node)
+    except _LITERAL_ERRORS:
+        return None
+
+
+def _has_float(v: V) -> bool:
+    if v.kind == "float":
+        return True
+    if v.kind == "dict":
+        return any(_has_float(a) or _has_float(b) for a, b in v.val)
+    if v.kind in ("list", "tuple", "set", "frozenset"):
+        return any(_has_float(x) for x in v.val)
+    return False
+
+
+# -- output collector ---------------------------------------------------------------------
+
+@dataclass
+class _Out:
+    """Collects claims (ids assigned at the end, in line order) and notes."""
+
+    path: str
+    offset: int
+    lines: list[str]
+    claims: list[tuple[int, int, dict]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def where(self, i: int | None) -> str:
+        return self.path if i is None else f"{self.path}:{i + 1 + self.offset}"
+
+    def note(self, i: int | None, msg: str) -> None:
+        self.notes.append(f"{self.where(i)}: {msg}")
+
+    def add(self, kind: ClaimKind, i: int, idxs: Iterable[int], **fields) -> None:
+        text = "\n".join(self.lines[j].strip() for j in idxs if self.lines[j].strip())
+        fields.update(kind=kind, loc=Loc(file=self.path, line=i + 1 + self.offset), text=text)
+        self.claims.append((i, len(self.claims), fields))
+
+    def drop(self, pred: Callable[[dict], bool]) -> None:
+        self.claims = [c for c in self.claims if not pred(c[2])]
+
+    def result(self, sig: Signature | None) -> DescFormalization:
+        ordered = sorted(self.claims, key=lambda c: (c[0], c[1]))
+        claims = tuple(Claim(id=f"D{n}", **f) for n, (_, _, f) in enumerate(ordered, 1))
+        return DescFormalization(claims=claims, signature=sig, notes=tuple(self.notes))
+
+
+# -- the document: lines, which are prose, which are docstrings ------------------------
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass
+class _Doc:
+    lines: list[str]                 # effective lines (docstring values substituted)
+    tree: ast.Module | None          # set when the text is a Python stub
+    prose: list[bool]                # may hold description prose / doctests
+    session: list[int]               # doctest session id per line (-1: none)
+
+
+def _parse_stub(text: str) -> ast.Module | None:
+    """The module if ``text`` is Python code defining a function or class, else None."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, UnicodeError):
+        return None
+    if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) for n in ast.walk(tree)):
+        return tree
+    return None
+
+
+def _docstring_nodes(tree: ast.Module) -> list[ast.Constant]:
+    return [n.value for n in ast.walk(tree)
+            if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)]
+
+
+def _build_doc(text: str, out: _Out) -> _Doc:
+    lines = _NEWLINE.split(text)
+    tree = _parse_stub(text)
+    if tree is None:
+        return _Doc(lines, None, [True] * len(lines), [0] * len(lines))
+    eff = list(lines)
+    prose = [False] * len(lines)
+    session = [-1] * len(lines)
+    for k, node in enumerate(_docstring_nodes(tree)):
+        first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+        vlines = node.value.split("\n")
+        if len(vlines) != last - first + 1:
+            out.note(first, "string's escape sequences change its line structure; not read")
+            continue
+        for j, vl in enumerate(vlines):
+            eff[first + j] = vl
+            prose[first + j] = True
+            session[first + j] = k
+    return _Doc(eff, tree, prose, session)
+
+
+# -- signature and types ------------------------------------------------------------------
+
+_ANY = TypeExpr(name="Any")
+_NONE = TypeExpr(name="None")
+_SCALARS = {"int", "float", "bool", "str", "bytes"}
+_GENERICS = {"list": "list", "List": "list", "tuple": "tuple", "Tuple": "tuple", "dict": "dict",
+             "Dict": "dict", "set": "set", "Set": "set", "frozenset": "frozenset", "FrozenSet": "frozenset"}
+_TYPING_MODULES = {"typing", "typing_extensions", "t", "builtins"}
+
+
+def _type_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in _TYPING_MODULES:
+        return node.attr
+    return None
+
+
+def _union(members: list[TypeExpr]) -> TypeExpr:
+    flat: list[TypeExpr] = []
+    for m in members:
+        for x in (m.args if m.name == "Union" else (m,)):
+            if x.name == "Any":
+                return _ANY
+            if x not in flat:
+                flat.append(x)
+    return flat[0] if len(flat) == 1 else TypeExpr(name="Union", args=tuple(flat))
+
+
+def _type_expr(node: ast.expr | None, depth: int = 0) -> TypeExpr:
+    """An annotation as a TypeExpr; anything not understood is ``Any`` (unconstrained)."""
+    if node is None or depth > 20:
+        return _ANY
+    if isinstance(node, ast.Constant):
+        if node.value is None:
+            return _NONE
+        if isinstance(node.value, str):
+            return _type_expr(_parse_expr(node.value), depth + 1)
+        return _ANY
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _union([_type_expr(node.left, depth + 1), _type_expr(node.right, depth + 1)])
+    if isinstance(node, ast.Subscript):
+        return _subscript_type(node, depth)
+    name = _type_name(node)
+    if name in _SCALARS:
+        return TypeExpr(name=name)
+    if name in ("None", "NoneType"):
+        return _NONE
+    if name in _GENERICS:
+        return TypeExpr(name=_GENERICS[name])
+    return _ANY
+
+
+def _subscript_type(node: ast.Subscript, depth: int) -> TypeExpr:
+    base = _type_name(node.value)
+    items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+    sub = [_type_expr(x, depth + 1) for x in items]
+    if base == "Optional" and len(items) == 1:
+        return _union([sub[0], _NONE])
+    if base == "Union" and items:
+        return _union(sub)
+    if base not in _GENERICS:
+        return _ANY
+    name = _GENERICS[base]
+    if name in ("list", "set", "frozenset") and len(items) == 1:
+        return TypeExpr(name=name, args=(sub[0],))
+    if name == "dict" and len(items) == 2:
+        return TypeExpr(name=name, args=tuple(sub))
+    if name == "tuple":
+        ellipsis = [isinstance(x, ast.Constant) and x.value is Ellipsis for x in items]
+        if len(items) == 2 and ellipsis == [False, True]:
+            return TypeExpr(name=name, args=(sub[0],), variadic=True)
+        if items and not any(ellipsis) and not (len(items) == 1 and isinstance(items[0], ast.Tuple)):
+            return TypeExpr(name=name, args=tuple(sub))
+    return TypeExpr(name=name)
+
+
+@dataclass
+class _Def:
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    line: int                      # 0-based line of ``def``
+    lines: list[int]               # header lines
+    is_method: bool
+
+
+def _params(d: _Def) -> tuple[str, ...]:
+    a = d.node.args
+    pos = [x.arg for x in a.posonlyargs + a.args]
+    static = any(_type_name(dec) == "staticmethod" for dec in d.node.decorator_list)
+    if d.is_method and not static and pos:
+        pos = pos[1:]
+    names = pos + ([f"*{a.vararg.arg}"] if a.vararg else []) + [x.arg for x in a.kwonlyargs]
+    return tuple(names + ([f"**{a.kwarg.arg}"] if a.kwarg else []))
+
+
+def _defs_from_tree(tree: ast.Module) -> list[_Def]:
+    found: list[_Def] = []
+    scopes: list[tuple[list[ast.stmt], bool]] = [(tree.body, False)]
+    for body, in_class in scopes:
+        for st in body:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                body_line = st.body[0].lineno - 1 if st.body else st.lineno
+                hdr = list(range(st.lineno - 1, max(st.lineno, body_line)))
+                found.append(_Def(st, st.lineno - 1, hdr, in_class))
+            elif isinstance(st, ast.ClassDef):
+                scopes.append((st.body, True))
+    return found
+
+
+_DEF_LINE = re.compile(r"^\s*(?:[`>*]+\s*)*((?:async\s+)?def\s+[A-Za-z_]\w*\s*\(.*)$")
+
+
+def _defs_from_prose(lines: list[str]) -> list[_Def]:
+    """``def`` headers embedded in prose or markdown (each parsed on its own)."""
+    found: list[_Def] = []
+    for i, line in enumerate(lines):
+        m = _DEF_LINE.match(line)
+        if not m:
+            continue
+        header = m.group(1)
+        for j in range(i, min(i + 30, len(lines))):
+            if j > i:
+                header += "\n" + lines[j]
+            src = header.rstrip().rstrip("`").rstrip()
+            node = _parse_def(src if src.endswith(":") else src + ":")
+            if node is not None:
+                found.append(_Def(node, i, list(range(i, j + 1)), False))
+                break
+    return found
+
+
+def _parse_def(header: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    try:
+        tree = ast.parse(header + "\n    pass")
+    except (SyntaxError, ValueError, RecursionError, MemoryError, UnicodeError):
+        return None
+    st = tree.body[0] if len(tree.body) == 1 else None
+    return st if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def _choose_def(defs: list[_Def], entry_point: str | None, out: _Out) -> _Def | None:
+    if entry_point is not None:
+        named = [d for d in defs if d.node.name == entry_point]
+        if not named and defs:
+            out.note(defs[0].line, f"no def of the entry point {entry_point!r} in the description; "
+                                   f"signature of {defs[0].node.name!r} not used")
+        return named[0] if named else None
+    if len(defs) > 1:
+        out.note(defs[0].line, f"{len(defs)} defs in the description; using the first, {defs[0].node.name!r}")
+    return defs[0] if defs else None
+
+
+def _signature(doc: _Doc, entry_point: str | None, out: _Out) -> tuple[Signature | None, _Def | None]:
+    defs = _defs_from_tree(doc.tree) if doc.tree is not None else _defs_from_prose(doc.lines)
+    d = _choose_def(defs, entry_point, out)
+    if d is None:
+        return None, None
+    returns = _type_expr(d.node.returns) if d.node.returns is not None else None
+    sig = Signature(name=d.node.name, params=_params(d), returns=returns, line=d.line + 1 + out.offset)
+    if returns is not None and returns.name != "Any":
+        out.add(ClaimKind.return_type, d.line, d.lines, type=returns)
+    return sig, d
+
+
+def _admits(t: TypeExpr | None, name: str) -> bool:
+    """May a value of builtin type ``name`` be returned under annotation ``t``?"""
+    if t is None or t.name == "Any":
+        return True
+    if t.name == "Union":
+        return any(_admits(a, name) for a in t.args)
+    return t.name == name
+
+
+# -- doctest examples ------------------------------------------------------------------------
+
+_PROMPT = re.compile(r"^(?P<indent>[ \t]*)>>>(?: (?P<src>.*))?$")
+_TRACEBACK = re.compile(r"^Traceback \((?:most recent call last|innermost last)\):")
+_EXC_LINE = re.compile(r"^(?P<name>[A-Za-z_][\w.]*)(?::.*)?$")
+_PURE_CALLS = {"print", "sorted", "len", "list", "tuple", "set", "frozenset", "dict", "str", "repr", "int",
+               "float", "bool", "abs", "min", "max", "sum", "round", "type", "isinstance", "any", "all",
+               "reversed", "enumerate", "zip", "range", "bytes", "hex", "bin", "oct", "ord", "chr"}
+
+
+@dataclass
+class _Example:
+    line: int                 # prompt line (0-based)
+    source: str
+    src_lines: list[int]
+    want: list[str]           # dedented output lines
+    want_lines: list[int]
+    end: str                  # why the output ended: blank, prompt, docend, dedent, eof
+    session: int
+
+
+def _read_examples(doc: _Doc) -> list[_Example]:
+    lines, n = doc.lines, len(doc.lines)
+    examples: list[_Example] = []
+    i = 0
+    while i < n:
+        m = _PROMPT.match(lines[i]) if doc.prose[i] else None
+        if not m:
+            i += 1
+            continue
+        indent, start = m.group("indent"), i
+        src, src_lines = [m.group("src") or ""], [i]
+        cont = re.compile(r"^" + re.escape(indent) + r"\.\.\.(?: (.*))?$")
+        i += 1
+        while i < n and doc.prose[i] and doc.session[i] == doc.session[start] and (c := cont.match(lines[i])):
+            src.append(c.group(1) or "")
+            src_lines.append(i)
+            i += 1
+        want, want_lines, end, i = _read_want(doc, i, indent, doc.session[start])
+        examples.append(_Example(start, "\n".join(src), src_lines, want, want_lines, end, doc.session[start]))
+    return examples
+
+
+def _read_want(doc: _Doc, i: int, indent: str, session: int) -> tuple[list[str], list[int], str, int]:
+    want: list[str] = []
+    idxs: list[int] = []
+    while i < len(doc.lines):
+        line = doc.lines[i]
+        if not doc.prose[i] or doc.session[i] != session:
+            return want, idxs, "docend", i
+        s = line.strip()
+        if not s:
+            return want, idxs, "blank", i
+        if s.startswith(">>>"):
+            return want, idxs, "prompt", i
+        if s in ('"""', "'''") or s.startswith("```"):
+            return want, idxs, "docend", i + 1
+        if not line.startswith(indent):
+            return want, idxs, "dedent", i
+        body = line[len(indent):]
+        closing = body.rstrip().endswith(('"""', "'''"))
+        if closing:
+            body = body.rstrip()[:-3]
+        if body.strip():
+            want.append(body.rstrip())
+            idxs.append(i)
+        i += 1
+        if closing:
+            return want, idxs, "docend", i
+    return want, idxs, "eof", i
+
+
+def _calls_of(node: ast.AST, target: str | None) -> bool:
+    return any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == target
+               for c in ast.walk(node))
+
+
+def _is_stateful(st: ast.stmt, target: str | None) -> bool:
+    """May this doctest statement change state that later examples depend on?"""
+    if isinstance(st, (ast.Import, ast.ImportFrom)):
+        return False
+    if isinstance(st, (ast.Global, ast.Nonlocal, ast.Delete, ast.With, ast.For, ast.While, ast.Try,
+                       ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return True
+    for node in ast.walk(st):
+        if isinstance(node, ast.Call):
+            if not (isinstance(node.func, ast.Name) and (node.func.id == target or node.func.id in _PURE_CALLS)):
+                return True
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, ast.Store):
+            return True
+    return False
+
+
+def _literal_call(call: ast.Call, target: str) -> tuple[Call | None, str]:
+    """A Call of literal arguments, or (None, reason)."""
+    args: list[V] = []
+    kwargs: list[tuple[str, V]] = []
+    for k, a in enumerate(call.args, 1):
+        if isinstance(a, ast.Starred):
+            return None, "starred argument"
+        try:
+            args.append(_eval_literal(a))
+        except _LITERAL_ERRORS:
+            return None, f"argument {k} is not a literal"
+    for kw in call.keywords:
+        if kw.arg is None:
+            return None, "**kwargs argument"
+        try:
+            kwargs.append((kw.arg, _eval_literal(kw.value)))
+        except _LITERAL_ERRORS:
+            return None, f"argument {kw.arg}= is not a literal"
+    return Call(target=target, args=tuple(args), kwargs=tuple(kwargs)), ""
+
+
+@dataclass
+class _Ctx:
+    """What the rules share: the function's name and annotation, and description-wide facts."""
+
+    target: str | None
+    sig: Signature | None
+    tolerance: bool                 # the description mentions approximate float answers
+
+
+def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out) -> None:
+    stateful_at: dict[int, int] = {}
+    for ex in examples:
+        stmt, why = _example_statement(ex, ctx.target)
+        if stmt is None:
+            out.note(ex.line, f"doctest example skipped: {why}")
+            continue
+        if ex.session in stateful_at and _calls_of(stmt, ctx.target):
+            out.note(ex.line, "doctest example skipped: follows a statement that may change state "
+                              f"(line {stateful_at[ex.session] + 1 + out.offset})")
+            continue
+        if _is_stateful(stmt, ctx.target):
+            stateful_at.setdefault(ex.session, ex.line)
+        call_node = _direct_call(stmt, ctx.target)
+        if call_node is None:
+            if _calls_of(stmt, ctx.target):
+                out.note(ex.line, f"doctest example skipped: the call of {ctx.target} is wrapped "
+                                  "in another expression or statement")
+            elif not isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                out.note(ex.line, f"doctest line is not a call of {ctx.target or 'the entry point'}; no claim")
+            continue
+        call, why = _literal_call(call_node, ctx.target)
+        if call is None:
+            out.note(ex.line, f"doctest example skipped: {why}")
+            continue
+        expect, why = _doctest_expect(ex, ctx)
+        if expect is None:
+            out.note(ex.line, f"doctest example skipped: {why}")
+            continue
+        out.add(ClaimKind.example, ex.line, ex.src_lines + ex.want_lines, call=call, expect=expect)
+
+
+def _example_statement(ex: _Example, target: str | None) -> tuple[ast.stmt | None, str]:
+    if "doctest:" in ex.source:
+        return None, "a '# doctest:' directive changes how the output is compared"
+    try:
+        tree = ast.parse(ex.source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, UnicodeError):
+        return None, "the source does not parse as Python"
+    if len(tree.body) != 1:
+        return None, "not exactly one statement"
+    return tree.body[0], ""
+
+
+def _direct_call(stmt: ast.stmt, target: str | None) -> ast.Call | None:
+    if target is None or not isinstance(stmt, ast.Expr):
+        return None
+    v = stmt.value
+    if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == target:
+        return v
+    return None
+
+
+def _doctest_expect(ex: _Example, ctx: _Ctx) -> tuple[Expect | None, str]:
+    if not ex.want:
+        if ex.end not in ("blank", "prompt", "docend", "eof"):
+            return None, "no expected output and the next line is not blank"
+        ret = ctx.sig.returns if ctx.sig else None
+        if not _admits(ret, "None"):
+            return None, f"no expected output (the result would be None) but the return type is {ret.source()}"
+        return Expect(kind=ExpectKind.eq, value=V("none")), ""
+    if _TRACEBACK.match(ex.want[0]):
+        return _traceback_expect(ex.want)
+    text = "\n".join(ex.want)
+    value = _literal_text(text)
+    if value is None:
+        if "..." in text:
+            return None, "output contains '...' (an ellipsis wildcard?)"
+        return None, "output is not a literal (printed text or an object repr?)"
+    if _has_float(value) and ctx.tolerance:
+        return None, "float output, and the description mentions a tolerance"
+    return Expect(kind=ExpectKind.eq, value=value), ""
+
+
+def _traceback_expect(want: list[str]) -> tuple[Expect | None, str]:
+    for line in want[1:]:
+        if line[:1].isspace() or line.startswith("..."):
+            continue
+        m = _EXC_LINE.match(line)
+        if m:
+            return Expect(kind=ExpectKind.raises, exc=(m.group("name"),)), ""
+        break
+    return None, "traceback without a recognisable exception line"
+
+
+_PHRASE_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\([^()]*\)`?\s*(?:==|->|=>|returns\b|should\s+return\b|raises\b)")
+
+
+def _infer_target(examples: list[_Example], doc: _Doc) -> str | None:
+    """With no entry point and no signature: the one function the examples call directly."""
+    names: set[str] = set()
+    for ex in examples:
+        node = _parse_expr(ex.source)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in _PURE_CALLS:
+            names.add(node.func.id)
+    if not examples:
+        names = {m.group(1) for i, line in enumerate(doc.lines) if doc.prose[i]
+                 for m in _PHRASE_CALL.finditer(line)} - _PURE_CALLS
+    return names.pop() if len(names) == 1 else None
+
+
+# -- prose: sections, sentences ----------------------------------------------------------------
+
+_SECTION_NAMES = {
+    "args": "args", "arguments": "args", "parameters": "args", "params": "args", "parameter": "args",
+    "inputs": "args", "input format": "args", "returns": "returns", "return": "returns",
+    "return value": "returns", "yields": "returns", "output format": "returns",
+    "raises": "raises", "constraints": "constraints", "constraint": "constraints",
+    "example": "examples", "examples": "examples", "explanation": "explanation", "note": "other",
+    "notes": "other", "input": "input", "output": "output",
+}
+_HEADER = re.compile(r"^(?:#+\s*)?(?:\*\*)?(?P<name>" + "|".join(sorted(_SECTION_NAMES, key=len, reverse=True))
+                     + r")\b(?:\s+\d+)?(?:\*\*)?\s*(?P<colon>:)?(?:\*\*)?\s*(?P<rest>.*)$", re.I)
+_ITEM_START = re.compile(r"^(?:[-*\u2022]\s+|\d+[.)]\s+|[A-Za-z_][\w, ]*\s*(?:\([^)]*\))?\s*:\s)")
+_TRIPLE_QUOTES = re.compile(r'^[rRuUbBfF]{0,2}(?:"""|\'\'\')|(?:"""|\'\'\')$')
+_SUPERSCRIPT = str.maketrans("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079", "0123456789")
+
+
+@dataclass
+class _Sentence:
+    text: str
+    lines: list[int]
+    section: str
+    unit_start: bool           # first sentence of its paragraph/item
+
+
+def _section_header(line: str) -> tuple[str, str] | None:
+    """(section, inline rest) when the line is a section header such as ``Returns:``."""
+    m = _HEADER.match(line.strip())
+    if not m or (not m.group("colon") and m.group("rest")):
+        return None                       # "Return the count ..." is a sentence, not a header
+    return _SECTION_NAMES[m.group("name").lower()], m.group("rest").strip().strip("*").strip()
+
+
+def _normalize(s: str) -> str:
+    s = re.sub(r"[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+", lambda m: "^" + m.group(0).translate(_SUPERSCRIPT), s)
+    return s.replace("`", "")
+
+
+def _paragraphs(doc: _Doc, skip: set[int]) -> list[tuple[str, list[tuple[int, str]]]]:
+    """Prose paragraphs and list items as (section, [(line, text)])."""
+    paras: list[tuple[str, list[tuple[int, str]]]] = []
+    section, cur = "other", None
+    for i, raw in enumerate(doc.lines):
+        s = _TRIPLE_QUOTES.sub("", raw.strip()).strip() if doc.prose[i] else ""
+        if i in skip or not s or set(s) <= set("-=~`"):
+            if not s:
+                section, cur = "other", None
+            continue
+        hdr = _section_header(s)
+        if hdr is not None:
+            section, rest = hdr
+            cur = None
+            if not rest:
+                continue
+            s = rest
+        if cur is None or _ITEM_START.match(s):
+            cur = (section, [])
+            paras.append(cur)
+        cur[1].append((i, _normalize(s)))
+    return paras
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
+
+
+def _sentences(paras: list[tuple[str, list[tuple[int, str]]]]) -> list[_Sentence]:
+    result: list[_Sentence] = []
+    for section, items in paras:
+        text, owners = "", []
+        for i, s in items:
+            if text:
+                text += " "
+                owners.append(i)
+            text += s
+            owners.extend([i] * len(s))
+        pos = 0
+        pieces = [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]
+        for k, end in enumerate(pieces):
+            piece = text[pos:end].strip()
+            if piece:
+                lines = sorted(set(owners[pos:end]))
+                result.append(_Sentence(piece, lines, section, k == 0))
+            pos = end
+    return result
+
+
+_TOLERANCE = re.compile(r"\b(?:absolute|relative)\s+(?:or\s+relative\s+)?error|\btolerance\b|\bapproximate(?:ly)?\b"
+                        r"|\bdecimal\s+places\b|\brounded\b|\bwithin\s+(?:10\s*\^\s*\{?-|1e-)", re.I)
+
+
+# -- number expressions in prose: 10^9 + 7, 10**9+7, 1e9+7, 1_000_000_007 --------------------
+
+_NUM_TOKEN = re.compile(r"\s*(?:(?P<num>\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:_\d+)*(?:\.\d+)?(?:[eE]\+?\d+)?)"
+                        r"|(?P<op>\*\*|\^|[+\-*\u00d7()]))")
+
+
+class _NumParser:
+    """Longest-prefix parser of an integer expression; ``parse`` returns (value, end) or None."""
+
+    def __init__(self, s: str) -> None:
+        self.s = s
+
+    def tok(self, pos: int) -> tuple[str, str, int] | None:
+        m = _NUM_TOKEN.match(self.s, pos)
+        if not m:
+            return None
+        return ("num", m.group("num"), m.end()) if m.group("num") else ("op", m.group("op"), m.end())
+
+    def parse(self, pos: int) -> tuple[int, int] | None:
+        r = self.expr(pos)
+        if r is None or r[0].denominator != 1:
+            return None
+        return int(r[0]), r[1]
+
+    def expr(self, pos: int) -> tuple[Fraction, int] | None:
+        r = self.term(pos)
+        while r is not None:
+            t = self.tok(r[1])
+            if not t or t[1] not in "+-" or t[0] != "op":
+                break
+            nxt = self.term(t[2])
+            if nxt is None:
+                break
+            r = (r[0] + nxt[0] if t[1] == "+" else r[0] - nxt[0], nxt[1])
+        return r
+
+    def term(self, pos: int) -> tuple[Fraction, int] | None:
+        r = self.power(pos)
+        while r is not None:
+            t = self.tok(r[1])
+            if not t or t[0] != "op" or t[1] not in ("*", "\u00d7"):
+                break
+            nxt = self.power(t[2])
+            if nxt is None:
+                break
+            r = (r[0] * nxt[0], nxt[1])
+        return r
+
+    def power(self, pos: int) -> tuple[Fraction, int] | None:
+        r = self.atom(pos)
+        if r is None:
+            return None
+        t = self.tok(r[1])
+        if t and t[0] == "op" and t[1] in ("^", "**"):
+            e = self.atom(t[2])
+            if e is not None and e[0].denominator == 1 and 0 <= e[0] <= 400:
+                return r[0] ** int(e[0]), e[1]
+        return r
+
+    def atom(self, pos: int) -> tuple[Fraction, int] | None:
+        t = self.tok(pos)
+        if t is None:
+            return None
+        if t[0] == "num":
+            try:
+                return Fraction(t[1].replace(",", "").replace("_", "")), t[2]
+            except (ValueError, ZeroDivisionError):
+                return None
+        if t[1] == "(":
+            r = self.expr(t[2])
+            close = self.tok(r[1]) if r else None
+            if r and close and close[1] == ")":
+                return r[0], close[2]
+        return None
+
+
+def _number_at(s: str, pos: int) -> tuple[int, int] | None:
+    """An integer expression starting at ``pos`` that ends a word (not followed by more math)."""
+    r = _NumParser(s).parse(pos)
+    if r is None:
+        return None
+    rest = s[r[1]:]
+    if re.match(r"\s*[\^*/%\u00d7+\-]|\w|\.\d", rest):
+        return None
+    return r
+
+
+# -- result modulus -------------------------------------------------------------------------
+
+_MOD_WORD = re.compile(r"\b(?:modulo|mod)\b\s*", re.I)
+_RETURN_VERB = re.compile(r"\b(?:return|returns|returned|returning|print|prints|printed|output|outputs|report)\b", re.I)
+_RESULT_NOUN_BEFORE = re.compile(
+    r"\b(?:answer|result|output)\b(?:\s+(?:should|must|will|is|has\s+to|needs\s+to|may|can))?(?:\s+be)?"
+    r"(?:\s+(?:returned|printed|given|taken|computed|reported|output|calculated|expressed))?\s*,?\s*$", re.I)
+_CLAUSE_MARKER = re.compile(r"\b(?:where|which|whose|whom|such\s+that|so\s+that|if|when|whenever|while|unless|"
+                            r"until|after|before|whereas|except|otherwise|i\.e|e\.g)\b", re.I)
+_CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|otherwise|except)\b", re.I)
+_CONGRUENCE = re.compile(r"\u2261|\bcongruen", re.I)
+_CLAUSE_END = re.compile(r"\s*(?:$|[.,;:!?)\]])")
+
+
+def _operand_before(s: str, start: int) -> bool:
+    """Is the word before ``mod`` a math operand (``x``, ``a_i``, ``(i+1)``) rather than prose?"""
+    m = re.search(r"(\S+)\s*$", s[:start])
+    if not m:
+        return False
+    w = m.group(1)
+    if w.endswith((",", "(")):
+        return False                       # "..., modulo M" applies to the whole phrase
+    return bool(re.fullmatch(r"[A-Za-z]", w) or re.search(r"[\d_\])\[^*+/=<>|]", w))
+
+
+def _result_talk(sent: _Sentence, start: int) -> str | None:
+    """Why the phrase at ``start`` is about the returned value (None when it is not)."""
+    before = sent.text[:start]
+    if sent.section == "returns":
+        anchor = 0
+    elif _RESULT_NOUN_BEFORE.search(before):
+        return "answer"
+    else:
+        verbs = list(_RETURN_VERB.finditer(before))
+        if not verbs:
+            return None
+        anchor = verbs[-1].start()
+    if _CLAUSE_MARKER.search(before[anchor:]):
+        return None
+    return "returns section" if sent.section == "returns" else "return verb"
+
+
+def _modulus_claims(sents: list[_Sentence], ctx: _Ctx, out: _Out) -> None:
+    found: list[tuple[int, _Sentence]] = []
+    for sent in sents:
+        if sent.section in ("args", "constraints", "explanation", "input", "raises"):
+            continue
+        for m in _MOD_WORD.finditer(sent.text):
+            mval = _modulus_of(sent, m, out)
+            if mval is not None:
+                found.append((mval, sent))
+    if not found:
+        return
+    ret = ctx.sig.returns if ctx.sig else None
+    moduli = sorted({m for m, _ in found})
+    first = found[0][1]
+    if ret is not None and ret.name not in ("int", "Any"):
+        out.note(first.lines[0], f"the result is stated modulo {moduli[0]}, but the return type is "
+                                 f"{ret.source()}; no range claim")
+        return
+    if len(moduli) > 1:
+        out.note(first.lines[0], f"different moduli stated for the result ({', '.join(map(str, moduli))}); "
+                                 "no range claim")
+        return
+    out.add(ClaimKind.result_range, first.lines[0], first.lines, lo=0, hi=moduli[0] - 1)
+
+
+def _modulus_of(sent: _Sentence, m: re.Match, out: _Out) -> int | None:
+    """M when this ``modulo M`` phrase says the returned value is taken modulo a literal M."""
+    s, line = sent.text, sent.lines[0]
+    talk = _result_talk(sent, m.start())
+    num = _number_at(s, m.end())
+    if num is None:
+        if talk:
+            word = (re.match(r"[^\s.,;:)]+", s[m.end():]) or [""])[0]
+            out.note(line, f"result modulo {word!r}: not a literal number; no range claim")
+        return None
+    value, end = num
+    if talk is None:
+        out.note(line, f"modulus {value} is not about the returned value; no claim")
+        return None
+    problem = _modulus_problem(s, m.start(), end, value)
+    if problem:
+        out.note(line, f"modulus {value} not used: {problem}")
+        return None
+    return value
+
+
+def _modulus_problem(s: str, start: int, end: int, value: int) -> str | None:
+    if value < 1:
+        return "not a positive modulus"
+    if _CONGRUENCE.search(s):
+        return "stated as a congruence"
+    if _operand_before(s, start):
+        return "applies to an operand, not to the result"
+    if not _CLAUSE_END.match(s[end:]) or re.match(r"\s*\.\d", s[end:]):
+        return "the phrase does not end the clause"
+    if re.match(r"\s*[)\]]?\s*(?:is|==?|equals?|!=|\u2260)\b", s[end:]):
+        return "compared with something"
+    if _CONDITIONAL.search(s):
+        return "the sentence is conditional"
+    return None
+
+
+# -- plainly stated result bounds ---------------------------------------------------------------
+
+_NUM = r"-?\s*\d+(?:(?:_\d+)+|(?:,\d{3})+(?!\d))?(?:\s*(?:\^|\*\*)\s*\d+)?(?:\s*[+\-]\s*\d+)?"
+_RESULT_LEAD = r"(?:\breturns?|\bthe\s+(?:answer|result|return(?:ed)?\s+value)\s+is(?:\s+always)?)\s+"
+_BOUND_FORMS = [
+    ("sign", re.compile(_RESULT_LEAD + r"(?:an?\s+)?(?P<adj>non-?negative|positive)\s+(?P<noun>integer|int|number|value)\b", re.I)),
+    ("between", re.compile(_RESULT_LEAD + r"(?:an?\s+)?(?P<noun>integer|int|number|value)\s+(?:between|from)\s+"
+                           rf"(?P<a>{_NUM})\s+(?:and|to)\s+(?P<b>{_NUM})(?P<tail>\s*,?\s*\(?\s*(?:inclusive|exclusive)\b)?", re.I)),
+    ("range", re.compile(_RESULT_LEAD + r"(?:an?\s+)?(?P<noun>integer|int|number|value)?\s*in\s+the\s+range\s+"
+                         rf"(?P<l>[\[(])\s*(?P<a>{_NUM})\s*,\s*(?P<b>{_NUM})\s*(?P<r>[\])])", re.I)),
+]
+_RETURNS_SECTION_FORMS = [
+    ("sign", re.compile(r"^(?:(?:int|integer)\s*:\s*)?(?:an?\s+)?(?P<adj>non-?negative|positive)\s+(?P<noun>integer|int)\b", re.I)),
+    ("between", re.compile(r"^(?:(?:int|integer)\s*:\s*)?(?:an?\s+)?(?P<noun>integer|int)\s+(?:between|from)\s+"
+                           rf"(?P<a>{_NUM})\s+(?:and|to)\s+(?P<b>{_NUM})(?P<tail>\s*,?\s*\(?\s*(?:inclusive|exclusive)\b)?", re.I)),
+]
+_BOUND_HINT = re.compile(_RESULT_LEAD + r"(?:an?\s+)?(?:non-?negative|positive|integer|int|number|value)\b.*?"
+                         r"\b(?:between|from|range|at\s+least|at\s+most)\b", re.I)
+_ALTERNATIVE = re.compile(r"\b(?:or|otherwise|unless|except|if)\b", re.I)
+
+
+def _int_value(text: str) -> int | None:
+    """The integer a bound's text denotes (``-5``, ``10^9``, ``1,000``), else None."""
+    t = text.replace(" ", "")
+    neg = t.startswith("-")
+    t = t[1:] if neg else t
+    r = _NumParser(t).parse(0)
+    if r is None or r[1] != len(t):
+        return None
+    return -r[0] if neg else r[0]
+
+
+def _bounds_of(kind: str, m: re.Match) -> tuple[int | None, int | None] | None:
+    if kind == "sign":
+        return (1 if m.group("adj").lower() == "positive" else 0), None
+    a, b = _int_value(m.group("a")), _int_value(m.group("b"))
+    if a is None or b is None:
+        return None
+    if kind == "range":
+        return a + (m.group("l") == "("), b - (m.group("r") == ")")
+    if m.group("tail") and "exclusive" in m.group("tail").lower():
+        return a + 1, b - 1
+    return a, b
+
+
+def _bound_claims(sents: list[_Sentence], ctx: _Ctx, out: _Out) -> None:
+    ret = ctx.sig.returns if ctx.sig else None
+    for sent in sents:
+        if sent.section in ("args", "constraints", "explanation", "input", "raises"):
+            continue
+        forms = _BOUND_FORMS + (_RETURNS_SECTION_FORMS if sent.section == "returns" and sent.unit_start else [])
+        hit = next(((k, m) for k, rx in forms if (m := rx.search(sent.text))), None)
+        if hit is None:
+            if _BOUND_HINT.search(sent.text):
+                out.note(sent.lines[0], "a bound on the result that is not plainly stated; no claim")
+            continue
+        _bound_claim(sent, *hit, ret=ret, out=out)
+
+
+def _bound_claim(sent: _Sentence, kind: str, m: re.Match, *, ret: TypeExpr | None, out: _Out) -> None:
+    line = sent.lines[0]
+    bounds = _bounds_of(kind, m)
+    noun = (m.group("noun") or "").lower()
+    if bounds is None:
+        out.note(line, "result bound with a non-literal end; no claim")
+    elif _ALTERNATIVE.search(sent.text[m.end():]) or _CONDITIONAL.search(sent.text[:m.start()]):
+        out.note(line, "result bound under a condition or with an alternative; no claim")
+    elif ret is not None and ret.name not in ("int", "Any"):
+        out.note(line, f"result bound stated but the return type is {ret.source()}; no claim")
+    elif noun not in ("integer", "int") and not (ret is not None and ret.name == "int"):
+        out.note(line, f"result bound on a {noun or 'value'} that need not be an int; no claim")
+    elif bounds[1] is not None and bounds[0] > bounds[1]:
+        out.note(line, "empty result range; no claim")
+    else:
+        out.add(ClaimKind.result_range, line, sent.lines, lo=bounds[0], hi=bounds[1])
+
+
+def _check_ranges(sents: list[_Sentence], out: _Out) -> None:
+    """Drop range claims that the description itself contradicts (an example or another result)."""
+    ranges = [f for _, _, f in out.claims if f["kind"] is ClaimKind.result_range]
+    if not ranges:
+        return
+    others = _other_results(sents)
+    for r in ranges:
+        bad = _range_violation(r, out, others)
+        if bad:
+            out.note(r["loc"].line - 1 - out.offset, f"range [{r['lo']}, {r['hi']}] dropped: {bad}")
+            out.drop(lambda f, r=r: f is r)
+
+
+def _other_results(sents: list[_Sentence]) -> list[tuple[int, str]]:
+    """Results the prose names (return -1, return None, ...) as (line, value text)."""
+    found = []
+    rx = re.compile(r"\b(?:return|returns|print|prints|output|outputs)\s+(?P<v>-\s*\d+|\d+|None|null|nil|"
+                    r"False|True|inf(?:inity)?|-\s*inf(?:inity)?)\b", re.I)
+    for sent in sents:
+        if sent.section in ("args", "constraints", "input"):
+            continue
+        found += [(sent.lines[0], m.group("v")) for m in rx.finditer(sent.text)]
+        found += [(sent.lines[0], m.group(0)) for m in re.finditer(r"(?<![\w)\]] )(?<![\w)\]])-1\b", sent.text)]
+    return found
+
+
+def _range_violation(r: dict, out: _Out, others: list[tuple[int, str]]) -> str | None:
+    lo, hi = r["lo"], r["hi"]
+    inside = lambda x: (lo is None or x >= lo) and (hi is None or x <= hi)
+    for _, _, f in out.claims:
+        e = f.get("expect")
+        if f["kind"] is ClaimKind.example and e is not None and e.kind is ExpectKind.eq:
+            if e.value.kind != "int" or not inside(e.value.val):
+                return f"the example at line {f['loc'].line} gives a result outside it"
+    for line, v in others:
+        n = _int_value(v.replace(" ", "")) if re.fullmatch(r"-?\s*\d+", v) else None
+        if n is None or not inside(n):
+            return f"line {line + 1 + out.offset} names another possible result ({v})"
+    return None
+
+
+# -- worked examples in prose: Input/Output blocks and phrasings ----------------------------------
+
+_IO_LINE = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?(?P<kind>(?:sample\s+)?(?:input|output))(?:\s*\d+)?(?:\*\*)?\s*:?(?:\*\*)?\s*(?P<rest>.*)$", re.I)
+_BLOCK_STOP = re.compile(r"^\s*(?:\*\*)?(?:explanation|example|constraints?|note|input|output)\b", re.I)
+
+
+def _io_blocks(doc: _Doc, skip: set[int], ctx: _Ctx, out: _Out) -> set[int]:
+    """``Input: ...`` / ``Output: ...`` pairs; returns the lines consumed."""
+    used: set[int] = set()
+    n, i = len(doc.lines), 0
+    while i < n:
+        m = _IO_LINE.match(doc.lines[i]) if doc.prose[i] and i not in skip else None
+        if not m or "input" not in m.group("kind").lower() or not _io_header_ok(doc.lines[i], m):
+            i += 1
+            continue
+        in_text, in_lines, j = _block_text(doc, i, m.group("rest"), skip)
+        om = _IO_LINE.match(doc.lines[j]) if j < n else None
+        if not om or "output" not in om.group("kind").lower():
+            out.note(i, "'Input:' without a following 'Output:'; no claim")
+            i = j
+            continue
+        out_text, out_lines, k = _block_text(doc, j, om.group("rest"), skip)
+        used.update(in_lines + out_lines)
+        _io_claim(i, in_text, out_text, in_lines + out_lines, ctx, out)
+        i = k
+    return used
+
+
+def _io_header_ok(line: str, m: re.Match) -> bool:
+    rest = m.group("rest")
+    return ":" in line[: m.start("rest")] or not rest.strip()
+
+
+def _block_text(doc: _Doc, i: int, first: str, skip: set[int]) -> tuple[str, list[int], int]:
+    parts, lines, j = [first.strip()] if first.strip() else [], [i], i + 1
+    while j < len(doc.lines) and doc.prose[j] and j not in skip:
+        s = doc.lines[j].strip()
+        if not s or _BLOCK_STOP.match(s):
+            break
+        parts.append(s)
+        lines.append(j)
+        j += 1
+    while j < len(doc.lines) and not doc.lines[j].strip() and j - i < 3:
+        nxt = j + 1 < len(doc.lines) and _IO_LINE.match(doc.lines[j + 1])
+        if not nxt:
+            break
+        j += 1
+    return " ".join(parts).strip().strip("`").strip(), lines, j
+
+
+def _io_claim(i: int, in_text: str, out_text: str, lines: list[int], ctx: _Ctx, out: _Out) -> None:
+    if ctx.target is None:
+        out.note(i, "worked example, but no entry point or signature names the function; no claim")
+        return
+    call, why = _named_inputs_call(in_text, ctx)
+    if call is None:
+        out.note(i, f"worked example skipped: {why}")
+        return
+    value = _output_value(out_text, ctx)
+    if value is None:
+        out.note(i, f"worked example skipped: output {out_text[:60]!r} is not a literal")
+        return
+    if _has_float(value):
+        out.note(i, "worked example skipped: float output (prose examples are usually rounded)")
+        return
+    out.add(ClaimKind.example, i, lines, call=call, expect=Expect(kind=ExpectKind.eq, value=value))
+
+
+def _named_inputs_call(text: str, ctx: _Ctx) -> tuple[Call | None, str]:
+    node = _parse_expr(f"_f({text})") if text else None
+    if not isinstance(node, ast.Call):
+        return None, "input is not 'name = literal' assignments"
+    params = ctx.sig.params if ctx.sig else None
+    if params is None:
+        return None, "no signature to order the named inputs"
+    if any(p.startswith("*") for p in params):
+        return None, "the signature has *args/**kwargs"
+    if node.args and not node.keywords and len(node.args) == 1 == len(params):
+        return _literal_call(ast.Call(func=node.func, args=node.args, keywords=[]), ctx.target)
+    if node.args:
+        return None, "unnamed inputs"
+    named = {kw.arg: kw.value for kw in node.keywords}
+    if None in named or len(node.keywords) != len(params) or set(named) != set(params):
+        return None, f"inputs {sorted(k for k in named if k)} do not name each parameter {list(params)} once"
+    return _literal_call(ast.Call(func=node.func, args=[named[p] for p in params], keywords=[]), ctx.target)
+
+
+def _output_value(text: str, ctx: _Ctx) -> V | None:
+    text = text.strip().strip("`").strip()
+    value = _literal_text(text)
+    if value is None and ctx.sig and ctx.sig.returns == TypeExpr(name="bool") and text in ("true", "false"):
+        value = V("bool", text == "true")
+    return value
+
+
+_CONNECTOR = re.compile(
+    r"^\s*(?:(?P<op>==|->|=>|\u2192|\u21d2)|(?P<raise>(?:should\s+|must\s+|will\s+|would\s+)?(?:raises?|throws?))"
+    r"|(?P<ret>(?:should|must|will|would)\s+return|returns|gives|evaluates\s+to|is\s+expected\s+to\s+return))\s*", re.I)
+_HYPOTHETICAL = re.compile(r"\b(?:if|suppose|supposing|assume|assuming|unless|whether|when|not|never|cannot|"
+                           r"can't|wrong|incorrect|instead|rather|hypothetical(?:ly)?)\b", re.I)
+_FOLLOW_OK = re.compile(r"\s*(?:$|[.;:!)\]]|,(?!\s*(?:or|otherwise|unless|but|not)\b)|\(|\u2014|\u2013|-\s|"
+                        r"(?:because|since|as)\b)", re.I)
+_FOLLOW_BAD = re.compile(r"\b(?:not|wrong|incorrect|isn't|or|unless|only|otherwise|but)\b", re.I)
+_EXC_NAME = re.compile(r"(?:an?\s+)?`?(?P<name>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|"
+                       r"Iteration|Warning))`?")
+
+
+def _scan_call_end(s: str, open_idx: int) -> int | None:
+    """Index of the ``)`` closing the ``(`` at ``open_idx`` (strings and brackets respected)."""
+    depth, i, quote = 0, open_idx, None
+    pairs = {"(": ")", "[": "]", "{": "}"}
+    stack: list[str] = []
+    while i < len(s):
+        c = s[i]
+        if quote:
+            if c == "\\":
+                i += 2
+                continue
+            if s.startswith(quote, i):
+                i += len(quote)
+                quote = None
+                continue
+        elif c in "'\"":
+            quote = s[i:i + 3] if s[i:i + 3] in ('"""', "'''") else c
+            i += len(quote)
+            continue
+        elif c in pairs:
+            stack.append(pairs[c])
+            depth += 1
+        elif c in ")]}":
+            if not stack or stack.pop() != c:
+                return None
+            if not stack:
+                return i
+        i += 1
+    return None
+
+
+def _value_end(s: str, pos: int) -> int:
+    """End of a literal value starting at ``pos`` (stops at a top-level delimiter or a word)."""
+    i, stack, quote = pos, [], None
+    while i < len(s):
+        c = s[i]
+        if quote:
+            if c == "\\":
+                i += 2
+                continue
+            if c == quote:
+                quote = None
+        elif c in "'\"":
+            quote = c
+        elif c in "([{":
+            stack.append(c)
+        elif c in ")]}":
+            if not stack:
+                return i
+            stack.pop()
+        elif not stack:
+            if c in ",;`" or (c == "." and (i + 1 == len(s) or s[i + 1].isspace())):
+                return i
+            if c.isspace() and i > pos and re.match(r"\s+[A-Za-z(\u2014\u2013]", s[i:]) \
+                    and not re.match(r"\s+(?:if|else)\b", s[i:]):
+                return i
+        i += 1
+    return i
+
+
+def _phrasing_claims(doc: _Doc, skip: set[int], ctx: _Ctx, out: _Out) -> None:
+    if ctx.target is None:
+        return
+    call_rx = re.compile(r"(?<![\w.])" + re.escape(ctx.target) + r"\s*\(")
+    for i, raw in enumerate(doc.lines):
+        if i in skip or not doc.prose[i]:
+            continue
+        for m in call_rx.finditer(raw):
+            _phrasing_at(raw, i, m, ctx, out)
+
+
+def _phrasing_at(s: str, i: int, m: re.Match, ctx: _Ctx, out: _Out) -> None:
+    close = _scan_call_end(s, m.end() - 1)
+    if close is None:
+        return
+    node = _parse_expr(s[m.start():close + 1])
+    if not isinstance(node, ast.Call):
+        return
+    call, why = _literal_call(node, ctx.target)
+    if call is None:
+        return                                         # a general formula such as f(n) = ...
+    after = close + 1 + (s[close + 1:close + 2] == "`")
+    c = _CONNECTOR.match(s, after)
+    sentence_before = re.split(r"[.;!?]\s", s[:m.start()])[-1]
+    if c is None:
+        out.note(i, f"call {call.source(60)} in prose without a recognised result phrase; no claim")
+        return
+    if _HYPOTHETICAL.search(sentence_before):
+        out.note(i, f"call {call.source(60)} in a conditional or negated sentence; no claim")
+        return
+    expect, end, why = _phrase_expect(s, c, ctx)
+    if expect is None:
+        out.note(i, f"phrase about {call.source(60)} skipped: {why}")
+        return
+    rest = s[end:]
+    if not _FOLLOW_OK.match(rest) or _FOLLOW_BAD.search(re.split(r"[.;!?](?:\s|$)", rest)[0]):
+        out.note(i, f"phrase about {call.source(60)} is qualified by what follows; no claim")
+        return
+    out.add(ClaimKind.example, i, [i], call=call, expect=expect)
+
+
+def _phrase_expect(s: str, c: re.Match, ctx: _Ctx) -> tuple[Expect | None, int, str]:
+    pos = c.end()
+    if c.group("raise"):
+        e = _EXC_NAME.match(s, pos)
+        if not e:
+            return None, pos, "no exception class name"
+        return Expect(kind=ExpectKind.raises, exc=(e.group("name"),)), e.end(), ""
+    pos += s[pos:pos + 1] == "`"
+    end = _value_end(s, pos)
+    text = s[pos:end]
+    value = _output_value(text, ctx)
+    if value is None:
+        return None, end, f"{text.strip()[:60]!r} is not a literal"
+    if _has_float(value):
+        return None, end, "float result (prose examples are usually rounded)"
+    return Expect(kind=ExpectKind.eq, value=value), end + (s[end:end + 1] == "`"), ""
+
+
+# -- the entry function --------------------------------------------------------------------------
+
+def _dedupe_examples(out: _Out) -> None:
+    """Keep the first of identical example claims; note examples that disagree."""
+    seen: dict[str, dict] = {}
+    keep = []
+    for item in out.claims:
+        f = item[2]
+        if f["kind"] is not ClaimKind.example:
+            keep.append(item)
+            continue
+        key = f["call"].key()
+        prev = seen.get(key)
+        if prev is None:
+            seen[key] = f
+            keep.append(item)
+        elif prev["expect"] != f["expect"]:
+            out.note(item[0], f"this example of {f['call'].source(60)} disagrees with line {prev['loc'].line}")
+            keep.append(item)
+    out.claims = keep
+
+
+def _decode(text: str | bytes, out: _Out) -> str:
+    if isinstance(text, bytes):
+        try:
+            return text.decode("utf-8")
+        except UnicodeDecodeError:
+            out.note(None, "description is not valid UTF-8; undecodable bytes replaced")
+            return text.decode("utf-8", errors="replace")
+    return text
+
+
+def formalize_description(text: str, *, path: str = "<description>", entry_point: str | None = None,
+                          line_offset: int = 0) -> DescFormalization:
+    """Formalize a description with deterministic rules (see the module docstring).
+
+    ``text`` is the description (a ``str``; ``bytes`` are decoded as UTF-8 with
+    replacement).  ``entry_point`` names the function under test; without it the
+    description's ``def`` (or the one function its examples call) is used.
+    """
+    out = _Out(path, line_offset, [])
+    text = _decode(text, out)
+    out.lines = _NEWLINE.split(text)
+    doc = _build_doc(text, out)
+    sig, d = _signature(doc, entry_point, out)
+    examples = _read_examples(doc)
+    target = entry_point or (sig.name if sig else None) or _infer_target(examples, doc)
+    ctx = _Ctx(target, sig, bool(_TOLERANCE.search(text)))
+    _doctest_claims(examples, ctx, out)
+    skip = {j for ex in examples for j in ex.src_lines + ex.want_lines} | set(d.lines if d else [])
+    skip |= _io_blocks(doc, skip, ctx, out)
+    _phrasing_claims(doc, skip, ctx, out)
+    sents = _sentences(_paragraphs(doc, skip))
+    _modulus_claims(sents, ctx, out)
+    _bound_claims(sents, ctx, out)
+    _check_ranges(sents, out)
+    _dedupe_examples(out)
+    if not out.claims:
+        out.note(None, "nothing to formalize: no typed signature, examples or result bounds found")
+    return out.result(sig)

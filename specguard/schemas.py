@@ -1,0 +1,26 @@
+"""JSON Schemas of every file SpecGuard writes (``python -m specguard schema``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .results import Manifest, Result
+
+MODELS = {"result.schema.json": Result, "manifest.schema.json": Manifest}
+
+
+def schema_texts() -> dict[str, str]:
+    return {name: json.dumps(m.model_json_schema(), indent=2, sort_keys=True) + "\n" for name, m in MODELS.items()}
+
+
+def write_schemas(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, text in schema_texts().items():
+        p = out / name
+        tmp = p.with_suffix(".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(p)
+        paths.append(p)
+    return paths

@@ -1,0 +1,24 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.fixture(scope="session")
+def core():
+    """Build (or reuse) the Lean core once per session; the real kernel, no mocks."""
+    from specguard import lean_runner
+    return lean_runner.ensure_core()
+
+
+@pytest.fixture
+def shared_lcb():
+    p = SHARED / "data" / "livecodebench"
+    if not p.is_dir():
+        pytest.skip("../shared/data/livecodebench is not present")
+    return p
