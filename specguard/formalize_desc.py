@@ -653,12 +653,19 @@ def _sentences(paras: list[tuple[str, list[tuple[int, str]]]]) -> list[_Sentence
         pos = 0
         pieces = [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]
         for k, end in enumerate(pieces):
-            piece = text[pos:end].strip()
-            if piece:
-                lines = sorted(set(owners[pos:end]))
-                result.append(_Sentence(piece, lines, section, k == 0))
+            a, b = _strip_span(text, pos, end)
+            if a < b:
+                result.append(_Sentence(text[a:b], sorted(set(owners[a:b])), section, k == 0))
             pos = end
     return result
+
+
+def _strip_span(text: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    return a, b
 
 
 _TOLERANCE = re.compile(r"\b(?:absolute|relative)\s+(?:or\s+relative\s+)?error|\btolerance\b|\bapproximate(?:ly)?\b"
@@ -955,7 +962,7 @@ def _other_results(sents: list[_Sentence]) -> list[tuple[int, str]]:
         if sent.section in ("args", "constraints", "input"):
             continue
         found += [(sent.lines[0], m.group("v")) for m in rx.finditer(sent.text)]
-        found += [(sent.lines[0], m.group(0)) for m in re.finditer(r"(?<![\w)\]] )(?<![\w)\]])-1\b", sent.text)]
+        found += [(sent.lines[0], m.group(0)) for m in re.finditer(r"(?<![\w)\]])-1\b", sent.text)]
     return found
 
 
@@ -1070,7 +1077,7 @@ def _output_value(text: str, ctx: _Ctx) -> V | None:
 
 
 _CONNECTOR = re.compile(
-    r"^\s*(?:(?P<op>==|->|=>|\u2192|\u21d2)|(?P<raise>(?:should\s+|must\s+|will\s+|would\s+)?(?:raises?|throws?))"
+    r"\s*(?:(?P<op>==|->|=>|\u2192|\u21d2)|(?P<raise>(?:should\s+|must\s+|will\s+|would\s+)?(?:raises?|throws?))"
     r"|(?P<ret>(?:should|must|will|would)\s+return|returns|gives|evaluates\s+to|is\s+expected\s+to\s+return))\s*", re.I)
 _HYPOTHETICAL = re.compile(r"\b(?:if|suppose|supposing|assume|assuming|unless|whether|when|not|never|cannot|"
                            r"can't|wrong|incorrect|instead|rather|hypothetical(?:ly)?)\b", re.I)

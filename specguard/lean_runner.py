@@ -443,7 +443,7 @@ def _build_library(rt: Runtime, tmp: Path, timeout: float) -> None:
 def check_text(text: str, *, module: str | None = None, lean_path: Sequence[Path] = (),
                olean_out: Path | None = None, timeout: float = DEFAULT_TIMEOUT,
                memory_mb: int = DEFAULT_MEMORY_MB, workdir: Path | None = None,
-               runtime: Runtime | None = None) -> CheckResult:
+               runtime: Runtime | None = None, options: Sequence[str] = ()) -> CheckResult:
     """Check Lean source text (written to a file named after ``module``, default ``Check``).
 
     ``lean_path`` defaults to SpecGuard's core library only."""
@@ -455,7 +455,7 @@ def check_text(text: str, *, module: str | None = None, lean_path: Sequence[Path
         f = root / (mod.replace(".", "/") + ".lean")
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text(text, encoding="utf-8")
-        args = ["-R", str(root)]
+        args = [*options, "-R", str(root)]
         if olean_out is not None:
             args += ["-o", str(olean_out)]
         return run_lean([*args, str(f)], lean_path=lean_path, cwd=root, timeout=timeout,

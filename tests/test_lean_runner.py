@@ -53,7 +53,7 @@ def test_timeout_kills_lean(core):
             "Nat.rec (motive := fun _ => Nat) Nat.zero (fun _ ih => Nat.succ ih) n\n"
             "theorem t : Eq (Nat.beq (slow 100000000) 5) Bool.false := Eq.refl Bool.false\n")
     with pytest.raises(LeanTimeout):
-        lean_runner.check_text(text, timeout=2)
+        lean_runner.check_text(text, timeout=2, options=['-DmaxRecDepth=1000000000'])
 
 
 def test_corrupted_cache_is_rebuilt(tmp_path, monkeypatch):
