@@ -637,7 +637,7 @@ def _paragraphs(doc: _Doc, skip: set[int]) -> list[tuple[str, list[tuple[int, st
     return paras
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])")
 
 
 def _sentences(paras: list[tuple[str, list[tuple[int, str]]]]) -> list[_Sentence]:
@@ -1149,6 +1149,7 @@ def _value_end(s: str, pos: int) -> int:
 
 
 def _phrasing_claims(doc: _Doc, skip: set[int], ctx: _Ctx, out: _Out) -> None:
+    """``f(2) returns 4`` and the like, one line at a time (lines in ``skip`` are not read)."""
     if ctx.target is None:
         return
     call_rx = re.compile(r"(?<![\w.])" + re.escape(ctx.target) + r"\s*\(")
@@ -1258,8 +1259,10 @@ def formalize_description(text: str, *, path: str = "<description>", entry_point
     _doctest_claims(examples, ctx, out)
     skip = {j for ex in examples for j in ex.src_lines + ex.want_lines} | set(d.lines if d else [])
     skip |= _io_blocks(doc, skip, ctx, out)
-    _phrasing_claims(doc, skip, ctx, out)
-    sents = _sentences(_paragraphs(doc, skip))
+    paras = _paragraphs(doc, skip)
+    explanations = {i for section, items in paras if section == "explanation" for i, _ in items}
+    _phrasing_claims(doc, skip | explanations, ctx, out)
+    sents = _sentences(paras)
     _modulus_claims(sents, ctx, out)
     _bound_claims(sents, ctx, out)
     _check_ranges(sents, out)

@@ -32,6 +32,7 @@ None                      only ``None``
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterable
@@ -40,7 +41,11 @@ KINDS = ("none", "bool", "int", "float", "str", "bytes", "list", "tuple", "dict"
 CLASS_KINDS = ("none", "int", "rat", "inf", "nan", "str", "bytes", "list", "tuple", "dict", "set")
 
 
-@dataclass(frozen=True, slots=True)
+def _float_bits(x: float) -> int:
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class V:
     """An exact plain Python value.
 
@@ -59,6 +64,20 @@ class V:
     def of(obj: Any) -> "V":
         """Build from a real Python object of plain data (raises TypeError otherwise)."""
         return from_python(obj)
+
+    def __eq__(self, other: object) -> bool:
+        """Exact equality (-0.0 and 0.0 differ, NaN equals itself): identity of *values*,
+        not Python's ``==`` (use :func:`canon` for that)."""
+        if not isinstance(other, V) or self.kind != other.kind:
+            return False
+        if self.kind == "float":
+            return _float_bits(self.val) == _float_bits(other.val)
+        return self.val == other.val
+
+    def __hash__(self) -> int:
+        if self.kind == "float":
+            return hash((self.kind, _float_bits(self.val)))
+        return hash((self.kind, self.val))
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"V({py_repr(self)})"
