@@ -71,22 +71,51 @@ def _clauses(items, fn) -> tuple[list[emit.Clause], list[Unsupported]]:
     return out, bad
 
 
-def check_task(task: Task, options: Options | None = None) -> Bundle:
-    """Run the whole deterministic pipeline on one task."""
-    opts = options or Options()
-    start = time.monotonic()
+@dataclass
+class _Formal:
+    """Everything ``check_task`` derives from a task before Lean runs."""
+
+    tf: TestFormalization
+    df: DescFormalization
+    test_clauses: list[emit.Clause]
+    unmodelled: list[Unsupported]
+    spec_clauses: list[emit.Clause]
+    spec_unmodelled: list[Unsupported]
+    files: dict[str, str]
+    plan: prove.Plan
+
+
+def _formal(task: Task, classify: bool) -> _Formal:
     tf, df = formalize(task)
     test_clauses, unmodelled = _clauses(tf.demands, emit.clause_of_demand)
     spec_clauses, spec_unmodelled = _clauses(df.claims, emit.clause_of_claim)
-    notes = list(df.notes) + [f"{u.loc}: description statement not modelled: {u.reason}" for u in spec_unmodelled]
-    unsupported = tuple(tf.errors) + tuple(tf.unsupported) + tuple(unmodelled)
-
     files = {
         "spec.lean": emit.render_module("Spec", spec_clauses, lambda c: f"{c.source.loc}: {claim_statement(c.source)}"),
         "tests.lean": emit.render_module("Tests", test_clauses, lambda c: f"{c.source.loc}: {_statement(c.source.call, c.source.expect)}"),
     }
-    p = prove.plan(spec_clauses, test_clauses, classify=opts.classify)
+    p = prove.plan(spec_clauses, test_clauses, classify=classify)
     files["claim.lean"] = emit.render_claim(p.claims)
+    return _Formal(tf, df, test_clauses, unmodelled, spec_clauses, spec_unmodelled, files, p)
+
+
+def render_trusted(task: Task, *, classify: bool = True) -> dict[str, str]:
+    """The trusted Lean texts ``check_task`` writes for ``task`` (``spec.lean``, ``tests.lean``,
+    ``claim.lean``), derived without running Lean.  Pure and deterministic: ``specguard verify
+    --inputs`` re-derives them and compares them byte for byte with a bundle's."""
+    return dict(_formal(task, classify).files)
+
+
+def check_task(task: Task, options: Options | None = None) -> Bundle:
+    """Run the whole deterministic pipeline on one task."""
+    opts = options or Options()
+    start = time.monotonic()
+    f = _formal(task, opts.classify)
+    tf, df, test_clauses, unmodelled = f.tf, f.df, f.test_clauses, f.unmodelled
+    spec_clauses, spec_unmodelled = f.spec_clauses, f.spec_unmodelled
+    notes = list(df.notes) + [f"{u.loc}: description statement not modelled: {u.reason}" for u in spec_unmodelled]
+    unsupported = tuple(tf.errors) + tuple(tf.unsupported) + tuple(unmodelled)
+
+    files, p = f.files, f.plan
     cert = CertReport()
     rt = lean_runner.find_runtime()
     if p.claims:

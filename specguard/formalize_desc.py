@@ -19,6 +19,7 @@ signature              ``def name(params) -> Ret:`` (a stub, or a def      ``ret
                        line in prose; the entry point's def preferred)     unless unconstrained)
 doctest example        ``>>> f(<literals>)`` + ``...`` continuation lines,  ``example`` eq value
                        output = a literal repr, up to a blank line/``>>>``
+doctest comparison     ``>>> f(<literals>) == <literal>`` output ``True``   ``example`` eq literal
 doctest exception      output ``Traceback (most recent call last):`` ...   ``example`` raises
                        ``SomeError: msg``                                  SomeError
 doctest, no output     ``>>> f(<literals>)`` then blank line, ``>>>`` or    ``example`` eq None
@@ -34,13 +35,20 @@ result bounds          "returns a non-negative integer", "returns an       ``res
                        integer"
 =====================  ==================================================  ====================
 
+Literals: arguments are evaluated exactly by :mod:`specguard.literals` (doctest sources are
+Python, so ``2**3`` is 8; ``^`` is refused as a probable power); results and anything read
+from prose must be plain displays (``[1, 2]``, ``-3``, ``'a'``, ``set()``), since a repr is never
+an expression and prose arithmetic is not Python's.
+
 Declined (noted, never claimed): examples wrapped in another call (``sorted(f(x))``),
-assignments and sessions with state, ``print`` output and object reprs, ellipsis and
+assignments and sessions with state, printed output (a ``-> None`` function, or a result
+that may be None when the description talks about printing), object reprs, ellipsis and
 doctest directives, non-literal arguments, float results of prose examples (usually
 rounded) or of any example when the description mentions a tolerance, a modulus about an
 input or an intermediate quantity ("a_i mod 2", "x modulo k is 0", congruences), a modulus
-or bound under a condition, or when the description names another possible result (-1,
-None) or an example result outside the range, and input constraints ("1 <= n <= 10^5").
+or bound under a condition or on a collection, or when the description names another
+possible result (-1, None) or an example result outside the range, input constraints
+("1 <= n <= 10^5"), and docstrings of other functions than the one described.
 """
 
 from __future__ import annotations
@@ -51,21 +59,27 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterable
 
+from .literals import eval_literal, eval_literals
 from .models import (Call, Claim, ClaimKind, DescFormalization, Expect, ExpectKind, Loc,
                      Signature, TypeExpr)
-from .values import V, from_python
+from .values import V
 
 __all__ = ["formalize_description"]
 
 
-# -- literal evaluation (one switch point) ---------------------------------------------
+# -- literal evaluation ---------------------------------------------------------------------
+#
+# Values come from ``literals.eval_literal`` (exact, safe, raises NotLiteral, a ValueError).
+# Results (doctest outputs, prose outputs) and everything read from prose must moreover be a
+# plain *display* (constants, -x, containers of displays; ``set()``/``frozenset({..})`` for
+# outputs): a repr is never an expression, and in prose ``10^9`` means a power, not Python's XOR.
 
-_LITERAL_ERRORS = (ValueError, TypeError, SyntaxError, RecursionError, MemoryError, OverflowError)
+_LITERAL_ERRORS = (ValueError, TypeError, RecursionError, MemoryError, OverflowError)
 
 
 def _eval_literal(node: ast.expr) -> V:
     """Exact value of a literal expression node; raises one of ``_LITERAL_ERRORS`` if not one."""
-    return from_python(ast.literal_eval(node))
+    return eval_literal(node)
 
 
 def _parse_expr(src: str) -> ast.expr | None:
@@ -75,10 +89,27 @@ def _parse_expr(src: str) -> ast.expr | None:
         return None
 
 
+def _is_display(node: ast.expr, *, output: bool = False) -> bool:
+    """Is ``node`` plain data written out (no arithmetic, names or calls)?"""
+    sub = lambda n: _is_display(n, output=output)
+    if isinstance(node, ast.Constant):
+        return node.value is not Ellipsis
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return isinstance(node.operand, ast.Constant) and type(node.operand.value) in (int, float)
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return all(not isinstance(e, ast.Starred) and sub(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and sub(k) and sub(v) for k, v in zip(node.keys, node.values))
+    if output and isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        return (node.func.id == "set" and not node.args) or \
+            (node.func.id == "frozenset" and len(node.args) <= 1 and all(sub(a) for a in node.args))
+    return False
+
+
 def _literal_text(src: str) -> V | None:
-    """The value of ``src`` if it is exactly one literal expression, else None."""
+    """The value of ``src`` if it is one plain literal display (a result's repr), else None."""
     node = _parse_expr(src)
-    if node is None:
+    if node is None or not _is_display(node, output=True):
         return None
     try:
         return _eval_literal(node)
@@ -152,24 +183,43 @@ def _parse_stub(text: str) -> ast.Module | None:
     return None
 
 
-def _docstring_nodes(tree: ast.Module) -> list[ast.Constant]:
-    return [n.value for n in ast.walk(tree)
-            if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)]
+def _docstring(body: list[ast.stmt]) -> ast.Constant | None:
+    st = body[0] if body else None
+    if isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, str):
+        return st.value
+    return None
 
 
-def _build_doc(text: str, out: _Out) -> _Doc:
-    lines = _NEWLINE.split(text)
-    tree = _parse_stub(text)
+def _read_docstrings(tree: ast.Module, chosen: "_Def | None", out: _Out) -> list[ast.Constant]:
+    """The docstrings that describe the function: the module's, its class's and its own.
+
+    Docstrings of other functions (helpers) are not read: what they say is about them.
+    """
+    owners: list[list[ast.stmt]] = [tree.body]
+    if chosen is not None:
+        owners += ([chosen.owner.body] if chosen.owner is not None else []) + [chosen.node.body]
+    read = [c for c in (_docstring(body) for body in owners) if c is not None]
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            doc = _docstring(node.body)
+            if doc is not None and doc not in read:
+                out.note(doc.lineno - 1, f"docstring of {node.name!r} not read: it documents another "
+                                         "function or class")
+    return read
+
+
+def _build_doc(lines: list[str], tree: ast.Module | None, chosen: "_Def | None", out: _Out) -> _Doc:
+    """Which lines are prose; in a stub, only the describing docstrings (with their values)."""
     if tree is None:
-        return _Doc(lines, None, [True] * len(lines), [0] * len(lines))
+        return _Doc(list(lines), None, [True] * len(lines), [0] * len(lines))
     eff = list(lines)
     prose = [False] * len(lines)
     session = [-1] * len(lines)
-    for k, node in enumerate(_docstring_nodes(tree)):
+    for k, node in enumerate(_read_docstrings(tree, chosen, out)):
         first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
         vlines = node.value.split("\n")
         if len(vlines) != last - first + 1:
-            out.note(first, "string's escape sequences change its line structure; not read")
+            out.note(first, "docstring's escape sequences change its line structure; not read")
             continue
         for j, vl in enumerate(vlines):
             eff[first + j] = vl
@@ -261,6 +311,7 @@ class _Def:
     line: int                      # 0-based line of ``def``
     lines: list[int]               # header lines
     is_method: bool
+    owner: ast.ClassDef | None = None
 
 
 def _params(d: _Def) -> tuple[str, ...]:
@@ -275,15 +326,15 @@ def _params(d: _Def) -> tuple[str, ...]:
 
 def _defs_from_tree(tree: ast.Module) -> list[_Def]:
     found: list[_Def] = []
-    scopes: list[tuple[list[ast.stmt], bool]] = [(tree.body, False)]
-    for body, in_class in scopes:
+    scopes: list[tuple[list[ast.stmt], ast.ClassDef | None]] = [(tree.body, None)]
+    for body, owner in scopes:
         for st in body:
             if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 body_line = st.body[0].lineno - 1 if st.body else st.lineno
                 hdr = list(range(st.lineno - 1, max(st.lineno, body_line)))
-                found.append(_Def(st, st.lineno - 1, hdr, in_class))
+                found.append(_Def(st, st.lineno - 1, hdr, owner is not None, owner))
             elif isinstance(st, ast.ClassDef):
-                scopes.append((st.body, True))
+                scopes.append((st.body, st))
     return found
 
 
@@ -330,16 +381,15 @@ def _choose_def(defs: list[_Def], entry_point: str | None, out: _Out) -> _Def | 
     return defs[0] if defs else None
 
 
-def _signature(doc: _Doc, entry_point: str | None, out: _Out) -> tuple[Signature | None, _Def | None]:
-    defs = _defs_from_tree(doc.tree) if doc.tree is not None else _defs_from_prose(doc.lines)
-    d = _choose_def(defs, entry_point, out)
+def _signature(d: _Def | None, out: _Out) -> Signature | None:
+    """The chosen def's signature; adds the ``return_type`` claim."""
     if d is None:
-        return None, None
+        return None
     returns = _type_expr(d.node.returns) if d.node.returns is not None else None
     sig = Signature(name=d.node.name, params=_params(d), returns=returns, line=d.line + 1 + out.offset)
     if returns is not None and returns.name != "Any":
         out.add(ClaimKind.return_type, d.line, d.lines, type=returns)
-    return sig, d
+    return sig
 
 
 def _admits(t: TypeExpr | None, name: str) -> bool:
@@ -444,25 +494,23 @@ def _is_stateful(st: ast.stmt, target: str | None) -> bool:
     return False
 
 
-def _literal_call(call: ast.Call, target: str) -> tuple[Call | None, str]:
-    """A Call of literal arguments, or (None, reason)."""
-    args: list[V] = []
-    kwargs: list[tuple[str, V]] = []
-    for k, a in enumerate(call.args, 1):
-        if isinstance(a, ast.Starred):
-            return None, "starred argument"
-        try:
-            args.append(_eval_literal(a))
-        except _LITERAL_ERRORS:
-            return None, f"argument {k} is not a literal"
-    for kw in call.keywords:
-        if kw.arg is None:
-            return None, "**kwargs argument"
-        try:
-            kwargs.append((kw.arg, _eval_literal(kw.value)))
-        except _LITERAL_ERRORS:
-            return None, f"argument {kw.arg}= is not a literal"
-    return Call(target=target, args=tuple(args), kwargs=tuple(kwargs)), ""
+def _literal_call(call: ast.Call, target: str, *, prose: bool = False) -> tuple[Call | None, str]:
+    """A Call of literal arguments, or (None, reason).  Arguments read from prose must be
+    plain displays; ``^`` is refused everywhere (XOR in Python, a power to a human)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(kw.arg is None for kw in call.keywords):
+        return None, "starred argument or **kwargs"
+    nodes = list(call.args) + [kw.value for kw in call.keywords]
+    if any(isinstance(n, ast.BitXor) for a in nodes for n in ast.walk(a)):
+        return None, "an argument uses '^' (XOR in Python, but probably meant as a power)"
+    if prose and not all(_is_display(a) for a in nodes):
+        return None, "an argument is not a plain literal"
+    try:
+        values = eval_literals(nodes)
+    except _LITERAL_ERRORS as e:
+        return None, f"an argument is not a literal ({getattr(e, 'reason', e)})"
+    n = len(call.args)
+    kwargs = tuple((kw.arg, v) for kw, v in zip(call.keywords, values[n:]))
+    return Call(target=target, args=tuple(values[:n]), kwargs=kwargs), ""
 
 
 @dataclass
@@ -472,12 +520,14 @@ class _Ctx:
     target: str | None
     sig: Signature | None
     tolerance: bool                 # the description mentions approximate float answers
+    stub: bool = False              # the description is Python code (doctests live in docstrings)
+    prints: bool = False            # the description talks about printing
 
 
 def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out) -> None:
     stateful_at: dict[int, int] = {}
     for ex in examples:
-        stmt, why = _example_statement(ex, ctx.target)
+        stmt, why = _example_statement(ex)
         if stmt is None:
             out.note(ex.line, f"doctest example skipped: {why}")
             continue
@@ -499,14 +549,15 @@ def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out) -> None:
         if call is None:
             out.note(ex.line, f"doctest example skipped: {why}")
             continue
-        expect, why = _doctest_expect(ex, ctx)
+        rhs = _eq_comparison(stmt.value, ctx.target)
+        expect, why = _doctest_expect(ex, ctx) if rhs is None else _comparison_expect(ex, rhs)
         if expect is None:
             out.note(ex.line, f"doctest example skipped: {why}")
             continue
         out.add(ClaimKind.example, ex.line, ex.src_lines + ex.want_lines, call=call, expect=expect)
 
 
-def _example_statement(ex: _Example, target: str | None) -> tuple[ast.stmt | None, str]:
+def _example_statement(ex: _Example) -> tuple[ast.stmt | None, str]:
     if "doctest:" in ex.source:
         return None, "a '# doctest:' directive changes how the output is compared"
     try:
@@ -518,25 +569,45 @@ def _example_statement(ex: _Example, target: str | None) -> tuple[ast.stmt | Non
     return tree.body[0], ""
 
 
+def _is_target_call(node: ast.expr, target: str | None) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == target
+
+
 def _direct_call(stmt: ast.stmt, target: str | None) -> ast.Call | None:
+    """``f(...)``, or the call in ``f(...) == <literal>`` (its output must then be ``True``)."""
     if target is None or not isinstance(stmt, ast.Expr):
         return None
     v = stmt.value
-    if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == target:
+    if _is_target_call(v, target):
         return v
+    if _eq_comparison(v, target) is not None:
+        return v.left
+    return None
+
+
+def _eq_comparison(v: ast.expr, target: str | None) -> ast.expr | None:
+    """The right-hand side of ``f(...) == rhs``, else None."""
+    if isinstance(v, ast.Compare) and len(v.ops) == 1 and isinstance(v.ops[0], ast.Eq) \
+            and _is_target_call(v.left, target):
+        return v.comparators[0]
     return None
 
 
 def _doctest_expect(ex: _Example, ctx: _Ctx) -> tuple[Expect | None, str]:
     if not ex.want:
-        if ex.end not in ("blank", "prompt", "docend", "eof"):
-            return None, "no expected output and the next line is not blank"
+        if ex.end not in ("blank", "prompt") and not (ctx.stub and ex.end in ("docend", "eof")):
+            return None, "no expected output and the next line is neither blank nor '>>>'"
         ret = ctx.sig.returns if ctx.sig else None
         if not _admits(ret, "None"):
             return None, f"no expected output (the result would be None) but the return type is {ret.source()}"
         return Expect(kind=ExpectKind.eq, value=V("none")), ""
     if _TRACEBACK.match(ex.want[0]):
         return _traceback_expect(ex.want)
+    ret = ctx.sig.returns if ctx.sig else None
+    if ret == _NONE:
+        return None, "the function is annotated '-> None', so this output is printed text"
+    if ctx.prints and _admits(ret, "None"):
+        return None, "the description mentions printing and the result may be None: the output may be printed text"
     text = "\n".join(ex.want)
     value = _literal_text(text)
     if value is None:
@@ -546,6 +617,18 @@ def _doctest_expect(ex: _Example, ctx: _Ctx) -> tuple[Expect | None, str]:
     if _has_float(value) and ctx.tolerance:
         return None, "float output, and the description mentions a tolerance"
     return Expect(kind=ExpectKind.eq, value=value), ""
+
+
+def _comparison_expect(ex: _Example, rhs: ast.expr) -> tuple[Expect | None, str]:
+    """``>>> f(x) == v`` printing ``True`` states ``f(x) == v`` (plain data)."""
+    if ex.want != ["True"]:
+        return None, "comparison whose output is not True"
+    if not _is_display(rhs, output=True):
+        return None, "compared with something that is not a plain literal"
+    try:
+        return Expect(kind=ExpectKind.eq, value=_eval_literal(rhs)), ""
+    except _LITERAL_ERRORS:
+        return None, "compared with something that is not a literal"
 
 
 def _traceback_expect(want: list[str]) -> tuple[Expect | None, str]:
@@ -559,7 +642,8 @@ def _traceback_expect(want: list[str]) -> tuple[Expect | None, str]:
     return None, "traceback without a recognisable exception line"
 
 
-_PHRASE_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\([^()]*\)`?\s*(?:==|->|=>|returns\b|should\s+return\b|raises\b)")
+_PHRASE_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\([^()]*\)`?\s*"
+                          r"(?:==|->|=>|returns\b|should\s+return\b|raises\b)")
 
 
 def _infer_target(examples: list[_Example], doc: _Doc) -> str | None:
@@ -668,6 +752,7 @@ def _strip_span(text: str, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
+_PRINTS = re.compile(r"\bprint(?:s|ed|ing)?\b|\bstdout\b|\bstandard\s+output\b", re.I)
 _TOLERANCE = re.compile(r"\b(?:absolute|relative)\s+(?:or\s+relative\s+)?error|\btolerance\b|\bapproximate(?:ly)?\b"
                         r"|\bdecimal\s+places\b|\brounded\b|\bwithin\s+(?:10\s*\^\s*\{?-|1e-)", re.I)
 
@@ -700,7 +785,7 @@ class _NumParser:
         r = self.term(pos)
         while r is not None:
             t = self.tok(r[1])
-            if not t or t[1] not in "+-" or t[0] != "op":
+            if not t or t[0] != "op" or t[1] not in ("+", "-"):
                 break
             nxt = self.term(t[2])
             if nxt is None:
@@ -767,10 +852,13 @@ _RESULT_NOUN_BEFORE = re.compile(
     r"\b(?:answer|result|output)\b(?:\s+(?:should|must|will|is|has\s+to|needs\s+to|may|can))?(?:\s+be)?"
     r"(?:\s+(?:returned|printed|given|taken|computed|reported|output|calculated|expressed))?\s*,?\s*$", re.I)
 _CLAUSE_MARKER = re.compile(r"\b(?:where|which|whose|whom|such\s+that|so\s+that|if|when|whenever|while|unless|"
-                            r"until|after|before|whereas|except|otherwise|i\.e|e\.g)\b", re.I)
+                            r"until|after|before|whereas|except|otherwise|each|every|i\.e|e\.g)\b", re.I)
 _CONDITIONAL = re.compile(r"\b(?:if|when|whenever|unless|otherwise|except)\b", re.I)
+_DEFINITION = re.compile(r"\b(?:let|define[sd]?|denote[sd]?|call(?:ed)?|suppose|assume)\b", re.I)
+_COLLECTION = re.compile(r"\b(?:lists?|arrays?|sequences?|tuples?|pairs?|dict(?:ionary)?|sets?|matrix|grid|strings?|"
+                         r"each|every|counts|answers|values|results|sums|elements|entries)\b", re.I)
 _CONGRUENCE = re.compile(r"\u2261|\bcongruen", re.I)
-_CLAUSE_END = re.compile(r"\s*(?:$|[.,;:!?)\]])")
+_CLAUSE_END = re.compile(r"\s*(?:$|[.,;:!?()\]])")
 
 
 def _operand_before(s: str, start: int) -> bool:
@@ -780,25 +868,27 @@ def _operand_before(s: str, start: int) -> bool:
         return False
     w = m.group(1)
     if w.endswith((",", "(")):
-        return False                       # "..., modulo M" applies to the whole phrase
-    return bool(re.fullmatch(r"[A-Za-z]", w) or re.search(r"[\d_\])\[^*+/=<>|]", w))
+        return False                       # "..., modulo M" / "(modulo M)" apply to the whole phrase
+    return bool(re.fullmatch(r"[A-Za-z]", w) or re.search(r"[\d_()\[\]^*+/=<>|]", w))
 
 
-def _result_talk(sent: _Sentence, start: int) -> str | None:
-    """Why the phrase at ``start`` is about the returned value (None when it is not)."""
+def _result_talk(sent: _Sentence, start: int) -> bool:
+    """Is the phrase at ``start`` about the returned value?
+
+    Yes after "the answer/result (should be returned)", and after a return/print verb or at
+    the start of a ``Returns:`` item when no relative or conditional clause intervenes.
+    """
     before = sent.text[:start]
-    if sent.section == "returns":
-        anchor = 0
-    elif _RESULT_NOUN_BEFORE.search(before):
-        return "answer"
+    if _RESULT_NOUN_BEFORE.search(before):
+        return True
+    if sent.section == "returns" and sent.unit_start:
+        anchor = 0                         # the Returns: item's opening phrase names the result
     else:
         verbs = list(_RETURN_VERB.finditer(before))
         if not verbs:
-            return None
+            return False
         anchor = verbs[-1].start()
-    if _CLAUSE_MARKER.search(before[anchor:]):
-        return None
-    return "returns section" if sent.section == "returns" else "return verb"
+    return not _CLAUSE_MARKER.search(before[anchor:])
 
 
 def _modulus_claims(sents: list[_Sentence], ctx: _Ctx, out: _Out) -> None:
@@ -819,6 +909,12 @@ def _modulus_claims(sents: list[_Sentence], ctx: _Ctx, out: _Out) -> None:
         out.note(first.lines[0], f"the result is stated modulo {moduli[0]}, but the return type is "
                                  f"{ret.source()}; no range claim")
         return
+    if ret is None or ret.name == "Any":
+        plural = next((sent for _, sent in found if _COLLECTION.search(sent.text)), None)
+        if plural is not None:
+            out.note(plural.lines[0], "the result may be a collection (no int return annotation); "
+                                      "no range claim")
+            return
     if len(moduli) > 1:
         out.note(first.lines[0], f"different moduli stated for the result ({', '.join(map(str, moduli))}); "
                                  "no range claim")
@@ -837,8 +933,9 @@ def _modulus_of(sent: _Sentence, m: re.Match, out: _Out) -> int | None:
             out.note(line, f"result modulo {word!r}: not a literal number; no range claim")
         return None
     value, end = num
-    if talk is None:
-        out.note(line, f"modulus {value} is not about the returned value; no claim")
+    if not talk:
+        out.note(line, f"modulus {value} not recognised as a statement about the returned value; "
+                       "no claim from this line")
         return None
     problem = _modulus_problem(s, m.start(), end, value)
     if problem:
@@ -860,6 +957,8 @@ def _modulus_problem(s: str, start: int, end: int, value: int) -> str | None:
         return "compared with something"
     if _CONDITIONAL.search(s):
         return "the sentence is conditional"
+    if _DEFINITION.search(s[:start]):
+        return "the sentence defines a quantity"
     return None
 
 
@@ -867,17 +966,22 @@ def _modulus_problem(s: str, start: int, end: int, value: int) -> str | None:
 
 _NUM = r"-?\s*\d+(?:(?:_\d+)+|(?:,\d{3})+(?!\d))?(?:\s*(?:\^|\*\*)\s*\d+)?(?:\s*[+\-]\s*\d+)?"
 _RESULT_LEAD = r"(?:\breturns?|\bthe\s+(?:answer|result|return(?:ed)?\s+value)\s+is(?:\s+always)?)\s+"
-_BOUND_FORMS = [
-    ("sign", re.compile(_RESULT_LEAD + r"(?:an?\s+)?(?P<adj>non-?negative|positive)\s+(?P<noun>integer|int|number|value)\b", re.I)),
-    ("between", re.compile(_RESULT_LEAD + r"(?:an?\s+)?(?P<noun>integer|int|number|value)\s+(?:between|from)\s+"
-                           rf"(?P<a>{_NUM})\s+(?:and|to)\s+(?P<b>{_NUM})(?P<tail>\s*,?\s*\(?\s*(?:inclusive|exclusive)\b)?", re.I)),
-    ("range", re.compile(_RESULT_LEAD + r"(?:an?\s+)?(?P<noun>integer|int|number|value)?\s*in\s+the\s+range\s+"
-                         rf"(?P<l>[\[(])\s*(?P<a>{_NUM})\s*,\s*(?P<b>{_NUM})\s*(?P<r>[\])])", re.I)),
+_ARTICLE = r"(?:an?\s+)?"
+_SIGN = r"(?P<adj>non-?negative|positive)\s+"
+_BETWEEN = (rf"(?:between|from)\s+(?P<a>{_NUM})\s+(?:and|to)\s+(?P<b>{_NUM})"
+            r"(?P<tail>\s*,?\s*\(?\s*(?:inclusive|exclusive)\b)?")
+_RANGE = rf"in\s+the\s+range\s+(?P<l>[\[(])\s*(?P<a>{_NUM})\s*,\s*(?P<b>{_NUM})\s*(?P<r>[\])])"
+_ANY_NOUN = r"(?P<noun>integer|int|number|value)"
+_INT_NOUN = r"(?P<noun>integer|int)"
+_TYPE_PREFIX = r"^(?:(?:int|integer)\s*:\s*)?"
+_BOUND_FORMS = [          # anywhere, after "returns" / "the answer is"
+    ("sign", re.compile(_RESULT_LEAD + _ARTICLE + _SIGN + _ANY_NOUN + r"\b", re.I)),
+    ("between", re.compile(_RESULT_LEAD + _ARTICLE + _ANY_NOUN + r"\s+" + _BETWEEN, re.I)),
+    ("range", re.compile(_RESULT_LEAD + _ARTICLE + _ANY_NOUN + r"?\s*" + _RANGE, re.I)),
 ]
-_RETURNS_SECTION_FORMS = [
-    ("sign", re.compile(r"^(?:(?:int|integer)\s*:\s*)?(?:an?\s+)?(?P<adj>non-?negative|positive)\s+(?P<noun>integer|int)\b", re.I)),
-    ("between", re.compile(r"^(?:(?:int|integer)\s*:\s*)?(?:an?\s+)?(?P<noun>integer|int)\s+(?:between|from)\s+"
-                           rf"(?P<a>{_NUM})\s+(?:and|to)\s+(?P<b>{_NUM})(?P<tail>\s*,?\s*\(?\s*(?:inclusive|exclusive)\b)?", re.I)),
+_RETURNS_SECTION_FORMS = [   # at the start of a Returns: item
+    ("sign", re.compile(_TYPE_PREFIX + _ARTICLE + _SIGN + _INT_NOUN + r"\b", re.I)),
+    ("between", re.compile(_TYPE_PREFIX + _ARTICLE + _INT_NOUN + r"\s+" + _BETWEEN, re.I)),
 ]
 _BOUND_HINT = re.compile(_RESULT_LEAD + r"(?:an?\s+)?(?:non-?negative|positive|integer|int|number|value)\b.*?"
                          r"\b(?:between|from|range|at\s+least|at\s+most)\b", re.I)
@@ -983,7 +1087,8 @@ def _range_violation(r: dict, out: _Out, others: list[tuple[int, str]]) -> str |
 
 # -- worked examples in prose: Input/Output blocks and phrasings ----------------------------------
 
-_IO_LINE = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?(?P<kind>(?:sample\s+)?(?:input|output))(?:\s*\d+)?(?:\*\*)?\s*:?(?:\*\*)?\s*(?P<rest>.*)$", re.I)
+_IO_LINE = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?(?P<kind>(?:sample\s+)?(?:input|output))(?:\s*\d+)?"
+                      r"(?:\*\*)?\s*:?(?:\*\*)?\s*(?P<rest>.*)$", re.I)
 _BLOCK_STOP = re.compile(r"^\s*(?:\*\*)?(?:explanation|example|constraints?|note|input|output)\b", re.I)
 
 
@@ -1003,8 +1108,8 @@ def _io_blocks(doc: _Doc, skip: set[int], ctx: _Ctx, out: _Out) -> set[int]:
             i = j
             continue
         out_text, out_lines, k = _block_text(doc, j, om.group("rest"), skip)
-        used.update(in_lines + out_lines)
-        _io_claim(i, in_text, out_text, in_lines + out_lines, ctx, out)
+        if _io_claim(i, in_text, out_text, in_lines + out_lines, ctx, out):
+            used.update(in_lines + out_lines)
         i = k
     return used
 
@@ -1031,22 +1136,23 @@ def _block_text(doc: _Doc, i: int, first: str, skip: set[int]) -> tuple[str, lis
     return " ".join(parts).strip().strip("`").strip(), lines, j
 
 
-def _io_claim(i: int, in_text: str, out_text: str, lines: list[int], ctx: _Ctx, out: _Out) -> None:
+def _io_claim(i: int, in_text: str, out_text: str, lines: list[int], ctx: _Ctx, out: _Out) -> bool:
+    """Claim one Input/Output pair; False (with a note) when it is not formalized."""
     if ctx.target is None:
         out.note(i, "worked example, but no entry point or signature names the function; no claim")
-        return
+        return False
     call, why = _named_inputs_call(in_text, ctx)
+    value = _output_value(out_text, ctx) if call is not None else None
     if call is None:
         out.note(i, f"worked example skipped: {why}")
-        return
-    value = _output_value(out_text, ctx)
-    if value is None:
+    elif value is None:
         out.note(i, f"worked example skipped: output {out_text[:60]!r} is not a literal")
-        return
-    if _has_float(value):
+    elif _has_float(value):
         out.note(i, "worked example skipped: float output (prose examples are usually rounded)")
-        return
-    out.add(ClaimKind.example, i, lines, call=call, expect=Expect(kind=ExpectKind.eq, value=value))
+    else:
+        out.add(ClaimKind.example, i, lines, call=call, expect=Expect(kind=ExpectKind.eq, value=value))
+        return True
+    return False
 
 
 def _named_inputs_call(text: str, ctx: _Ctx) -> tuple[Call | None, str]:
@@ -1059,13 +1165,14 @@ def _named_inputs_call(text: str, ctx: _Ctx) -> tuple[Call | None, str]:
     if any(p.startswith("*") for p in params):
         return None, "the signature has *args/**kwargs"
     if node.args and not node.keywords and len(node.args) == 1 == len(params):
-        return _literal_call(ast.Call(func=node.func, args=node.args, keywords=[]), ctx.target)
+        return _literal_call(ast.Call(func=node.func, args=node.args, keywords=[]), ctx.target, prose=True)
     if node.args:
         return None, "unnamed inputs"
     named = {kw.arg: kw.value for kw in node.keywords}
     if None in named or len(node.keywords) != len(params) or set(named) != set(params):
         return None, f"inputs {sorted(k for k in named if k)} do not name each parameter {list(params)} once"
-    return _literal_call(ast.Call(func=node.func, args=[named[p] for p in params], keywords=[]), ctx.target)
+    return _literal_call(ast.Call(func=node.func, args=[named[p] for p in params], keywords=[]), ctx.target,
+                         prose=True)
 
 
 def _output_value(text: str, ctx: _Ctx) -> V | None:
@@ -1090,7 +1197,7 @@ _EXC_NAME = re.compile(r"(?:an?\s+)?`?(?P<name>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Err
 
 def _scan_call_end(s: str, open_idx: int) -> int | None:
     """Index of the ``)`` closing the ``(`` at ``open_idx`` (strings and brackets respected)."""
-    depth, i, quote = 0, open_idx, None
+    i, quote = open_idx, None
     pairs = {"(": ")", "[": "]", "{": "}"}
     stack: list[str] = []
     while i < len(s):
@@ -1109,7 +1216,6 @@ def _scan_call_end(s: str, open_idx: int) -> int | None:
             continue
         elif c in pairs:
             stack.append(pairs[c])
-            depth += 1
         elif c in ")]}":
             if not stack or stack.pop() != c:
                 return None
@@ -1167,7 +1273,7 @@ def _phrasing_at(s: str, i: int, m: re.Match, ctx: _Ctx, out: _Out) -> None:
     node = _parse_expr(s[m.start():close + 1])
     if not isinstance(node, ast.Call):
         return
-    call, why = _literal_call(node, ctx.target)
+    call, why = _literal_call(node, ctx.target, prose=True)
     if call is None:
         return                                         # a general formula such as f(n) = ...
     after = close + 1 + (s[close + 1:close + 2] == "`")
@@ -1240,7 +1346,7 @@ def _decode(text: str | bytes, out: _Out) -> str:
     return text
 
 
-def formalize_description(text: str, *, path: str = "<description>", entry_point: str | None = None,
+def formalize_description(text: str | bytes, *, path: str = "<description>", entry_point: str | None = None,
                           line_offset: int = 0) -> DescFormalization:
     """Formalize a description with deterministic rules (see the module docstring).
 
@@ -1251,11 +1357,14 @@ def formalize_description(text: str, *, path: str = "<description>", entry_point
     out = _Out(path, line_offset, [])
     text = _decode(text, out)
     out.lines = _NEWLINE.split(text)
-    doc = _build_doc(text, out)
-    sig, d = _signature(doc, entry_point, out)
+    tree = _parse_stub(text)
+    d = _choose_def(_defs_from_tree(tree) if tree is not None else _defs_from_prose(out.lines), entry_point, out)
+    sig = _signature(d, out)
+    doc = _build_doc(out.lines, tree, d, out)
     examples = _read_examples(doc)
     target = entry_point or (sig.name if sig else None) or _infer_target(examples, doc)
-    ctx = _Ctx(target, sig, bool(_TOLERANCE.search(text)))
+    ctx = _Ctx(target, sig, bool(_TOLERANCE.search(text)), stub=tree is not None,
+               prints=bool(_PRINTS.search(text)))
     _doctest_claims(examples, ctx, out)
     skip = {j for ex in examples for j in ex.src_lines + ex.want_lines} | set(d.lines if d else [])
     skip |= _io_blocks(doc, skip, ctx, out)

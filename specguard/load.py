@@ -16,8 +16,9 @@ Every file is read in binary, decoded as strict UTF-8 (a leading BOM is dropped)
 that is not valid UTF-8 becomes ``TestSource(kind='python', text=None)``; the test formalizer reports
 it (use :func:`check_utf8` for the precise byte offset and line).
 
-Reconstructed SWE-bench test files may contain comments starting with :data:`UNRECOVERED_MARKER` on
-the line of a changed test line that could not be placed in a parsable test function; the test
+Reconstructed SWE-bench test files may contain comments ``# specguard-unrecovered: <reason> | <code>``
+(:data:`UNRECOVERED_MARKER`) on the line of a changed test line that could not be placed in a parsable
+test function (usually on a line of its own, sometimes after a header SpecGuard placed there); the test
 formalizer should report each one as unsupported at that ``file:line``.
 """
 
@@ -889,6 +890,72 @@ def _logical_end(lines: list[str], i: int, hi: int) -> int | None:
     return None
 
 
+def _guess_initial_string(lines: list[str]) -> str | None:
+    """Whether a hunk seems to start inside a triple-quoted string, judged by its first
+    triple-quote token: that token looks like a closing one when text precedes it on its line
+    (``text.`` then the quotes), when a bracket, comma or dot follows it, or when it stands alone on
+    a line that does not follow an opener (``=``, ``(``, ``,``, ``:`` ...).  Returns the quote
+    (three double or single quotes) the hunk starts in, or None (outside any string)."""
+    prev = ""
+    for s in lines:
+        m = _TRIPLE_RE.search(s)
+        if m is None:
+            if s.strip():
+                prev = s.strip()
+            continue
+        before, after = s[:m.start()].strip(), s[m.end():].strip()
+        q = m.group(0)
+        if q in after:
+            return None       # a one-line string: it opens here
+        if before and not re.search(r"(^|[=(\[{,:+%]|\b(return|yield|assert|in|and|or|not|print))\s*[rRbBuUfF]{0,2}$",
+                                    before):
+            return q          # 'text."""'
+        if before:
+            return None       # 'x = """'
+        if after[:1] in (")", "]", "}", ",", "."):
+            return q          # '""").strip()'
+        if after:
+            return None       # '"""Docstring starts'
+        if prev.endswith((":", "(", "[", "{", ",", "=")):
+            return None       # a lone '"""' opening after a def/class header or an opener
+        return q              # a lone closing '"""'
+    return None
+
+
+def _starts_in_string(lines: list[str], initial: str | None = None) -> list[bool]:
+    """For each line, whether it begins inside a triple-quoted string (scanning from the first
+    line, which starts inside the string ``initial`` or outside any string)."""
+    out: list[bool] = []
+    in_str: str | None = initial
+    for s in lines:
+        out.append(in_str is not None and len(in_str) == 3)
+        k, n = 0, len(s)
+        while k < n:
+            c = s[k]
+            if in_str:
+                if c == "\\":
+                    k += 2
+                    continue
+                if s.startswith(in_str, k):
+                    k += len(in_str)
+                    in_str = None
+                    continue
+                k += 1
+                continue
+            if c == "#":
+                break
+            if c in "\"'":
+                in_str = c * 3 if s.startswith(c * 3, k) else c
+                k += len(in_str)
+                continue
+            k += 1
+        if in_str is not None and len(in_str) == 1 and not s.endswith("\\"):
+            in_str = None
+    return out
+
+
+_TRIPLE_RE = re.compile(r"\"\"\"|'''")
+
 _DEF_RE = re.compile(r"^([ \t]*)(?:(async[ \t]+def)|(def)|(class))[ \t]+([A-Za-z_]\w*)")
 _SECTION_DEF_RE = re.compile(r"^(async[ \t]+)?def[ \t]+([A-Za-z_]\w*)[ \t]*\((.*)$")
 _SECTION_CLASS_RE = re.compile(r"^class[ \t]+([A-Za-z_]\w*)")
@@ -922,14 +989,16 @@ def _dedent(lines: Iterable[str], prefix: str) -> list[str]:
     return out
 
 
-def _region_units(lines: list[str]) -> list[_Unit]:
+def _region_units(lines: list[str], in_string: list[bool] | None = None) -> list[_Unit]:
     """def/class statements visible in a region, with their visible extent; each def unit is cut
     (trailing lines, then decorators) until, dedented, it parses (``ok=False`` when it never does)."""
     hi = len(lines) - 1
     units: list[_Unit] = []
+    if in_string is None:
+        in_string = _starts_in_string(lines)
     for p, s in enumerate(lines):
         m = _DEF_RE.match(s)
-        if not m:
+        if not m or in_string[p]:
             continue
         prefix, k = m.group(1), _indent(s)
         he = _logical_end(lines, p, hi)
@@ -996,6 +1065,48 @@ def _region_units(lines: list[str]) -> list[_Unit]:
     return units
 
 
+def _body_indent(known: dict[int, str], regions: list[tuple[int, int, str]]) -> int:
+    """The indentation of a module-level function's body, as first seen in a visible ``def``; else 4."""
+    for r0, r1, _ in regions:
+        rl = [known[i] for i in range(r0, r1 + 1)]
+        for i, x in enumerate(rl):
+            if not (_DEF_RE.match(x) and _indent(x) == 0):
+                continue
+            e = _logical_end(rl, i, len(rl) - 1)
+            if e is None:
+                continue
+            for j in range(e + 1, len(rl)):
+                if not _blank_or_comment(rl[j]):
+                    if _indent(rl[j]) > 0:
+                        return _indent(rl[j])
+                    break
+    return 4
+
+
+def _best_window(body: list[str], header: str, body_indent: int, r0: int, changed: set[int]) -> tuple[int, int] | None:
+    """The window ``body[a:b+1]`` that parses under ``header``, starts at the function's body
+    indentation (so no statement is lifted out of a block whose header is unseen), and covers the
+    most changed lines, then the most lines; None when no window parses."""
+    best = None
+    best_score = (0, 0)
+    budget = 4000  # parse attempts
+    for a in range(len(body)):
+        if _blank_or_comment(body[a]) or _indent(body[a]) != body_indent or r0 + a - 1 < 1:
+            continue
+        for b in range(len(body) - 1, a - 1, -1):
+            if budget <= 0:
+                return best
+            if _blank_or_comment(body[b]):
+                continue
+            budget -= 1
+            if _parses("\n".join([header] + body[a:b + 1])):
+                score = (sum(1 for x in range(a, b + 1) if r0 + x in changed), b - a + 1)
+                if score > best_score:
+                    best, best_score = (a, b), score
+                break
+    return best
+
+
 def _is_test_name(name: str) -> bool:
     return name.startswith("test")
 
@@ -1047,23 +1158,30 @@ def reconstruct_test_file(fp: FilePatch) -> Reconstruction:
     Heuristic (only the hunks are known, not the original file):
 
     1. A new file (``--- /dev/null``) that parses is kept whole.
-    2. Otherwise each hunk's new side (context + added lines) is a visible region.  Every ``def`` /
-       ``class`` line in it starts a unit: the decorators just above, the header (to the end of its
+    2. Otherwise each hunk's new side (context + added lines) is a visible region.  Whether the
+       region starts inside a triple-quoted string is guessed from its first triple-quote token
+       (:func:`_guess_initial_string`); ``def``/``class`` lines inside strings are ignored.  Every other
+       ``def``/``class`` line starts a unit: the decorators just above, the header (to the end of its
        logical line) and the visible body (the following logical lines indented deeper).  A def unit
-       is cut back line by line from its end (then without its decorators) until, dedented, it parses:
-       this drops a statement cut in half by the end of the hunk.
+       is cut back line by line from its end (then without its decorators) until, dedented, it
+       parses: this drops a statement cut in half by the end of the hunk.
     3. Kept: ``test*`` functions and methods whose unit holds an added line or a removal.  A method's
        class header is taken from the region when visible, else from the hunk's function context
        (``@@ ... @@ class X(TestCase):``, git's last unindented line above the hunk) and put on the
-       free line just above the class's first kept method.  When a hunk starts inside a function whose
-       ``def`` is above it and the context names a module-level ``def test...``, that header is put on
-       the free line above the visible body; partial leading/trailing lines are dropped until it parses.
-       Top-level ``import`` statements seen in any hunk are kept as well.
-    4. A changed line of test code that could not be kept (for instance inside a method whose ``def``
-       is above the hunk: its name is unknown) becomes a comment ``# specguard-unrecovered: <reason>``
-       on its own line number.  Changes to non-test code (helpers, fixtures, ``setUp``, constants)
-       are left out without a note.
-    5. The assembled module is parsed; a piece that still breaks it is dropped (as in 4) until it parses.
+       free line just above the class's first kept method.  When a hunk starts inside a module-level
+       ``def test...`` named by the hunk context, that header is put on a free line above the longest
+       parsable window of the visible body that starts at the function's body indentation (so no
+       statement is lifted out of an ``if``/``for``/``with`` whose header is not visible); not when
+       triple quotes make the start ambiguous.  Top-level ``import`` statements are kept as well.
+    4. Every changed line is accounted for: kept in a test, or known to be non-test code (module
+       level statements, class attributes, helpers, fixtures, ``setUp``: left out without a note), or
+       else reported as a comment ``# specguard-unrecovered: <reason> | <original code>`` on its own
+       line (for instance a line inside a method whose ``def`` is above the hunk: its test is unknown).
+    5. The assembled module is parsed; a piece that still breaks it is dropped (and reported as in 4).
+
+    Known limits: decorators above the first line of a hunk are not seen (a ``def`` at the very top of
+    a hunk may have lost, say, a ``skip`` or ``xfail``); a hunk that starts inside a string literal
+    can be mistaken for code when the string holds no triple-quote token in the hunk.
     """
     known: dict[int, str] = {}
     changed: set[int] = set()
@@ -1101,10 +1219,14 @@ def reconstruct_test_file(fp: FilePatch) -> Reconstruction:
         return whole
     n_lines = max(known)
 
+    # indentation of a module-level function's body in this file (seen in a visible def; else 4)
+    body_indent = _body_indent(known, regions)
+
     pieces: list[_Piece] = []
     containers: dict[str, _Container] = {}
     imports: list[dict[int, str]] = []
     unrecovered: dict[int, str] = {}
+    claimed: set[int] = set()   # changed lines kept in a piece, or deliberately left out as non-test code
 
     def touched(a: int, b: int) -> bool:
         return (any(a <= ln <= b for ln in changed)
@@ -1112,75 +1234,86 @@ def reconstruct_test_file(fp: FilePatch) -> Reconstruction:
 
     def note(a: int, b: int, why: str) -> None:
         for ln in range(a, b + 1):
-            if ln in changed and not _blank_or_comment(known.get(ln, "")):
+            if ln in changed and ln not in claimed and not _blank_or_comment(known.get(ln, "")):
                 unrecovered.setdefault(ln, why)
+
+    def claim(a: int, b: int) -> None:
+        claimed.update(range(a, b + 1))
 
     for r0, r1, section in regions:
         lines = [known[i] for i in range(r0, r1 + 1)]
         hi = len(lines) - 1
-        units = _region_units(lines)
+        initial = _guess_initial_string(lines)
+        in_string = _starts_in_string(lines, initial)
+        units = _region_units(lines, in_string)
 
-        # top-level imports
+        # module-level statements (imports are kept; the rest is not test code)
         q = 0
         while q <= hi:
-            if _indent(lines[q]) == 0 and re.match(r"(import|from)\s", lines[q]):
-                e = _logical_end(lines, q, hi)
-                if e is not None and _parses("\n".join(lines[q:e + 1])):
-                    imports.append({r0 + x: lines[x] for x in range(q, e + 1)})
-                    q = e + 1
-                    continue
-            q += 1
+            s = lines[q]
+            if (in_string[q] or _blank_or_comment(s) or _indent(s) != 0 or _DEF_RE.match(s)
+                    or s.lstrip().startswith("@")):
+                q += 1
+                continue
+            e = _logical_end(lines, q, hi)
+            e = hi if e is None else e
+            claim(r0 + q, r0 + e)
+            if re.match(r"(import|from)\s", s) and _parses("\n".join(lines[q:e + 1])):
+                imports.append({r0 + x: lines[x] for x in range(q, e + 1)})
+            q = e + 1
 
         # the region's head: lines that belong to code starting above the hunk
         head = hi + 1
         for idx, s in enumerate(lines):
-            if not _blank_or_comment(s) and (_indent(s) == 0 or _DEF_RE.match(s) or s.strip().startswith("@")):
+            if in_string[idx] or _blank_or_comment(s):
+                continue
+            if _indent(s) == 0 or _DEF_RE.match(s) or s.strip().startswith("@"):
                 head = idx
                 break
         if units:
             head = min(head, min(u.first for u in units))
         if head > 0 and touched(r0, r0 + head - 1):
             sm = _SECTION_DEF_RE.match(section)
+            cm = _SECTION_CLASS_RE.match(section)
             method_ctx = sm is not None and sm.group(3).lstrip().startswith(("self", "cls"))
-            if sm and not method_ctx and not _is_test_name(sm.group(2)):
-                pass  # a change inside a module-level helper: not test code
+            fn = sm.group(2) if sm else ""
+            if sm and not method_ctx and not _is_test_name(fn):
+                claim(r0, r0 + head - 1)  # a change inside a module-level helper: not test code
+            elif sm and not method_ctx and (initial or any(_TRIPLE_RE.search(x) for x in lines[:head])):
+                note(r0, r0 + head - 1, f"the diff hunk may start inside a multi-line string (in {fn})")
             elif sm and not method_ctx:
                 header = section.rstrip()
                 if not _parses(header + "\n    pass"):
-                    header = f"{sm.group(1) or ''}def {sm.group(2)}(*args, **kwargs):"
-                body = lines[:head]
-                best = None
-                for a in range(len(body)):
-                    if _blank_or_comment(body[a]) or _indent(body[a]) == 0 or r0 + a - 1 < 1:
-                        continue
-                    for b in range(len(body) - 1, a - 1, -1):
-                        if not _blank_or_comment(body[b]) and _parses("\n".join([header] + body[a:b + 1])):
-                            best = (a, b)
-                            break
-                    if best:
-                        break
+                    header = f"{sm.group(1) or ''}def {fn}(*args, **kwargs):"
+                best = _best_window(lines[:head], header, body_indent, r0, changed)
                 if best is not None:
                     a, b = best
-                    plines = {r0 + a - 1: header, **{r0 + x: body[x] for x in range(a, b + 1)}}
-                    pieces.append(_Piece(sm.group(2), plines, r0 + a, r0 + b))
-                    note(r0, r0 + a - 1, f"partial statement at the edge of the diff hunk (in {sm.group(2)})")
-                    note(r0 + b + 1, r0 + head - 1, f"partial statement at the edge of the diff hunk (in {sm.group(2)})")
+                    plines = {r0 + a - 1: header, **{r0 + x: lines[x] for x in range(a, b + 1)}}
+                    pieces.append(_Piece(fn, plines, r0 + a, r0 + b))
+                    claim(r0 + a, r0 + b)
+                    note(r0, r0 + head - 1, f"partial statement, or a statement in a block whose header is "
+                                            f"above the diff hunk (in {fn})")
                 else:
-                    note(r0, r0 + head - 1, f"could not cut the visible part of {sm.group(2)} to parsable code")
+                    note(r0, r0 + head - 1, f"could not cut the visible part of {fn} to parsable code")
             else:
-                cm = _SECTION_CLASS_RE.match(section)
                 where = (f"inside a method of class {cm.group(1)}" if cm
-                         else f"inside method {sm.group(2)}" if sm else "inside code")
+                         else f"inside method {fn}" if sm else "inside code")
                 note(r0, r0 + head - 1, f"{where} whose start is above the diff hunk, so the test it "
                                         "belongs to is not known")
 
-        # visible test functions / methods
+        # visible functions and methods
         for u in units:
-            if u.kind != "def" or not _is_test_name(u.name):
+            a0, a1 = r0 + u.first, r0 + u.span
+            if u.kind == "class":
+                # class-level statements (not inside a method) are not test code
+                inner = [r0 + x for v in units if v.parent is u and v.kind == "def" for x in range(v.first, v.span + 1)]
+                claimed.update(set(range(a0, a1 + 1)) - set(inner))
                 continue
             if u.parent is not None and u.parent.kind == "def":
                 continue  # nested in a function: that function decides
-            a0, a1 = r0 + u.first, r0 + u.span
+            if not _is_test_name(u.name):
+                claim(a0, a1)  # a helper, fixture or setUp: not test code
+                continue
             if not touched(a0, a1):
                 continue
             if not u.ok:
@@ -1210,6 +1343,7 @@ def reconstruct_test_file(fp: FilePatch) -> Reconstruction:
                     pieces.append(_Piece(qual, plines, r0 + u.start, r0 + u.end, key))
                 else:
                     pieces.append(_Piece(u.name, plines, r0 + u.start, r0 + u.end))
+                claim(r0 + u.start, r0 + u.end)
                 continue
             cm = _SECTION_CLASS_RE.match(section)
             if chain or cm is None:
@@ -1221,6 +1355,10 @@ def reconstruct_test_file(fp: FilePatch) -> Reconstruction:
             key = section.strip()
             containers.setdefault(key, _Container({}, header))
             pieces.append(_Piece(f"{cm.group(1)}.{u.name}", plines, r0 + u.start, r0 + u.end, key))
+            claim(r0 + u.start, r0 + u.end)
+
+        # safety net: a changed line neither kept, nor reported, nor known to be non-test code
+        note(r0, r1, "could not tell which test this changed line belongs to")
 
     def assemble(active: list[_Piece]) -> tuple[dict[int, str], list[_Piece]]:
         out: dict[int, str] = {}
@@ -1269,6 +1407,7 @@ def reconstruct_test_file(fp: FilePatch) -> Reconstruction:
         active.remove(culprit)
         dropped.append(culprit)
     for pc in dropped:
+        claimed.difference_update(pc.lines)
         note(pc.first, pc.last, f"test {pc.name} could not be reassembled into a parsable module")
     text = _render(out, unrecovered, n_lines, known)
     kept = tuple(pc.name for pc in sorted(active, key=lambda pc: pc.first))
@@ -1395,7 +1534,9 @@ def _swebench_from_doc(doc: _JsonDoc, instance_id: str | None) -> Task:
         if fp.is_deleted or fp.binary or not is_swebench_test_file(fp.path):
             continue
         rec = reconstruct_test_file(fp)
-        known = "\n".join(hl.text for h in fp.hunks for hl in h.lines if hl.tag != "-")
+        # the file's visible code, and the hunk contexts (git names the enclosing def there)
+        known = "\n".join([hl.text for h in fp.hunks for hl in h.lines if hl.tag != "-"]
+                          + [h.section for h in fp.hunks])
         only = tuple(n for n in node_ids if node_id_in_file(n, fp.path, known))
         sources.append(TestSource(kind="python", path=fp.path, text=rec.text, only_tests=only))
     labels = {k: (r[k] if isinstance(r[k], str) else json.dumps(r[k]))
@@ -1540,7 +1681,7 @@ def load_any(path: str, **kw: Any) -> Task:
         sample = next((r for _, r in doc.records), None)
         if isinstance(sample, dict) and "problem_statement" in sample:
             return _swebench_from_doc(doc, kw.get("instance_id") or kw.get("task_id"))
-        if doc.layout == "tasks" and doc.records and _is_lcb_record(sample) or _is_lcb_record(sample):
+        if _is_lcb_record(sample) or (isinstance(doc.top, dict) and doc.top.get("tasks") == []):
             return _lcb_from_doc(doc, kw.get("task_id"), kw.get("suite", "auto"))
         raise InputError("JSON format not recognised", path=path,
                          hint="expected LiveCodeBench tasks ({tasks: [...]} with original_tests/modified_tests) "

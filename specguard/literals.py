@@ -1,0 +1,735 @@
+"""Safe evaluation of constant Python expressions into exact values (:class:`~specguard.values.V`).
+
+Works on ``ast`` nodes only: nothing is passed to ``eval``/``exec`` and no user code runs.  The
+only Python operations performed are builtin arithmetic, ``float()``/``int()`` conversions,
+``format()`` and slicing on *plain* data (ints, floats, strs, bytes, tuples), whose results are
+then turned back into exact values.  Anything not understood raises :class:`NotLiteral`.
+
+Supported forms
+===============
+
+=============================  ===============================================================
+form                           notes
+=============================  ===============================================================
+constants                      int, float, str, bytes, bool, None (not ``...``, not complex)
+``[..]`` ``(..)`` ``{..}``     list / tuple / set / dict displays, source order kept; ``*xs`` and
+                               ``**d`` unpacking of literal values; duplicate set elements and
+                               dict keys follow CPython (:func:`~specguard.values.make_dict`,
+                               :func:`~specguard.values.make_set`)
+``-x`` ``+x`` ``~x``           numbers (``~`` on int/bool)
+``not x``                      any value (truthiness of plain data)
+``+ - * / // % **``            numbers, with Python semantics (bool is an int, int/float mixing)
+``<< >> & | ^``                ints / bools
+``s + t``                      str + str, bytes + bytes, list + list, tuple + tuple
+``s * n``, ``n * s``           str, bytes, list, tuple repeated an int number of times
+``x[i]``, ``x[i:j:k]``         list / tuple / str / bytes index and slice; dict lookup by key
+f-strings                      parts that are literals, with ``!r``/``!s``/``!a`` and literal specs
+``list(it)`` ``tuple(it)``     ``it`` a literal container, str, ``range(..)``, ``enumerate(..)``,
+``set(it)`` ``frozenset(it)``  ``zip(..)`` or ``d.keys()/.values()/.items()`` of a literal dict
+``dict(..)``                   ``dict()``, ``dict(pairs_or_dict)``, ``dict(k=v, ...)``
+``float(x)`` ``int(x)``        of a number or a numeric string; ``float('inf')``/``'-inf'``
+names                          looked up in ``env`` (see below)
+=============================  ===============================================================
+
+Refused with a reason: NaN (``float('nan')``, ``inf - inf``, ...), complex numbers, division by
+zero, overflow, ``**`` with an exponent above :data:`MAX_EXPONENT`, ints with more than
+:data:`MAX_INT_DIGITS` digits (or more than Python's int-to-str limit,
+``sys.get_int_max_str_digits()``, since such ints could not be printed or serialised), str/bytes/
+sequences longer than :data:`MAX_SEQ_LEN`, values of more than :data:`MAX_VALUE_SIZE` nodes
+(:func:`~specguard.values.value_size`), and nesting too deep for the evaluator.
+
+Object identity.  An exact value cannot say that two parts are *the same object*, which a function
+that mutates its arguments can observe.  So the evaluator refuses expressions that would build
+aliased mutable objects: repeating a sequence whose elements contain a list/dict/set
+(``[[]] * 2``), and using a name whose value contains a list/dict/set twice in one evaluation
+(``[x, x]``; use :func:`eval_literals` to evaluate a call's arguments together).
+
+``env`` maps names to values.  A mapping may raise :class:`NotLiteral` from ``__getitem__`` to say
+why a name has no literal value (the test formalizer does this, e.g. "bound at line 4 by a call");
+a missing name gives a generic reason.  A name present in ``env`` also shadows the builtins above.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import math
+import operator
+import sys
+from collections.abc import Mapping
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
+
+from .values import V, canon, is_hashable, make_dict, make_set, sort_key, to_python, value_size
+
+__all__ = ["NotLiteral", "eval_literal", "eval_literals", "eval_literal_text", "eval_iterable",
+           "is_mutable", "MAX_EXPONENT", "MAX_INT_DIGITS", "MAX_SEQ_LEN", "MAX_VALUE_SIZE",
+           "MAX_RANGE"]
+
+MAX_EXPONENT = 10_000
+"""Largest ``**`` exponent (in absolute value) evaluated."""
+MAX_INT_DIGITS = 10**6
+"""Largest int (decimal digits); also capped by ``sys.get_int_max_str_digits()`` when set."""
+MAX_SEQ_LEN = 10**7
+"""Longest str / bytes / list / tuple built by repetition or concatenation."""
+MAX_VALUE_SIZE = 10**7
+"""Most nodes in one value (:func:`~specguard.values.value_size`)."""
+MAX_RANGE = 10**6
+"""Most elements materialised from one ``range(..)``."""
+
+_SEQ_KINDS = ("str", "bytes", "list", "tuple")
+_NUM_KINDS = ("bool", "int", "float")
+_MUTABLE_KINDS = ("list", "dict", "set")
+
+
+class NotLiteral(ValueError):
+    """Raised when an expression is not a literal SpecGuard can evaluate exactly; ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+# =====================================================================================
+# public entry points
+# =====================================================================================
+
+def eval_literal(node: ast.expr, env: Mapping[str, V] | None = None) -> V:
+    """The exact value of a constant expression node (raises :class:`NotLiteral`)."""
+    return eval_literals([node], env)[0]
+
+
+def eval_literals(nodes: Sequence[ast.expr], env: Mapping[str, V] | None = None) -> list[V]:
+    """Several expressions evaluated together (a call's arguments): a mutable named value may be
+    used only once among all of them, since the parts would otherwise share one object."""
+    ev = _Evaluator(env)
+    return [ev.top(n).v for n in nodes]
+
+
+def eval_literal_text(src: str) -> V:
+    """The exact value of one expression given as source text (raises :class:`NotLiteral`)."""
+    try:
+        tree = ast.parse(src.strip(), mode="eval")
+    except SyntaxError as e:
+        raise NotLiteral(f"not a Python expression: {e.msg}") from None
+    except (ValueError, RecursionError, MemoryError):
+        raise NotLiteral("not a Python expression") from None
+    return eval_literal(tree.body)
+
+
+def eval_iterable(node: ast.expr, env: Mapping[str, V] | None = None) -> list[V]:
+    """The elements a ``for`` loop over ``node`` would see: a literal container (dict: its keys;
+    str: its characters; bytes: ints), ``range(..)``, ``enumerate(..)``, ``zip(..)``,
+    ``reversed(..)`` or ``d.keys()/.values()/.items()`` of literals."""
+    ev = _Evaluator(env)
+    return ev.guard(lambda: [r.v for r in ev.iterate(node)])
+
+
+def is_mutable(v: V) -> bool:
+    """Whether ``v`` contains a list, dict or set (an object a callee could mutate)."""
+    if v.kind in _MUTABLE_KINDS:
+        return True
+    if v.kind in ("tuple", "frozenset"):
+        return any(is_mutable(x) for x in v.val)
+    return False
+
+
+# =====================================================================================
+# limits
+# =====================================================================================
+
+def _digit_limit() -> int:
+    py = sys.get_int_max_str_digits()
+    return MAX_INT_DIGITS if py == 0 else min(MAX_INT_DIGITS, py)
+
+
+@functools.lru_cache(maxsize=4)
+def _int_bound(digits: int) -> int:
+    return 10**digits
+
+
+def _max_int_bits() -> int:
+    return int(_digit_limit() / math.log10(2)) + 2
+
+
+def _check_int(n: int) -> int:
+    digits = _digit_limit()
+    if n.bit_length() > _max_int_bits() or abs(n) >= _int_bound(digits):
+        raise NotLiteral(f"integer with more than {digits} digits is too large")
+    return n
+
+
+def _check_float(x: float) -> float:
+    if math.isnan(x):
+        raise NotLiteral("NaN is not supported")
+    return x
+
+
+def _check_len(n: int, what: str) -> None:
+    if n > MAX_SEQ_LEN:
+        raise NotLiteral(f"{what} of length {n:,} is longer than the {MAX_SEQ_LEN:,} limit")
+
+
+def _check_size(size: int) -> None:
+    if size > MAX_VALUE_SIZE:
+        raise NotLiteral(f"value of {size:,} nodes is larger than the {MAX_VALUE_SIZE:,} limit")
+
+
+_INFO_CACHE: dict[int, tuple[V, int, bool]] = {}
+
+
+def _env_info(v: V) -> tuple[int, bool]:
+    """(value_size, is_mutable) of an env value, memoised by identity for large containers
+    (env values are looked up once per assertion)."""
+    if v.kind not in ("list", "tuple", "set", "frozenset", "dict") or len(v.val) < 32:
+        return value_size(v), is_mutable(v)
+    hit = _INFO_CACHE.get(id(v))
+    if hit is not None and hit[0] is v:
+        return hit[1], hit[2]
+    if len(_INFO_CACHE) > 4096:
+        _INFO_CACHE.clear()
+    info = (value_size(v), is_mutable(v))
+    _INFO_CACHE[id(v)] = (v, *info)
+    return info
+
+
+# =====================================================================================
+# the evaluator
+# =====================================================================================
+
+class _R(NamedTuple):
+    """An evaluated value and its node count."""
+
+    v: V
+    size: int
+
+
+def _scalar(v: V) -> _R:
+    return _R(v, 1)
+
+
+def _container(kind: str, items: Sequence[_R]) -> _R:
+    size = 1 + sum(r.size for r in items)
+    _check_size(size)
+    return _R(V(kind, tuple(r.v for r in items)), size)
+
+
+def _truthy(v: V) -> bool:
+    if v.kind == "none":
+        return False
+    if v.kind in ("bool", "int", "float", "str", "bytes"):
+        return bool(v.val)
+    return len(v.val) > 0
+
+
+def _plain(v: V) -> Any:
+    """A scalar's Python object (only scalars are ever handed to Python operations)."""
+    if v.kind == "none":
+        return None
+    if v.kind in ("bool", "int", "float", "str", "bytes"):
+        return v.val
+    raise NotLiteral(f"{v.kind} is not a scalar")
+
+
+def _from_plain(x: Any) -> _R:
+    t = type(x)
+    if t is bool:
+        return _scalar(V("bool", x))
+    if t is int:
+        return _scalar(V("int", _check_int(x)))
+    if t is float:
+        return _scalar(V("float", _check_float(x)))
+    if t is str:
+        _check_len(len(x), "str")
+        return _scalar(V("str", x))
+    if t is bytes:
+        _check_len(len(x), "bytes")
+        return _scalar(V("bytes", x))
+    if x is None:
+        return _scalar(V("none"))
+    raise NotLiteral(f"result of type {t.__name__} is not plain data")
+
+
+_BINOPS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+    ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
+    ast.BitOr: operator.or_, ast.BitXor: operator.xor,
+}
+_BITOPS = (ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor)
+_OP_TEXT = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+            ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|",
+            ast.BitXor: "^", ast.MatMult: "@"}
+
+
+def _precheck_int_op(op: ast.operator, a: Any, b: Any) -> None:
+    """Refuse int operations whose result would certainly be too large, before computing them."""
+    if type(a) not in (int, bool) or type(b) not in (int, bool):
+        return
+    limit = _max_int_bits()
+    if isinstance(op, ast.Pow) and b > 0 and abs(a) > 1 and (abs(a).bit_length() - 1) * b > limit:
+        raise NotLiteral(f"integer with more than {_digit_limit()} digits is too large")
+    if isinstance(op, ast.Mult) and a and b and abs(a).bit_length() + abs(b).bit_length() - 2 > limit:
+        raise NotLiteral(f"integer with more than {_digit_limit()} digits is too large")
+    if isinstance(op, ast.LShift) and a and b > limit:
+        raise NotLiteral(f"integer with more than {_digit_limit()} digits is too large")
+
+
+def _numeric_binop(op: ast.operator, a: V, b: V) -> _R:
+    x, y = a.val, b.val
+    if isinstance(op, ast.Pow) and type(y) in (int, bool) and abs(y) > MAX_EXPONENT:
+        raise NotLiteral(f"exponent {y} is larger than the {MAX_EXPONENT} limit")
+    if isinstance(op, _BITOPS) and (a.kind == "float" or b.kind == "float"):
+        raise NotLiteral(f"operator {_OP_TEXT[type(op)]} on a float")
+    _precheck_int_op(op, x, y)
+    try:
+        result = _BINOPS[type(op)](x, y)
+    except ZeroDivisionError:
+        raise NotLiteral("division by zero") from None
+    except OverflowError:
+        raise NotLiteral("numeric overflow") from None
+    except (ValueError, TypeError) as e:
+        raise NotLiteral(f"operation fails in Python: {e}") from None
+    if type(result) is complex:
+        raise NotLiteral("complex result is not supported")
+    return _from_plain(result)
+
+
+class _Evaluator:
+    def __init__(self, env: Mapping[str, V] | None) -> None:
+        self.env = env
+        self.mutable_names: set[str] = set()
+
+    # -- driver ---------------------------------------------------------------------
+    def guard(self, fn: Callable[[], Any]) -> Any:
+        try:
+            return fn()
+        except RecursionError:
+            raise NotLiteral("expression is nested too deeply") from None
+        except MemoryError:
+            raise NotLiteral("value is too large") from None
+
+    def top(self, node: ast.expr) -> _R:
+        return self.guard(lambda: self.ev(node))
+
+    def ev(self, node: ast.expr) -> _R:
+        method = getattr(self, "ev_" + type(node).__name__, None)
+        if method is None:
+            raise NotLiteral(f"{_describe(node)} is not a literal")
+        return method(node)
+
+    # -- leaves ---------------------------------------------------------------------
+    def ev_Constant(self, node: ast.Constant) -> _R:
+        x = node.value
+        if type(x) in (bool, int, float, str, bytes) or x is None:
+            return _from_plain(x)
+        raise NotLiteral(f"constant {x!r} is not plain data")
+
+    def ev_Name(self, node: ast.Name) -> _R:
+        if self.env is None:
+            raise NotLiteral(f"name `{node.id}` is not a literal")
+        try:
+            v = self.env[node.id]
+        except KeyError:
+            raise NotLiteral(f"name `{node.id}` is not bound to a literal") from None
+        size, mutable = _env_info(v)
+        if mutable:
+            if node.id in self.mutable_names:
+                raise NotLiteral(f"`{node.id}` is used twice, and both uses would share one mutable object")
+            self.mutable_names.add(node.id)
+        _check_size(size)
+        return _R(v, size)
+
+    def shadowed(self, name: str) -> bool:
+        if self.env is None:
+            return False
+        return name in self.env
+
+    # -- displays -------------------------------------------------------------------
+    def elements(self, nodes: Iterable[ast.expr]) -> list[_R]:
+        out: list[_R] = []
+        for n in nodes:
+            if isinstance(n, ast.Starred):
+                out.extend(self.iterate(n.value))
+            else:
+                out.append(self.ev(n))
+        return out
+
+    def ev_List(self, node: ast.List) -> _R:
+        return _container("list", self.elements(node.elts))
+
+    def ev_Tuple(self, node: ast.Tuple) -> _R:
+        return _container("tuple", self.elements(node.elts))
+
+    def ev_Set(self, node: ast.Set) -> _R:
+        return self.make_set(self.elements(node.elts), "set")
+
+    def ev_Dict(self, node: ast.Dict) -> _R:
+        pairs: list[tuple[_R, _R]] = []
+        for k, v in zip(node.keys, node.values):
+            if k is None:
+                pairs.extend(self.dict_pairs(self.ev(v)))
+            else:
+                pairs.append((self.ev(k), self.ev(v)))
+        return self.make_dict(pairs)
+
+    def make_set(self, items: list[_R], kind: str) -> _R:
+        try:
+            v = make_set((r.v for r in items), kind)
+        except TypeError as e:
+            raise NotLiteral(str(e)) from None
+        return self.resized(v)
+
+    def make_dict(self, pairs: list[tuple[_R, _R]]) -> _R:
+        try:
+            v = make_dict((a.v, b.v) for a, b in pairs)
+        except TypeError as e:
+            raise NotLiteral(str(e)) from None
+        return self.resized(v)
+
+    @staticmethod
+    def resized(v: V) -> _R:
+        size = value_size(v)
+        _check_size(size)
+        return _R(v, size)
+
+    @staticmethod
+    def dict_pairs(d: _R) -> list[tuple[_R, _R]]:
+        if d.v.kind != "dict":
+            raise NotLiteral(f"`**` of a {d.v.kind}, not a dict")
+        return [(_R(a, value_size(a)), _R(b, value_size(b))) for a, b in d.v.val]
+
+    # -- operators ------------------------------------------------------------------
+    def ev_UnaryOp(self, node: ast.UnaryOp) -> _R:
+        r = self.ev(node.operand)
+        if isinstance(node.op, ast.Not):
+            return _scalar(V("bool", not _truthy(r.v)))
+        if r.v.kind not in _NUM_KINDS or (isinstance(node.op, ast.Invert) and r.v.kind == "float"):
+            raise NotLiteral(f"unary operator on a {r.v.kind}")
+        x = r.v.val
+        if isinstance(node.op, ast.USub):
+            return _from_plain(-x)
+        if isinstance(node.op, ast.UAdd):
+            return _from_plain(+x)
+        return _from_plain(~x)
+
+    def ev_BinOp(self, node: ast.BinOp) -> _R:
+        a, b = self.ev(node.left), self.ev(node.right)
+        op = node.op
+        if type(op) not in _BINOPS:
+            raise NotLiteral(f"operator {_OP_TEXT.get(type(op), '?')} is not supported")
+        if a.v.kind in _NUM_KINDS and b.v.kind in _NUM_KINDS:
+            return _numeric_binop(op, a.v, b.v)
+        if isinstance(op, ast.Add) and a.v.kind == b.v.kind and a.v.kind in _SEQ_KINDS:
+            return self.concat(a, b)
+        if isinstance(op, ast.Mult) and a.v.kind in _SEQ_KINDS and b.v.kind in ("int", "bool"):
+            return self.repeat(a, b.v.val)
+        if isinstance(op, ast.Mult) and b.v.kind in _SEQ_KINDS and a.v.kind in ("int", "bool"):
+            return self.repeat(b, a.v.val)
+        raise NotLiteral(f"operator {_OP_TEXT[type(op)]} on {a.v.kind} and {b.v.kind} is not supported")
+
+    @staticmethod
+    def concat(a: _R, b: _R) -> _R:
+        kind = a.v.kind
+        _check_len(len(a.v.val) + len(b.v.val), kind)
+        if kind in ("str", "bytes"):
+            return _scalar(V(kind, a.v.val + b.v.val))
+        size = a.size + b.size - 1
+        _check_size(size)
+        return _R(V(kind, a.v.val + b.v.val), size)
+
+    @staticmethod
+    def repeat(seq: _R, n: int) -> _R:
+        n = max(int(n), 0)
+        kind = seq.v.kind
+        _check_len(len(seq.v.val) * n, kind)
+        if kind in ("str", "bytes"):
+            return _scalar(V(kind, seq.v.val * n))
+        if n > 1 and any(is_mutable(x) for x in seq.v.val):
+            raise NotLiteral("repeating a sequence of mutable elements would share them (`[[]] * n`)")
+        size = 1 + (seq.size - 1) * n
+        _check_size(size)
+        return _R(V(kind, seq.v.val * n), size)
+
+    # -- subscripts -----------------------------------------------------------------
+    def ev_Subscript(self, node: ast.Subscript) -> _R:
+        base = self.ev(node.value)
+        if isinstance(node.slice, ast.Slice):
+            return self.slice(base, node.slice)
+        key = self.ev(node.slice)
+        if base.v.kind == "dict":
+            return self.lookup(base.v, key.v)
+        if base.v.kind not in _SEQ_KINDS:
+            raise NotLiteral(f"cannot index a {base.v.kind}")
+        if key.v.kind not in ("int", "bool"):
+            raise NotLiteral(f"index of type {key.v.kind} is not an int")
+        try:
+            item = base.v.val[key.v.val]
+        except IndexError:
+            raise NotLiteral("index out of range") from None
+        if base.v.kind == "str":
+            return _scalar(V("str", item))
+        if base.v.kind == "bytes":
+            return _scalar(V("int", item))
+        return _R(item, value_size(item))
+
+    @staticmethod
+    def lookup(d: V, key: V) -> _R:
+        if not is_hashable(key):
+            raise NotLiteral("unhashable dict key")
+        want = sort_key(canon(key))
+        for k, v in d.val:
+            if sort_key(canon(k)) == want:
+                return _R(v, value_size(v))
+        raise NotLiteral("key not in dict")
+
+    def slice(self, base: _R, s: ast.Slice) -> _R:
+        if base.v.kind not in _SEQ_KINDS:
+            raise NotLiteral(f"cannot slice a {base.v.kind}")
+        bounds = []
+        for part in (s.lower, s.upper, s.step):
+            if part is None:
+                bounds.append(None)
+                continue
+            r = self.ev(part)
+            if r.v.kind not in ("int", "bool", "none"):
+                raise NotLiteral("slice bound is not an int")
+            bounds.append(_plain(r.v))
+        try:
+            items = base.v.val[slice(*bounds)]
+        except ValueError as e:
+            raise NotLiteral(str(e)) from None
+        if base.v.kind in ("str", "bytes"):
+            return _scalar(V(base.v.kind, items))
+        return self.resized(V(base.v.kind, items))
+
+    # -- f-strings ------------------------------------------------------------------
+    def ev_JoinedStr(self, node: ast.JoinedStr) -> _R:
+        parts: list[str] = []
+        for p in node.values:
+            if isinstance(p, ast.Constant) and isinstance(p.value, str):
+                parts.append(p.value)
+            elif isinstance(p, ast.FormattedValue):
+                parts.append(self.formatted(p))
+            else:
+                raise NotLiteral("f-string part is not a literal")
+        return _from_plain("".join(parts))
+
+    def formatted(self, p: ast.FormattedValue) -> str:
+        obj = to_python(self.ev(p.value).v)
+        conv = {-1: None, 115: str, 114: repr, 97: ascii}.get(p.conversion)
+        if conv is not None:
+            obj = conv(obj)
+        spec = "" if p.format_spec is None else self.ev(p.format_spec).v.val
+        try:
+            text = format(obj, spec)
+        except (ValueError, TypeError) as e:
+            raise NotLiteral(f"f-string format fails: {e}") from None
+        _check_len(len(text), "str")
+        return text
+
+    # -- calls ----------------------------------------------------------------------
+    def ev_Call(self, node: ast.Call) -> _R:
+        name = self.callee(node)
+        handler = _CALLS.get(name) if name is not None else None
+        if handler is None:
+            raise NotLiteral(f"call of `{_dotted(node.func) or '...'}` is not a literal")
+        return handler(self, node)
+
+    def callee(self, node: ast.Call) -> str | None:
+        """The builtin a call names (None when the name is shadowed in env or not a plain name)."""
+        if isinstance(node.func, ast.Name) and not self.shadowed(node.func.id):
+            return node.func.id
+        return None
+
+    def only_args(self, node: ast.Call, most: int) -> list[ast.expr]:
+        if node.keywords or len(node.args) > most or any(isinstance(a, ast.Starred) for a in node.args):
+            raise NotLiteral(f"unsupported arguments to `{_dotted(node.func)}`")
+        return node.args
+
+    def call_sequence(self, node: ast.Call) -> _R:
+        kind = node.func.id  # list, tuple, set, frozenset
+        args = self.only_args(node, 1)
+        items = self.iterate(args[0]) if args else []
+        if kind in ("set", "frozenset"):
+            return self.make_set(items, kind)
+        return _container(kind, items)
+
+    def call_dict(self, node: ast.Call) -> _R:
+        args = self.only_args_dict(node)
+        pairs: list[tuple[_R, _R]] = []
+        if args:
+            pairs.extend(self.pairs_of(args[0]))
+        for kw in node.keywords:
+            if kw.arg is None:
+                pairs.extend(self.dict_pairs(self.ev(kw.value)))
+            else:
+                pairs.append((_scalar(V("str", kw.arg)), self.ev(kw.value)))
+        return self.make_dict(pairs)
+
+    def only_args_dict(self, node: ast.Call) -> list[ast.expr]:
+        if len(node.args) > 1 or any(isinstance(a, ast.Starred) for a in node.args):
+            raise NotLiteral("unsupported arguments to `dict`")
+        return node.args
+
+    def pairs_of(self, node: ast.expr) -> list[tuple[_R, _R]]:
+        """``dict(x)``'s pairs: a dict's items, or an iterable of 2-element lists/tuples."""
+        if _is_iter_call(node):
+            items = self.iterate(node)
+        else:
+            src = self.ev(node)
+            if src.v.kind == "dict":
+                return self.dict_pairs(src)
+            items = self.elements_of(src)
+        out = []
+        for item in items:
+            if item.v.kind not in ("list", "tuple") or len(item.v.val) != 2:
+                raise NotLiteral("`dict(...)` element is not a pair")
+            a, b = item.v.val
+            out.append((_R(a, value_size(a)), _R(b, value_size(b))))
+        return out
+
+    def call_float(self, node: ast.Call) -> _R:
+        args = self.only_args(node, 1)
+        if not args:
+            return _scalar(V("float", 0.0))
+        x = self.ev(args[0]).v
+        if x.kind not in ("str", "int", "float", "bool"):
+            raise NotLiteral(f"float() of a {x.kind}")
+        try:
+            result = float(x.val)
+        except (ValueError, OverflowError) as e:
+            raise NotLiteral(f"float() fails: {e}") from None
+        return _from_plain(result)
+
+    def call_int(self, node: ast.Call) -> _R:
+        args = self.only_args(node, 1)
+        if not args:
+            return _scalar(V("int", 0))
+        x = self.ev(args[0]).v
+        if x.kind not in ("str", "int", "float", "bool"):
+            raise NotLiteral(f"int() of a {x.kind}")
+        try:
+            result = int(x.val)
+        except (ValueError, OverflowError) as e:
+            raise NotLiteral(f"int() fails: {e}") from None
+        return _from_plain(result)
+
+    # -- iteration ------------------------------------------------------------------
+    def iterate(self, node: ast.expr) -> list[_R]:
+        """Elements of an iterable expression (see :func:`eval_iterable`)."""
+        if isinstance(node, ast.Call):
+            it = self.iter_call(node)
+            if it is not None:
+                return it
+        return self.elements_of(self.ev(node))
+
+    @staticmethod
+    def elements_of(r: _R) -> list[_R]:
+        v = r.v
+        if v.kind == "str":
+            return [_scalar(V("str", c)) for c in v.val]
+        if v.kind == "bytes":
+            return [_scalar(V("int", b)) for b in v.val]
+        if v.kind == "dict":
+            return [_R(a, value_size(a)) for a, _ in v.val]
+        if v.kind in ("list", "tuple", "set", "frozenset"):
+            return [_R(x, value_size(x)) for x in v.val]
+        raise NotLiteral(f"a {v.kind} is not iterable")
+
+    def iter_call(self, node: ast.Call) -> list[_R] | None:
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("keys", "values", "items"):
+            return self.dict_view(node)
+        name = self.callee(node)
+        if name == "range":
+            return self.range_items(node)
+        if name == "enumerate":
+            return self.enumerate_items(node)
+        if name == "zip":
+            return self.zip_items(node)
+        if name == "reversed":
+            return list(reversed(self.iterate(self.only_args(node, 1)[0])))
+        return None
+
+    def dict_view(self, node: ast.Call) -> list[_R]:
+        assert isinstance(node.func, ast.Attribute)
+        if node.args or node.keywords:
+            raise NotLiteral(f"`.{node.func.attr}()` takes no arguments")
+        d = self.ev(node.func.value)
+        if d.v.kind != "dict":
+            raise NotLiteral(f"`.{node.func.attr}()` of a {d.v.kind}")
+        attr = node.func.attr
+        if attr == "keys":
+            return [_R(a, value_size(a)) for a, _ in d.v.val]
+        if attr == "values":
+            return [_R(b, value_size(b)) for _, b in d.v.val]
+        return [_container("tuple", [_R(a, value_size(a)), _R(b, value_size(b))]) for a, b in d.v.val]
+
+    def range_items(self, node: ast.Call) -> list[_R]:
+        bounds = [self.ev(a).v for a in self.only_args(node, 3)]
+        if not bounds or any(b.kind not in ("int", "bool") for b in bounds):
+            raise NotLiteral("range() arguments are not ints")
+        try:
+            r = range(*(b.val for b in bounds))
+        except ValueError as e:
+            raise NotLiteral(str(e)) from None
+        if len(r) > MAX_RANGE:
+            raise NotLiteral(f"range of {len(r):,} elements is longer than the {MAX_RANGE:,} limit")
+        return [_scalar(V("int", i)) for i in r]
+
+    def enumerate_items(self, node: ast.Call) -> list[_R]:
+        if node.keywords or not 1 <= len(node.args) <= 2:
+            raise NotLiteral("unsupported arguments to `enumerate`")
+        start = 0
+        if len(node.args) == 2:
+            s = self.ev(node.args[1]).v
+            if s.kind not in ("int", "bool"):
+                raise NotLiteral("enumerate() start is not an int")
+            start = int(s.val)
+        items = self.iterate(node.args[0])
+        return [_container("tuple", [_scalar(V("int", start + i)), x]) for i, x in enumerate(items)]
+
+    def zip_items(self, node: ast.Call) -> list[_R]:
+        if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            raise NotLiteral("unsupported arguments to `zip`")
+        columns = [self.iterate(a) for a in node.args]
+        return [_container("tuple", list(row)) for row in zip(*columns)]
+
+
+_CALLS: dict[str, Callable[[_Evaluator, ast.Call], _R]] = {
+    "list": _Evaluator.call_sequence, "tuple": _Evaluator.call_sequence,
+    "set": _Evaluator.call_sequence, "frozenset": _Evaluator.call_sequence,
+    "dict": _Evaluator.call_dict, "float": _Evaluator.call_float, "int": _Evaluator.call_int,
+}
+
+
+def _is_iter_call(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and (
+        (isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate", "range", "reversed"))
+        or (isinstance(node.func, ast.Attribute) and node.func.attr in ("items", "keys", "values")))
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for a chain of names and attributes, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+_DESCRIPTIONS = {
+    "Compare": "a comparison", "BoolOp": "a boolean `and`/`or`", "IfExp": "a conditional expression",
+    "Lambda": "a lambda", "ListComp": "a comprehension", "SetComp": "a comprehension",
+    "DictComp": "a comprehension", "GeneratorExp": "a generator expression", "Await": "an `await`",
+    "Attribute": "an attribute", "Starred": "a starred expression", "NamedExpr": "an assignment expression",
+}
+
+
+def _describe(node: ast.expr) -> str:
+    name = type(node).__name__
+    if name == "Attribute":
+        return f"attribute `{_dotted(node) or '...'}`"
+    return _DESCRIPTIONS.get(name, f"expression ({name})")
