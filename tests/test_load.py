@@ -760,7 +760,27 @@ class TestBeta(unittest.TestCase):
 def test_gamma():
     for i in range(3):
         assert f(i) == i + 1
+        if i:
+            assert g([i]) == i
     assert g([1, 2]) == 3
+
+
+class TestDelta:
+    """Docstring
+    over lines."""
+
+    def test_four(self):
+        """Doc."""
+        with open(__file__) as fh:
+            assert f(4) == 5
+        assert g([4]) == 4
+
+    def test_five(self):
+        s = """
+def test_fake():
+    assert f(0) == 0
+"""
+        assert g([5]) == 5
 '''
 
 
@@ -821,12 +841,33 @@ def test_reconstruction_property(edits, context):
             # only a header placed from the hunk context may sit off its real line
             assert re.match(r"(class|def) ", code) and code in real, (ln, s)
             synth += 1
+    # every kept statement sits in the same chain of enclosing blocks as in the real file
+    real_paths = block_paths(new)
+    for ln, path in block_paths(r.text).items():
+        assert real_paths.get(ln) == path, (ln, path, real_paths.get(ln))
     # every added line of test code is either kept verbatim or reported on its own line
     kept_or_marked = numbered(r.text)
     added = {hl.new_line for h in fp.hunks for hl in h.lines if hl.tag == "+"}
     for ln in added:
         if real[ln - 1].strip():
             assert ln in kept_or_marked or not in_test(real, ln), (ln, real[ln - 1], r.text)
+
+
+def block_paths(text: str) -> dict[int, tuple[str, ...]]:
+    """For each simple statement's line, the enclosing blocks (class/def names, if/for/with/...)."""
+    out: dict[int, tuple[str, ...]] = {}
+
+    def walk(node, path):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                walk(child, path + (child.name,))
+            elif isinstance(child, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
+                out[child.lineno] = path
+                walk(child, path + (f"{type(child).__name__}@{child.lineno}",))
+            elif isinstance(child, ast.stmt):
+                out[child.lineno] = path
+    walk(ast.parse(text), ())
+    return out
 
 
 def in_test(lines: list[str], ln: int) -> bool:
