@@ -1,4 +1,4 @@
-"""Command line: ``specguard check | verify | doctor | schema``.
+"""Command line: ``specguard check | batch | report | verify | export | doctor | schema``.
 
 Exit codes: 0 no conflict (verify: valid), 1 conflict (verify: invalid),
 2 inconclusive, 3 usage, input or toolchain error.
@@ -55,6 +55,42 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--json", action="store_true")
     _add_common(v)
 
+    x = sub.add_parser("export", help="write a verified bundle as one self-contained Lean file and/or one archive "
+                                      "(exit 0 written, 1 bundle invalid or certifies nothing, 3 error)")
+    x.add_argument("bundle", help="a bundle folder written by `check`, or an archive of one")
+    x.add_argument("-o", "--out", help="the Lean file to write (checked by a stock Lean 4.35.0 with `lean FILE.lean`)")
+    x.add_argument("--archive", help="also write the bundle as one archive: FILE.tar.gz, FILE.tgz or FILE.zip")
+    x.add_argument("--json", action="store_true", help="print the verification report as JSON")
+    _add_common(x)
+
+    b = sub.add_parser("batch", help="check many tasks in parallel, resumably, into one folder "
+                                     "(exit: the worst verdict's code; 3 error)")
+    b.add_argument("inputs", nargs="+", metavar="INPUT",
+                   help="a JSONL/JSON of SWE-bench-style instances, a LiveCodeBench-style JSON file, "
+                        "or a folder of task folders (each with task.toml)")
+    b.add_argument("--out", required=True, help="the batch folder (results.jsonl, bundles/, batch.json, results.sarif)")
+    b.add_argument("--workers", type=int, default=None, help="worker processes (default: the number of CPUs)")
+    b.add_argument("--timeout", type=float, default=None, help="seconds per Lean run (default 60)")
+    b.add_argument("--task-timeout", type=float, default=600.0,
+                   help="seconds per task; past it the worker is killed and an error row recorded (default 600)")
+    b.add_argument("--suite", nargs="+", default=["auto"], choices=["auto", "original", "modified", "corrupted"],
+                   help="LiveCodeBench-style files: the test suite(s) to check, each task once per suite")
+    b.add_argument("--limit", type=int, default=None, help="only the first N tasks of each input")
+    b.add_argument("--restart", action="store_true", help="discard the folder's earlier results and start over")
+    b.add_argument("--retry-errors", action="store_true", help="redo the tasks whose row is an error")
+    b.add_argument("--json", action="store_true", help="print a JSON summary at the end")
+    _add_common(b)
+
+    rp = sub.add_parser("report", help="Markdown / HTML / SARIF report of a batch folder (exit 0, 3 error)")
+    rp.add_argument("dir", help="the --out folder of `specguard batch`")
+    rp.add_argument("--out", help="the Markdown file to write")
+    rp.add_argument("--html", help="the HTML file to write (self-contained)")
+    rp.add_argument("--sarif", help="the SARIF 2.1.0 file to write")
+    rp.add_argument("--overspecified", default="warning", choices=["warning", "note", "none"],
+                    help="SARIF level of over-specified tests (default: warning)")
+    rp.add_argument("--json", action="store_true", help="print the summary (counts, scores) as JSON")
+    _add_common(rp)
+
     s = sub.add_parser("schema", help="write the JSON Schemas of every file SpecGuard writes")
     s.add_argument("--out", default="schemas", help="folder (default: schemas/)")
     _add_common(s)
@@ -74,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as e:
         return EXIT_ERROR if e.code not in (0, None) else 0
     _setup_logging(args)
-    handler = {"check": cmd_check, "doctor": cmd_doctor, "verify": cmd_verify, "schema": cmd_schema}[args.cmd]
+    handler = {"check": cmd_check, "doctor": cmd_doctor, "verify": cmd_verify, "schema": cmd_schema,
+               "export": cmd_export, "batch": cmd_batch, "report": cmd_report}[args.cmd]
     try:
         return handler(args)
     except SpecGuardError as e:
@@ -136,7 +173,7 @@ def format_summary(r, out: Path | None = None) -> str:
     lines = [f"{r.task_id}: {r.verdict.value.upper()} (evidence: {r.evidence.value})", f"  {r.reason}"]
     if r.conflict:
         for it in r.conflict.items:
-            lines.append(f"  - {it.source} {it.id} at {it.loc}: {it.text or it.statement}")
+            lines.append(f"  - {it.source} {it.id} at {it.loc}: {(it.text or it.statement).replace(chr(10), ' | ')}")
     counts: dict[str, int] = {}
     for t in r.tests:
         counts[t.status] = counts.get(t.status, 0) + 1
@@ -245,6 +282,88 @@ def cmd_verify(args: argparse.Namespace) -> int:
     else:
         print(rep.summary())
     return 0 if rep.valid else 1
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .verify import InvalidBundle, pack_bundle, verify_bundle, write_export
+    if not args.out and not args.archive:
+        raise SpecGuardError("nothing to write: give -o FILE.lean and/or --archive FILE.tar.gz",
+                             hint="specguard export BUNDLE -o certificate.lean")
+    if args.archive and not Path(args.bundle).is_dir():
+        raise SpecGuardError("--archive packs a bundle folder", hint="pass the folder `specguard check` wrote")
+    try:
+        if args.out:
+            rep = write_export(Path(args.bundle), Path(args.out))
+        else:
+            rep = verify_bundle(Path(args.bundle))
+            if not rep.valid:
+                raise InvalidBundle(f"{args.bundle}: invalid bundle, not exported: {rep.reason}",
+                                    hint="`specguard verify` shows every check")
+        if args.archive:
+            pack_bundle(Path(args.bundle), Path(args.archive))
+    except InvalidBundle as e:
+        print(f"specguard: {e.message}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(rep.model_dump_json(indent=2))
+    elif not args.quiet:
+        for f in (args.out, args.archive):
+            if f:
+                print(f"wrote {f}")
+        if args.out:
+            print(f"check it with a stock Lean 4.35.0: lean {args.out}   (or: specguard verify {args.out})")
+    return 0
+
+
+# -- batch / report --------------------------------------------------------------------------
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    """Exit code: the worst verdict over the batch (1 conflict, 2 inconclusive, 0 no conflict); 3 error."""
+    import os
+    import signal
+
+    from .batch import ProgressPrinter, run_batch
+    from .config import load_config
+    cfg = load_config()
+    progress = None if args.quiet else ProgressPrinter(sys.stderr)
+
+    def _terminate(signum, frame):  # SIGTERM: stop like Ctrl-C (workers killed, rows kept)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        s = run_batch(args.inputs, Path(args.out), workers=args.workers or os.cpu_count() or 1,
+                      timeout=args.timeout or cfg.timeout, task_timeout=args.task_timeout,
+                      memory_mb=cfg.memory_mb, suites=args.suite, limit=args.limit, restart=args.restart,
+                      retry_errors=args.retry_errors, on_progress=progress)
+    except KeyboardInterrupt:
+        print(f"\nspecguard: batch interrupted; every finished task is in {Path(args.out) / 'results.jsonl'}: "
+              "run the same command again to resume", file=sys.stderr)
+        return EXIT_ERROR
+    if args.json:
+        print(json.dumps(s.to_json(), indent=2))
+    elif not args.quiet:
+        v = s.counts
+        print(f"{s.total} tasks ({s.skipped} already done, {s.done} checked now) in {s.seconds:.1f} s: "
+              f"{v.get('conflict', 0)} conflict, {v.get('no-conflict', 0)} no-conflict, "
+              f"{v.get('inconclusive', 0)} inconclusive ({s.errors} errors)")
+        print(f"  results: {s.out_dir / 'results.jsonl'}")
+        if s.sarif:
+            print(f"  SARIF:   {s.sarif}")
+        print(f"  report:  specguard report {s.out_dir}")
+    return s.exit_code
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from .report import load_batch, summary, write_report
+    paths = write_report(Path(args.dir), md=args.out, html_path=args.html, sarif=args.sarif,
+                         overspecified=args.overspecified)
+    if args.json:
+        print(json.dumps(summary(load_batch(Path(args.dir))), indent=2))
+    elif not args.quiet:
+        for p in paths:
+            print(f"wrote {p}")
+    return 0
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

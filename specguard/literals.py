@@ -55,6 +55,7 @@ import ast
 import functools
 import math
 import operator
+import re
 import sys
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
@@ -441,6 +442,8 @@ class _Evaluator:
     def repeat(seq: _R, n: int) -> _R:
         n = max(int(n), 0)
         kind = seq.v.kind
+        if not seq.v.val:
+            return seq
         _check_len(len(seq.v.val) * n, kind)
         if kind in ("str", "bytes"):
             return _scalar(V(kind, seq.v.val * n))
@@ -520,6 +523,8 @@ class _Evaluator:
         if conv is not None:
             obj = conv(obj)
         spec = "" if p.format_spec is None else self.ev(p.format_spec).v.val
+        if any(len(d) > 6 for d in re.findall(r"\d+", spec)):
+            raise NotLiteral("f-string format width or precision is too large")
         try:
             text = format(obj, spec)
         except (ValueError, TypeError) as e:

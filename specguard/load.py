@@ -1256,7 +1256,9 @@ def reconstruct_test_file(fp: FilePatch) -> Reconstruction:
                 q += 1
                 continue
             e = _logical_end(lines, q, hi)
-            e = hi if e is None else e
+            if e is None:  # runs past the hunk (an unclosed bracket or string): unknown ground
+                q += 1
+                continue
             claim(r0 + q, r0 + e)
             if re.match(r"(import|from)\s", s) and _parses("\n".join(lines[q:e + 1])):
                 imports.append({r0 + x: lines[x] for x in range(q, e + 1)})

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .batch import BatchMeta, BatchRow
 from .results import Manifest, Result
 
-MODELS = {"result.schema.json": Result, "manifest.schema.json": Manifest}
+MODELS = {"result.schema.json": Result, "manifest.schema.json": Manifest,
+          "batch-row.schema.json": BatchRow, "batch.schema.json": BatchMeta}
 
 
 def schema_texts() -> dict[str, str]:

@@ -1,0 +1,1128 @@
+"""``specguard batch``: screen a whole task set in parallel, resumably, without losing a row.
+
+Inputs (one or more, mixed freely):
+
+* a JSONL / JSON file of SWE-bench-style instances (``problem_statement`` + ``test_patch``;
+  ImpossibleBench fields such as ``impossible_type`` become labels);
+* a LiveCodeBench-style JSON file (every task, once per requested ``--suite``);
+* a folder of task folders (each with a ``task.toml``; searched recursively, a task folder is not
+  searched further), or a single task folder.
+
+Output folder ``DIR``:
+
+* ``DIR/results.jsonl`` - one :class:`BatchRow` per task (JSON Schema ``schemas/batch-row.schema.json``),
+  in completion order; ``index`` gives the input order;
+* ``DIR/bundles/<safe key>/`` - each task's bundle (:func:`specguard.bundle.write_bundle`);
+* ``DIR/batch.json`` - :class:`BatchMeta`: the inputs (path, sha256), the options, one entry per run;
+* ``DIR/results.sarif`` - the CI export (:mod:`specguard.report`), rewritten at the end of each run.
+
+Loss-free and resumable (kill it at any moment, even with ``kill -9``, and run the same command again):
+
+* the parent process is the only writer of ``results.jsonl``; it appends one complete line per
+  finished task, then flushes and ``fsync``\\ s; workers only write their task's bundle (atomically);
+* on start, existing rows are read; a truncated last line (a write cut short) is cut off the file;
+  every key already present is skipped, so no task is redone and no row is duplicated;
+* ``batch.json`` pins the inputs: a rerun over a different input (path or content) or with other
+  suites is refused (``restart=True`` discards the earlier results);
+* a task that raises, kills its worker, or runs past ``task_timeout`` (its worker and the worker's
+  Lean processes are killed) becomes an *error row* (verdict ``inconclusive``, evidence ``none``,
+  ``error`` set) and the batch goes on; ``retry_errors=True`` redoes those rows;
+* workers die with the parent (``PR_SET_PDEATHSIG`` on Linux), so a killed batch leaves no worker
+  writing into ``DIR``; an advisory lock refuses a second batch running on the same ``DIR``.
+
+The library prints nothing: :func:`run_batch` reports progress through a callback, and
+:class:`ProgressPrinter` is the display the CLI plugs in.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import multiprocessing as mp
+import os
+import re
+import signal
+import sys
+import time
+import traceback
+from collections import deque
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait as _mp_wait
+from pathlib import Path
+from typing import Any, Callable, Literal, Sequence, TextIO
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from . import __version__
+from .errors import SpecGuardError
+from .models import Loc
+from .results import Evidence, Result, Verdict
+
+ROW_FORMAT = "specguard-batch-row/1"
+META_FORMAT = "specguard-batch/1"
+RESULTS = "results.jsonl"
+META = "batch.json"
+BUNDLES = "bundles"
+SARIF = "results.sarif"
+LOCK = ".batch.lock"
+
+MAX_LABEL_CHARS = 200
+"""Labels longer than this (e.g. ImpossibleBench's ``original_test_patch``) stay out of the rows."""
+
+
+class BatchError(SpecGuardError):
+    """Raised when a batch cannot start or go on: the output folder belongs to another batch
+    (other inputs or suites), its ``results.jsonl`` is damaged before the last line, another batch
+    holds its lock, or the input cannot be enumerated."""
+
+
+# =====================================================================================
+# models (everything written to disk; JSON Schemas via specguard.schemas)
+# =====================================================================================
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TaskRef(_Frozen):
+    """Where a task comes from: enough to load it again."""
+
+    kind: Literal["task-dir", "lcb", "swebench"]
+    path: str = Field(description="the input file or task folder, as given")
+    id: str | None = Field(default=None, description="task_id (LiveCodeBench) or instance_id (SWE-bench)")
+    suite: str | None = Field(default=None, description="LiveCodeBench test suite requested")
+    pointer: str | None = Field(default=None, description="the record in the input file, e.g. 'tasks[3]' or 'line12'")
+
+    def __str__(self) -> str:
+        s = self.path
+        if self.id is not None:
+            s += f"#{self.id}"
+        if self.suite is not None:
+            s += f"@{self.suite}"
+        return s
+
+
+class ConflictItemRef(_Frozen):
+    """One side of a conflict, located (full texts are in the bundle's ``result.json``)."""
+
+    source: Literal["test", "description"]
+    id: str
+    loc: Loc
+    statement: str
+
+
+class BatchRow(_Frozen):
+    """One line of ``results.jsonl``: the outcome of one task of a batch."""
+
+    row_format: Literal["specguard-batch-row/1"] = ROW_FORMAT
+    key: str = Field(description="unique within the batch; resuming skips keys already present")
+    index: int = Field(description="position of the task in the input order")
+    task_id: str
+    input: TaskRef
+    verdict: Verdict
+    evidence: Evidence
+    reason: str
+    conflict_kind: str | None = None
+    conflict_items: tuple[ConflictItemRef, ...] = ()
+    tests: dict[str, int] = Field(default_factory=dict, description="test assertions per status")
+    overspecified: int = Field(default=0, description="left-open tests with a witness the description allows")
+    unsupported: int = Field(default=0, description="assertions or files not formalized")
+    seconds: float = Field(description="wall-clock seconds of the task (load, check, bundle)")
+    bundle: str | None = Field(default=None, description="bundle folder, relative to the batch folder")
+    labels: dict[str, str] = Field(default_factory=dict, description="ground truth carried by the input")
+    error: str | None = Field(default=None, description="set when the task crashed, timed out or could not be loaded")
+    specguard_version: str = __version__
+    lean_version: str | None = None
+    lean_commit: str | None = None
+    run: int = Field(description="which run of the batch (1 = first, 2 = first resume, ...) produced the row")
+    finished_at: str = Field(description="UTC time the row was written, ISO 8601")
+    cost_usd: float | None = Field(default=None, description="model cost of the task, when a model was used")
+
+
+class InputDigest(_Frozen):
+    path: str = Field(description="as given")
+    abs_path: str
+    kind: Literal["task-dir", "tasks-dir", "lcb", "swebench"]
+    sha256: str = Field(description="the file's bytes, or every file of the folder (paths and contents)")
+
+
+class BatchOptions(_Frozen):
+    suites: tuple[str, ...] = ("auto",)
+    timeout: float = Field(description="seconds per Lean run")
+    task_timeout: float = Field(description="seconds per task; the worker is killed past it")
+    memory_mb: int
+    limit: int | None = Field(default=None, description="only the first N tasks of each input")
+
+
+class RunInfo(_Frozen):
+    run: int
+    started: str
+    finished: str | None = None
+    workers: int
+    options: BatchOptions
+    tasks: int = Field(description="tasks in the batch")
+    skipped: int = Field(description="tasks already done when the run started")
+    done: int = 0
+    errors: int = 0
+    seconds: float | None = None
+    interrupted: bool | None = None
+
+
+class BatchMeta(_Frozen):
+    """``batch.json``: what the batch is over, so that a rerun continues the same batch."""
+
+    format: Literal["specguard-batch/1"] = META_FORMAT
+    specguard_version: str
+    created: str
+    cwd: str = Field(description="working folder of the first run: relative paths in rows are relative to it")
+    inputs: tuple[InputDigest, ...]
+    suites: tuple[str, ...]
+    runs: tuple[RunInfo, ...] = ()
+
+
+# =====================================================================================
+# enumerating tasks
+# =====================================================================================
+
+@dataclass(frozen=True)
+class Job:
+    key: str
+    index: int
+    ref: TaskRef
+
+
+def safe_name(key: str) -> str:
+    """A folder name for ``key``: readable, and unique (a hash is added whenever characters were
+    replaced or the key is long)."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", key).strip(".") or "task"
+    if safe == key and len(key) <= 80:
+        return safe
+    return f"{safe[:64]}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:10]}"
+
+
+def _skip_dir(name: str) -> bool:
+    return name.startswith(".") or name == "__pycache__"
+
+
+def _task_dirs(root: Path, exclude: Path | None) -> list[Path]:
+    found: list[Path] = []
+    for cur, dirs, _files in os.walk(root):
+        here = Path(cur)
+        if exclude is not None and _same_or_inside(here, exclude):
+            dirs[:] = []
+            continue
+        if (here / "task.toml").is_file():
+            found.append(here)
+            dirs[:] = []
+            continue
+        dirs[:] = sorted(d for d in dirs if not _skip_dir(d))
+    return sorted(found, key=lambda p: p.relative_to(root).as_posix())
+
+
+def _same_or_inside(p: Path, folder: Path) -> bool:
+    try:
+        p.resolve().relative_to(folder.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def _json_kind(path: Path) -> str:
+    from . import load
+    doc = load._load_json_doc(str(path))  # noqa: SLF001 - one parse, in the package
+    sample = next((r for _, r in doc.records if isinstance(r, dict)), None)
+    if isinstance(sample, dict) and "problem_statement" in sample:
+        return "swebench"
+    if isinstance(sample, dict) and any(k in sample for k in ("original_tests", "modified_tests", "corrupted_test")):
+        return "lcb"
+    if isinstance(doc.top, dict) and doc.top.get("tasks") == []:
+        return "lcb"
+    raise BatchError(f"{path}: JSON format not recognised",
+                     hint="expected SWE-bench instances (problem_statement + test_patch) or LiveCodeBench "
+                          "tasks ({tasks: [...]} with original_tests / modified_tests)")
+
+
+def input_kind(path: str) -> str:
+    """'tasks-dir', 'task-dir', 'lcb' or 'swebench' (BatchError when it is none of them)."""
+    p = Path(path)
+    if p.is_dir():
+        return "task-dir" if (p / "task.toml").is_file() else "tasks-dir"
+    if not p.exists():
+        raise BatchError(f"input not found: {path}", hint="check the path")
+    if p.suffix.lower() in (".json", ".jsonl"):
+        return _json_kind(p)
+    raise BatchError(f"{path}: not a batch input",
+                     hint="pass a JSONL/JSON of SWE-bench instances, a LiveCodeBench JSON file, "
+                          "or a folder of task folders (each with task.toml)")
+
+
+def iter_swebench_ids(path: str) -> list[tuple[str, str | None]]:
+    """``(record pointer, instance_id or None)`` for every record of a SWE-bench JSON/JSONL file."""
+    from . import load
+    doc = load._load_json_doc(path)  # noqa: SLF001
+    return [(p, r.get("instance_id") if isinstance(r, dict) and isinstance(r.get("instance_id"), str) else None)
+            for p, r in doc.records]
+
+
+def _lcb_ids(path: str) -> list[tuple[str, str | None]]:
+    from . import load
+    doc = load._load_json_doc(path)  # noqa: SLF001
+    return [(p, r.get("task_id") if isinstance(r, dict) and isinstance(r.get("task_id"), str) else None)
+            for p, r in doc.records]
+
+
+def _unique_stems(inputs: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    for s in inputs:
+        stem = Path(s.rstrip("/\\")).stem or "input"
+        base, n = stem, 2
+        while stem in out:
+            stem, n = f"{base}-{n}", n + 1
+        out.append(stem)
+    return out
+
+
+def enumerate_jobs(inputs: Sequence[str], suites: Sequence[str] = ("auto",), limit: int | None = None,
+                   exclude: Path | None = None) -> list[Job]:
+    """Every task of the inputs, in input order, each with a unique key.
+
+    Keys: the task id (LiveCodeBench ``task_id``, SWE-bench ``instance_id``, or the task folder's path
+    relative to the input folder); ``@suite`` is added when several suites are requested, and
+    ``<input stem>/`` in front when several inputs are given.  A record without an id is keyed by its
+    pointer (it becomes an error row).  ``limit``: the first N tasks of each input.  ``exclude``: a
+    folder never searched for tasks (the batch's own output folder)."""
+    suites = tuple(suites) or ("auto",)
+    stems = _unique_stems(inputs)
+    jobs: list[Job] = []
+    seen: set[str] = set()
+
+    def add(key: str, ref: TaskRef) -> None:
+        k, n = key, 2
+        while k in seen:
+            k, n = f"{key}#{n}", n + 1
+        seen.add(k)
+        jobs.append(Job(k, len(jobs), ref))
+
+    for given, stem in zip(inputs, stems):
+        kind = input_kind(given)
+        prefix = f"{stem}/" if len(inputs) > 1 else ""
+        if kind == "task-dir":
+            add(prefix + (Path(given).resolve().name or "task"), TaskRef(kind="task-dir", path=given))
+        elif kind == "tasks-dir":
+            dirs = _task_dirs(Path(given), exclude)[:limit]
+            for d in dirs:
+                rel = d.relative_to(given).as_posix()
+                add(prefix + rel, TaskRef(kind="task-dir", path=str(d)))
+        elif kind == "lcb":
+            recs = _lcb_ids(given)[:limit]
+            for suite in suites:
+                for ptr, tid in recs:
+                    key = (tid or ptr) + (f"@{suite}" if len(suites) > 1 else "")
+                    add(prefix + key, TaskRef(kind="lcb", path=given, id=tid, suite=suite, pointer=ptr))
+        else:
+            for ptr, iid in iter_swebench_ids(given)[:limit]:
+                add(prefix + (iid or ptr), TaskRef(kind="swebench", path=given, id=iid, pointer=ptr))
+    return jobs
+
+
+def _hash_input(path: str, kind: str, exclude: Path | None) -> str:
+    h = hashlib.sha256()
+    p = Path(path)
+    if p.is_file():
+        with open(p, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+        return h.hexdigest()
+    for cur, dirs, files in os.walk(p):
+        here = Path(cur)
+        if exclude is not None and _same_or_inside(here, exclude):
+            dirs[:] = []
+            continue
+        dirs[:] = sorted(d for d in dirs if not _skip_dir(d))
+        for name in sorted(files):
+            if name.startswith(".") or name.endswith((".pyc", ".pyo")):
+                continue
+            fp = here / name
+            try:
+                data = fp.read_bytes()
+            except OSError:
+                continue
+            h.update(fp.relative_to(p).as_posix().encode("utf-8") + b"\0")
+            h.update(hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+# =====================================================================================
+# running one task (in a worker process)
+# =====================================================================================
+
+@dataclass(frozen=True)
+class _WorkerConfig:
+    out_dir: str
+    timeout: float
+    memory_mb: int
+    run: int
+    lean_version: str | None
+    lean_commit: str | None
+
+
+_DOC_CACHE: dict[str, Any] = {}
+
+
+def _cached_doc(path: str):
+    from . import load
+    key = os.path.abspath(path)
+    doc = _DOC_CACHE.get(key)
+    if doc is None:
+        doc = load._load_json_doc(path)  # noqa: SLF001 - parsed once per worker, not once per task
+        _DOC_CACHE.clear()
+        _DOC_CACHE[key] = doc
+    return doc
+
+
+def load_ref(ref: TaskRef):
+    """Load the task a :class:`TaskRef` points to."""
+    from . import load
+    if ref.kind == "task-dir":
+        return load.load_task_dir(ref.path)
+    if ref.id is None:
+        raise SpecGuardError(f"{ref.path}: record {ref.pointer} has no "
+                             f"{'task_id' if ref.kind == 'lcb' else 'instance_id'}",
+                             hint="give every record a unique id")
+    doc = _cached_doc(ref.path)
+    if ref.kind == "lcb":
+        return load._lcb_from_doc(doc, ref.id, ref.suite or "auto")  # noqa: SLF001
+    return load._swebench_from_doc(doc, ref.id)  # noqa: SLF001
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _short_labels(labels: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in labels.items() if isinstance(v, str) and len(v) <= MAX_LABEL_CHARS}
+
+
+def row_from_result(job: Job, r: Result, *, seconds: float, bundle: str | None, run: int) -> BatchRow:
+    counts: dict[str, int] = {}
+    for t in r.tests:
+        counts[t.status] = counts.get(t.status, 0) + 1
+    items = tuple(ConflictItemRef(source=i.source, id=i.id, loc=i.loc, statement=i.statement)
+                  for i in (r.conflict.items if r.conflict else ()))
+    return BatchRow(key=job.key, index=job.index, task_id=r.task_id, input=job.ref, verdict=r.verdict,
+                    evidence=r.evidence, reason=r.reason, conflict_kind=r.conflict.kind if r.conflict else None,
+                    conflict_items=items, tests=counts,
+                    overspecified=sum(1 for t in r.tests if t.status == "left-open" and t.witness is not None),
+                    unsupported=len(r.unsupported), seconds=round(seconds, 4), bundle=bundle,
+                    labels=_short_labels(r.labels), specguard_version=r.specguard_version,
+                    lean_version=r.runtime.version if r.runtime else None,
+                    lean_commit=r.runtime.commit if r.runtime else None, run=run, finished_at=_now())
+
+
+def error_row(job: Job, error: str, *, seconds: float, run: int, lean_version: str | None = None,
+              lean_commit: str | None = None, task_id: str | None = None,
+              labels: dict[str, str] | None = None) -> BatchRow:
+    """The row of a task that could not be checked (crash, timeout, unreadable input)."""
+    first = error.strip().splitlines()[0] if error.strip() else "unknown error"
+    return BatchRow(key=job.key, index=job.index, task_id=task_id or job.ref.id or job.key, input=job.ref,
+                    verdict=Verdict.inconclusive, evidence=Evidence.none, reason=f"error: {first}",
+                    seconds=round(seconds, 4), labels=_short_labels(labels or {}), error=error,
+                    lean_version=lean_version, lean_commit=lean_commit, run=run, finished_at=_now())
+
+
+def _ref_labels(ref: TaskRef) -> dict[str, str]:
+    """Labels known without loading the task (so that error rows still score)."""
+    if ref.kind == "lcb":
+        try:
+            doc = _cached_doc(ref.path)
+            rec = next((r for p, r in doc.records if p == ref.pointer), None)
+        except Exception:  # noqa: BLE001 - best effort for an error row
+            rec = None
+        out: dict[str, str] = {}
+        if ref.suite and ref.suite != "auto":
+            out["suite"] = ref.suite
+        if isinstance(rec, dict) and isinstance(rec.get("impossible_type"), str):
+            out["impossible_type"] = rec["impossible_type"]
+        if ref.suite == "original":
+            out["clean"] = "true"
+        return out
+    return {}
+
+
+def run_job(job: Job, cfg: _WorkerConfig) -> BatchRow:
+    """Load, check and bundle one task; every failure becomes an error row."""
+    from .bundle import write_bundle
+    from .check import Options, check_task
+    t0 = time.monotonic()
+    task = None
+    try:
+        task = load_ref(job.ref)
+        b = check_task(task, Options(timeout=cfg.timeout, memory_mb=cfg.memory_mb))
+        rel = f"{BUNDLES}/{safe_name(job.key)}"
+        write_bundle(Path(cfg.out_dir) / rel, task, b)
+        return row_from_result(job, b.result, seconds=time.monotonic() - t0, bundle=rel, run=cfg.run)
+    except Exception as e:  # noqa: BLE001 - recorded as an error row; the batch goes on
+        if isinstance(e, SpecGuardError):
+            msg = f"{type(e).__name__}: {e}"
+        else:
+            tb = traceback.format_exc().strip().splitlines()
+            msg = f"{type(e).__name__}: {e}\n" + "\n".join(tb[-6:])
+        labels = dict(task.labels) if task is not None else _ref_labels(job.ref)
+        return error_row(job, msg, seconds=time.monotonic() - t0, run=cfg.run, lean_version=cfg.lean_version,
+                         lean_commit=cfg.lean_commit, task_id=task.id if task is not None else None, labels=labels)
+
+
+def _die_with_parent() -> None:
+    """Linux: this process gets SIGKILL when its parent dies (a killed batch leaves no worker)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+
+
+def _worker_main(conn, fn: Callable[[Job, Any], BatchRow], cfg: Any, parent: int) -> None:
+    _die_with_parent()
+    if os.getppid() != parent:  # the parent died before the death signal was armed
+        os._exit(0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            os._exit(0)
+        if job is None:
+            os._exit(0)
+        row = fn(job, cfg)
+        try:
+            conn.send(row.model_dump(mode="json"))
+        except (BrokenPipeError, OSError):
+            os._exit(0)
+
+
+# =====================================================================================
+# the worker pool (the parent side)
+# =====================================================================================
+
+def _descendants(pid: int) -> list[int]:
+    """Every live descendant of ``pid`` (Linux /proc; empty elsewhere)."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for e in entries:
+        if not e.isdigit():
+            continue
+        try:
+            with open(f"/proc/{e}/stat", "rb") as f:
+                stat = f.read().decode("ascii", "replace")
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(e))
+    out: list[int] = []
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        for c in children.get(p, ()):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL a worker and everything it started (Lean runs in its own session, so it is found
+    through /proc and killed with its process group)."""
+    try:
+        os.kill(pid, signal.SIGSTOP)  # freeze it: it can start nothing new while we look
+    except ProcessLookupError:
+        return
+    desc = _descendants(pid)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    own = os.getpgid(0)
+    for d in desc:
+        try:
+            if os.getpgid(d) == d and d != own:
+                os.killpg(d, signal.SIGKILL)
+            else:
+                os.kill(d, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+@dataclass
+class _Slot:
+    proc: Any
+    conn: Any
+    job: Job | None = None
+    started: float = 0.0
+
+
+@dataclass
+class Progress:
+    """What the progress display shows."""
+
+    total: int
+    skipped: int
+    done: int = 0
+    running: int = 0
+    counts: dict[str, int] = field(default_factory=dict)   # verdict -> n (this batch, all runs)
+    errors: int = 0
+    elapsed: float = 0.0
+    finished: bool = False
+    last: BatchRow | None = None
+
+    @property
+    def completed(self) -> int:
+        return self.skipped + self.done
+
+    @property
+    def eta(self) -> float | None:
+        remaining = self.total - self.completed
+        if remaining <= 0:
+            return 0.0
+        if self.done == 0 or self.elapsed <= 0:
+            return None
+        return self.elapsed / self.done * remaining
+
+
+def run_pool(jobs: Sequence[Job], fn: Callable[[Job, Any], BatchRow], cfg: Any, *, workers: int,
+             task_timeout: float, on_row: Callable[[BatchRow], None],
+             timeout_row: Callable[[Job, str, float], BatchRow],
+             on_tick: Callable[[int], None] | None = None, tick: float = 0.5) -> None:
+    """Run ``fn(job, cfg)`` for every job in ``workers`` forked processes, one job per process at a
+    time; ``on_row`` receives each row in the parent as it arrives.  A job running past
+    ``task_timeout`` has its worker (and the worker's children) killed; a worker that dies is
+    replaced; both give ``timeout_row(job, message, seconds)``."""
+    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    pending = deque(jobs)
+    slots: list[_Slot] = []
+    parent = os.getpid()
+
+    def spawn() -> _Slot:
+        a, b = ctx.Pipe(duplex=True)
+        p = ctx.Process(target=_worker_main, args=(b, fn, cfg, parent), daemon=True)
+        p.start()
+        b.close()
+        return _Slot(p, a)
+
+    def retire(s: _Slot, kill: bool) -> None:
+        if kill:
+            kill_tree(s.proc.pid)
+        try:
+            s.conn.close()
+        except OSError:
+            pass
+        s.proc.join(timeout=5)
+        slots.remove(s)
+
+    lost = 0
+
+    def assign(s: _Slot) -> None:
+        nonlocal lost
+        job = pending.popleft()
+        try:
+            s.conn.send(job)
+        except OSError:       # the idle worker died: replace it, the job goes back first in line
+            pending.appendleft(job)
+            retire(s, kill=True)
+            lost += 1
+            if lost > 5 + 3 * workers:
+                raise BatchError(f"{lost} worker processes died before taking a task",
+                                 hint="check the machine's free memory and process limits (ulimit -u)")
+            return
+        s.job, s.started = job, time.monotonic()
+
+    try:
+        while pending or any(s.job is not None for s in slots):
+            # hand out work
+            for s in list(slots):
+                if s.job is None and pending:
+                    assign(s)
+            while pending and len(slots) < workers:
+                s = spawn()
+                slots.append(s)
+                assign(s)
+            busy = [s for s in slots if s.job is not None]
+            if on_tick:
+                on_tick(len(busy))
+            if not busy:
+                continue
+            now = time.monotonic()
+            wait_for = tick
+            for s in busy:
+                wait_for = min(wait_for, max(0.0, s.started + task_timeout - now))
+            _mp_wait([s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=wait_for)
+            for s in busy:
+                job = s.job
+                assert job is not None
+                got = None
+                dead = False
+                try:
+                    if s.conn.poll():
+                        got = s.conn.recv()
+                    else:
+                        dead = not s.proc.is_alive()
+                except (EOFError, OSError):
+                    dead = True
+                if got is not None:
+                    s.job = None
+                    on_row(BatchRow.model_validate(got))
+                    continue
+                elapsed = time.monotonic() - s.started
+                if dead:
+                    s.proc.join(timeout=5)
+                    code = s.proc.exitcode
+                    how = (f"killed by signal {signal.Signals(-code).name}" if code is not None and code < 0
+                           else f"exit code {code}")
+                    s.job = None
+                    retire(s, kill=False)
+                    on_row(timeout_row(job, f"WorkerDied: the worker process died ({how}) while checking "
+                                            f"this task", elapsed))
+                elif elapsed >= task_timeout:
+                    s.job = None
+                    retire(s, kill=True)
+                    on_row(timeout_row(job, f"TaskTimeout: the task did not finish within the per-task limit "
+                                            f"of {task_timeout:g} s; its worker was killed", elapsed))
+    finally:
+        for s in list(slots):
+            if s.job is None and s.proc.is_alive():
+                try:
+                    s.conn.send(None)
+                except OSError:
+                    pass
+        deadline = time.monotonic() + 2
+        for s in list(slots):
+            if s.job is not None:
+                kill_tree(s.proc.pid)
+            s.proc.join(timeout=max(0.0, deadline - time.monotonic()))
+            if s.proc.is_alive():
+                kill_tree(s.proc.pid)
+                s.proc.join(timeout=2)
+            try:
+                s.conn.close()
+            except OSError:
+                pass
+
+
+# =====================================================================================
+# results.jsonl: reading, recovery, appending
+# =====================================================================================
+
+def _fsync_dir(d: Path) -> None:
+    try:
+        fd = os.open(d, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: str | bytes) -> None:
+    """Write ``path`` through a temporary file + fsync + rename (a reader never sees half a file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    with open(tmp, "wb") as f:
+        f.write(raw)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+def _parse_rows(raw: bytes, display: str) -> tuple[list[BatchRow], int]:
+    """Rows of complete lines, and the byte length of the valid prefix (a torn last line excluded)."""
+    rows: list[BatchRow] = []
+    end = raw.rfind(b"\n") + 1          # bytes after the last newline: an unfinished write
+    pos = 0
+    lines = raw[:end].split(b"\n")[:-1] if end else []
+    for n, line in enumerate(lines, 1):
+        nxt = pos + len(line) + 1
+        if line.strip():
+            try:
+                rows.append(BatchRow.model_validate_json(line))
+            except ValidationError as e:
+                if n == len(lines):     # a damaged last line: cut it off too
+                    return rows, pos
+                first = e.errors()[0]
+                raise BatchError(f"{display}:{n}: not a valid batch row ({first.get('msg')} at "
+                                 f"{'.'.join(str(x) for x in first.get('loc', ()))})",
+                                 hint="remove or fix that line, or rerun with --restart to start over") from None
+        pos = nxt
+    return rows, pos
+
+
+def read_rows(out_dir: Path) -> list[BatchRow]:
+    """The rows of a batch folder (read only; a torn last line is ignored; for a key written twice,
+    the last row wins)."""
+    p = Path(out_dir) / RESULTS
+    if not p.is_file():
+        return []
+    rows, _ = _parse_rows(p.read_bytes(), str(p))
+    by_key: dict[str, BatchRow] = {}
+    for r in rows:
+        by_key.pop(r.key, None)
+        by_key[r.key] = r
+    return list(by_key.values())
+
+
+def recover_rows(out_dir: Path) -> list[BatchRow]:
+    """Like :func:`read_rows`, and cut a torn last line off ``results.jsonl`` (so the next append
+    starts on a line of its own)."""
+    p = Path(out_dir) / RESULTS
+    if not p.is_file():
+        return []
+    raw = p.read_bytes()
+    rows, keep = _parse_rows(raw, str(p))
+    if keep < len(raw):
+        with open(p, "r+b") as f:
+            f.truncate(keep)
+            f.flush()
+            os.fsync(f.fileno())
+    return read_rows(out_dir)
+
+
+class RowWriter:
+    """Appends rows to ``results.jsonl``: one complete line per row, flushed and fsynced."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        new = not self.path.exists()
+        self._f = open(self.path, "ab")
+        if new:
+            _fsync_dir(self.path.parent)
+
+    def append(self, row: BatchRow) -> None:
+        self._f.write(row.model_dump_json().encode("utf-8") + b"\n")
+        self._f.flush()
+        os.fsync(self._f.fileno())
+
+    def close(self) -> None:
+        self._f.close()
+
+
+# =====================================================================================
+# the batch
+# =====================================================================================
+
+@dataclass
+class BatchSummary:
+    out_dir: Path
+    total: int
+    skipped: int
+    done: int
+    counts: dict[str, int]              # verdict -> n over every row of the batch
+    evidence: dict[str, int]            # "verdict/evidence" -> n
+    errors: int
+    seconds: float
+    rows: list[BatchRow]
+    run: int
+    sarif: Path | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """The worst verdict's exit code (conflict 1 > inconclusive 2 > no-conflict 0)."""
+        return exit_code(self.rows)
+
+    def to_json(self) -> dict:
+        return {"out": str(self.out_dir), "tasks": self.total, "skipped": self.skipped, "done": self.done,
+                "run": self.run, "verdicts": self.counts, "verdict_evidence": self.evidence,
+                "errors": self.errors, "seconds": round(self.seconds, 3),
+                "results": str(self.out_dir / RESULTS), "sarif": str(self.sarif) if self.sarif else None,
+                "exit_code": self.exit_code}
+
+
+def exit_code(rows: Sequence[BatchRow]) -> int:
+    """The exit code of the worst verdict (ordered by ``Verdict.rank``); 0 for no rows."""
+    if not rows:
+        return 0
+    worst = max((r.verdict for r in rows), key=lambda v: v.rank)
+    return worst.exit_code
+
+
+class _DirLock:
+    """An advisory lock on the batch folder (released by the OS when the process dies)."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.path = out_dir / LOCK
+        self._fd: int | None = None
+
+    def __enter__(self) -> "_DirLock":
+        import fcntl
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            try:
+                other = os.read(fd, 64).decode("ascii", "replace").strip()
+            finally:
+                os.close(fd)
+            raise BatchError(f"another batch is running on {self.path.parent} (pid {other or '?'})",
+                             hint="wait for it to finish, or use another --out folder") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _sweep(out_dir: Path) -> None:
+    """Remove what a killed run may have left half-written: the temporary folders of bundles being
+    written (``bundles/.NAME.tmpXXXX``, ``.NAME.oldXXXX``) and temporary files of atomic writes.
+    Only called under the folder's lock, when no worker of ours is running."""
+    import shutil
+    b = out_dir / BUNDLES
+    if b.is_dir():
+        for e in b.iterdir():
+            if e.name.startswith(".") and re.search(r"\.(tmp|old)[^/]*$", e.name) and e.is_dir():
+                shutil.rmtree(e, ignore_errors=True)
+    for e in out_dir.iterdir():
+        if e.name.startswith(".") and re.fullmatch(r"\..+\.tmp\d+", e.name) and e.is_file():
+            try:
+                e.unlink()
+            except OSError:
+                pass
+
+
+def _load_meta(out_dir: Path) -> BatchMeta | None:
+    p = out_dir / META
+    if not p.is_file():
+        return None
+    try:
+        return BatchMeta.model_validate_json(p.read_bytes())
+    except ValidationError as e:
+        raise BatchError(f"{p}: not a batch description ({e.errors()[0].get('msg')})",
+                         hint="use another --out folder, or --restart to start the batch over") from None
+
+
+def _restart(out_dir: Path) -> None:
+    import shutil
+    for name in (RESULTS, META, SARIF):
+        try:
+            (out_dir / name).unlink()
+        except FileNotFoundError:
+            pass
+    shutil.rmtree(out_dir / BUNDLES, ignore_errors=True)
+
+
+def _same_inputs(old: BatchMeta, digests: Sequence[InputDigest], suites: Sequence[str]) -> str | None:
+    """Why ``old`` is another batch than this one (None: the same)."""
+    if len(old.inputs) != len(digests):
+        return f"it was run over {len(old.inputs)} input(s), this command gives {len(digests)}"
+    for a, b in zip(old.inputs, digests):
+        if a.abs_path != b.abs_path:
+            return f"it was run over {a.abs_path}, this command gives {b.abs_path}"
+        if a.sha256 != b.sha256:
+            return (f"{b.path} changed since the batch started (sha256 {a.sha256[:12]}... then, "
+                    f"{b.sha256[:12]}... now)")
+    if tuple(old.suites) != tuple(suites):
+        return f"it used --suite {' '.join(old.suites)}, this command gives --suite {' '.join(suites)}"
+    return None
+
+
+def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, timeout: float = 60.0,
+              task_timeout: float = 600.0, memory_mb: int | None = None, suites: Sequence[str] = ("auto",),
+              limit: int | None = None, restart: bool = False, retry_errors: bool = False,
+              on_progress: Callable[[Progress], None] | None = None,
+              write_sarif: bool = True) -> BatchSummary:
+    """Check every task of ``inputs`` into ``out_dir`` (see the module docstring).  Returns when
+    every task has a row; interrupting it (Ctrl-C, ``kill``) loses nothing: run it again."""
+    from . import lean_runner
+    if isinstance(inputs, str):
+        inputs = [inputs]
+    if not inputs:
+        raise BatchError("no input given", hint="pass a JSONL/JSON file or a folder of task folders")
+    if workers < 1:
+        raise BatchError(f"--workers must be at least 1, got {workers}", hint="e.g. --workers 2")
+    if task_timeout <= 0 or timeout <= 0:
+        raise BatchError("timeouts must be positive", hint="e.g. --timeout 60 --task-timeout 600")
+    suites = tuple(dict.fromkeys(suites or ("auto",)))
+    memory_mb = memory_mb or lean_runner.DEFAULT_MEMORY_MB
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BatchError(f"cannot create the output folder {out}: {e}", hint="choose a writable --out folder") from e
+    t_start = time.monotonic()
+    with _DirLock(out):
+        kinds = [input_kind(i) for i in inputs]
+        digests = [InputDigest(path=i, abs_path=str(Path(i).resolve()), kind=k,  # type: ignore[arg-type]
+                               sha256=_hash_input(i, k, out)) for i, k in zip(inputs, kinds)]
+        if restart:
+            _restart(out)
+        _sweep(out)
+        meta = _load_meta(out)
+        if meta is None and (out / RESULTS).exists():
+            raise BatchError(f"{out / RESULTS} exists but {out / META} does not",
+                             hint="use another --out folder, or --restart to start the batch over")
+        if meta is not None:
+            why = _same_inputs(meta, digests, suites)
+            if why:
+                raise BatchError(f"{out} holds another batch: {why}",
+                                 hint="rerun with the same inputs and --suite to resume it, use another --out "
+                                      "folder, or add --restart to discard its results")
+        jobs = enumerate_jobs(inputs, suites, limit, exclude=out)
+        rt = lean_runner.find_runtime()
+        lean_runner.ensure_core(rt)   # built once here, not raced by the workers
+
+        rows = recover_rows(out)
+        if retry_errors and any(r.error for r in rows):
+            rows = [r for r in rows if not r.error]
+            atomic_write(out / RESULTS, "".join(r.model_dump_json() + "\n" for r in rows))
+        done_keys = {r.key for r in rows}
+        todo = [j for j in jobs if j.key not in done_keys]
+        job_keys = {j.key for j in jobs}
+        skipped = sum(1 for j in jobs if j.key in done_keys)
+
+        run_no = (len(meta.runs) if meta else 0) + 1
+        opts = BatchOptions(suites=suites, timeout=timeout, task_timeout=task_timeout, memory_mb=memory_mb,
+                            limit=limit)
+        info = RunInfo(run=run_no, started=_now(), workers=workers, options=opts, tasks=len(jobs), skipped=skipped)
+        if meta is None:
+            meta = BatchMeta(specguard_version=__version__, created=info.started, cwd=os.getcwd(),
+                             inputs=tuple(digests), suites=suites)
+        meta = meta.model_copy(update={"runs": tuple(meta.runs) + (info,)})
+        atomic_write(out / META, meta.model_dump_json(indent=2) + "\n")
+
+        prog = Progress(total=len(jobs), skipped=skipped)
+        for r in rows:
+            if r.key in job_keys:
+                prog.counts[r.verdict.value] = prog.counts.get(r.verdict.value, 0) + 1
+                prog.errors += bool(r.error)
+        t_run = time.monotonic()
+        interrupted = True
+        errors_now = 0
+        cfg = _WorkerConfig(out_dir=str(out), timeout=timeout, memory_mb=memory_mb, run=run_no,
+                            lean_version=rt.version, lean_commit=rt.commit)
+        writer = RowWriter(out / RESULTS)
+
+        def on_row(row: BatchRow) -> None:
+            nonlocal errors_now
+            writer.append(row)
+            rows.append(row)
+            prog.done += 1
+            prog.counts[row.verdict.value] = prog.counts.get(row.verdict.value, 0) + 1
+            if row.error:
+                prog.errors += 1
+                errors_now += 1
+            prog.last = row
+            prog.elapsed = time.monotonic() - t_run
+            if on_progress:
+                on_progress(prog)
+
+        def on_tick(running: int) -> None:
+            prog.running = running
+            prog.elapsed = time.monotonic() - t_run
+            if on_progress:
+                on_progress(prog)
+
+        def timeout_row(job: Job, msg: str, secs: float) -> BatchRow:
+            return error_row(job, msg, seconds=secs, run=run_no, lean_version=rt.version,
+                             lean_commit=rt.commit, labels=_ref_labels(job.ref))
+
+        try:
+            if on_progress:
+                on_progress(prog)
+            run_pool(todo, run_job, cfg, workers=min(workers, max(1, len(todo))), task_timeout=task_timeout,
+                     on_row=on_row, timeout_row=timeout_row, on_tick=on_tick)
+            interrupted = False
+        finally:
+            writer.close()
+            fin = info.model_copy(update={"finished": _now(), "done": prog.done, "errors": errors_now,
+                                          "seconds": round(time.monotonic() - t_run, 3),
+                                          "interrupted": interrupted})
+            meta = meta.model_copy(update={"runs": tuple(meta.runs[:-1]) + (fin,)})
+            try:
+                atomic_write(out / META, meta.model_dump_json(indent=2) + "\n")
+            except OSError:
+                pass
+        prog.finished = True
+        prog.running = 0
+        if on_progress:
+            on_progress(prog)
+        batch_rows = [r for r in read_rows(out) if r.key in job_keys]
+        sarif_path = None
+        if write_sarif:
+            from .report import write_sarif as _ws
+            sarif_path = _ws(out, out / SARIF)
+    counts: dict[str, int] = {}
+    ev: dict[str, int] = {}
+    for r in batch_rows:
+        counts[r.verdict.value] = counts.get(r.verdict.value, 0) + 1
+        k = f"{r.verdict.value}/{r.evidence.value}"
+        ev[k] = ev.get(k, 0) + 1
+    return BatchSummary(out_dir=out, total=len(jobs), skipped=skipped, done=prog.done, counts=counts, evidence=ev,
+                        errors=sum(1 for r in batch_rows if r.error), seconds=time.monotonic() - t_start,
+                        rows=batch_rows, run=run_no, sarif=sarif_path)
+
+
+# =====================================================================================
+# progress display (used by the CLI; the library itself prints nothing)
+# =====================================================================================
+
+def _hms(s: float | None) -> str:
+    if s is None:
+        return "--:--"
+    s = int(round(s))
+    h, rem = divmod(s, 3600)
+    m, sec = divmod(rem, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
+
+
+class ProgressPrinter:
+    """One status line on a terminal (rewritten with ``\\r``), or a line every ``interval`` seconds
+    when stderr is a file or pipe."""
+
+    ORDER = ("conflict", "no-conflict", "inconclusive")
+
+    def __init__(self, stream: TextIO | None = None, *, interval: float = 10.0, tty: bool | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty() if tty is None else tty
+        self.interval = interval
+        self._last = 0.0
+        self._width = 0
+        self._started = False
+
+    def line(self, p: Progress) -> str:
+        pct = 100.0 * p.completed / p.total if p.total else 100.0
+        counts = "  ".join(f"{v} {p.counts.get(v, 0)}" for v in self.ORDER)
+        extra = f" ({p.skipped} resumed)" if p.skipped else ""
+        err = f"  errors {p.errors}" if p.errors else ""
+        state = "done" if p.finished else f"ETA {_hms(p.eta)}"
+        return (f"[{p.completed}/{p.total}{extra}] {pct:5.1f}%  {state}  elapsed {_hms(p.elapsed)}  "
+                f"running {p.running}  |  {counts}{err}")
+
+    def __call__(self, p: Progress) -> None:
+        now = time.monotonic()
+        text = self.line(p)
+        if self.tty:
+            if not p.finished and now - self._last < 0.1 and self._started:
+                return
+            pad = max(0, self._width - len(text))
+            self.stream.write("\r" + text + " " * pad + ("\n" if p.finished else ""))
+            self._width = len(text)
+        else:
+            if not p.finished and self._started and now - self._last < self.interval:
+                return
+            self.stream.write(text + "\n")
+        self._started = True
+        self._last = now
+        self.stream.flush()

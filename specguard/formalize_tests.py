@@ -1,0 +1,2324 @@
+"""Pipeline stage 2: formalize the tests.
+
+Entry point: :func:`formalize_tests`.  Test code is parsed with :mod:`ast` only; it is never
+imported or executed (literal values are computed by :mod:`specguard.literals`).  Each assertion
+about the function under test becomes a :class:`~specguard.models.Demand` (a call with exact
+literal arguments and an :class:`~specguard.models.Expect`); every other assertion becomes an
+:class:`~specguard.models.Unsupported` with its ``file:line`` and a specific reason.  Files that do
+not parse (or are not valid UTF-8) go to ``errors``; the other files are still processed.
+
+Supported forms (``call`` is a call of the function under test with literal arguments, or a name
+bound to the result of one, ``r = f(1)``, with no rebinding, mutation or other call since; ``v`` a
+literal)
+=================================================  ================================================
+form                                               demand
+=================================================  ================================================
+``assert call == v`` / ``v == call``               ``eq v``
+``assert call != v``                               ``ne v``
+``assert call is [not] None/True/False``           ``is`` / ``is_not``
+``assert call`` / ``assert not call``              ``truthy`` / ``falsy``
+``assert call < v`` (``<= > >=``, either side)     ``cmp`` (operator flipped when ``call`` is right)
+``assert call [not] in container``                 ``in`` / ``not_in`` (dict: keys; ``range(..)``,
+                                                   ``d.keys()/values()/items()`` too)
+``assert len(call) == n``                          ``len_eq n``
+``assert isinstance(call, T)``                     ``isinstance`` (builtin type names, tuples)
+``assert call == pytest.approx(v, rel=, abs=)``    ``approx`` (``None`` tolerance: pytest default)
+``assert not (call == v)`` etc.                    negated ``== != is in`` (not ``< <= > >=``)
+``assert a == b == c``, ``assert x and y``         one demand per comparison / conjunct
+``self.assertEqual/NotEqual/Is/IsNot/In/NotIn``    as the matching ``assert`` (either order)
+``self.assertTrue/False/IsNone/IsNotNone``         as ``assert x`` / ``not x`` / ``is [not] None``
+``self.assertGreater[Equal]/Less[Equal]``          ``cmp``
+``self.assertIsInstance``                          ``isinstance``
+``self.assertAlmostEqual(a, b, places|delta)``     ``approx`` (``places``, default 7; or ``abs=delta``)
+``self.assertListEqual`` (Tuple/Dict/Set/...)      ``eq`` (the type check they add is dropped)
+``with pytest.raises(E): call``                    ``raises`` (``match=`` ignored: a weaker demand)
+``with self.assertRaises[Regex](E): call``         ``raises``; body a single call (or ``x = call``)
+``pytest.raises(E, f, *args)``                     ``raises`` (callable form; also a ``lambda: call``)
+``self.assertRaises[Regex](E, [re,] f, *args)``    ``raises``
+=================================================  ================================================
+
+Not supported (each reported with its reason): ``or``; ``in`` a str (substring); ``x in call``;
+two calls compared; a transformed result (``sorted(f(x))``, ``f(x)[0]``, comprehensions);
+``is`` with other values; ordering with non-numbers; ``not`` of ``< <= > >=``; ``len(call)``
+compared other than by ``==``; ``assertCountEqual``, ``assertRegex``, ``assertWarns`` and other
+assertion methods and helpers (``numpy.testing``, mock asserts); ``pytest.approx(nan_ok=True)``.
+
+Exception classes are kept as written, dotted names reduced to their last part (``mod.MyError`` ->
+``MyError``).  Values come from literals, from names bound to literals earlier in the test
+(``x = ...``, tuple unpacking, ``x += 1``), from module-level constants, from
+``@pytest.mark.parametrize`` rows (one independent run per row; ``pytest.param(...)`` rows; class
+level decorators; stacked decorators as their cross product), and from unrolled ``for`` loops over
+literal iterables (see :func:`specguard.literals.eval_iterable`; no ``break``/``continue``; at most
+:data:`MAX_LOOP_ITERATIONS` iterations; names keep their exact values from iteration to iteration).
+``with self.subTest(...)``, ``subtests.test(...)``, ``pytest.warns``, ``pytest.deprecated_call``
+and ``warnings.catch_warnings()`` blocks are executed in line.
+
+The function under test is ``entry_point``: calls ``f(...)``, ``mod.f(...)``, ``Cls.f(...)``,
+``Cls().f(...)`` (a fresh object) and ``g(...)`` after ``from m import f as g`` (when ``g`` is the
+file's only name for ``f``: two names could be the solution and a reference).  Without an
+entry point it is inferred: the single most common name of the outermost call compared or tested
+in assertions of the python sources (``x`` in ``f(x) == 1``, ``len(f(x))``, ``pytest.raises(E,
+f)``), skipping builtins, pytest/unittest helpers and functions or classes defined in the test
+file; a tie gives no entry point (every assertion is then unsupported with that reason).
+
+Soundness rules (SpecGuard must never certify a conflict Python would not produce):
+
+* never a guessed value: anything not literal is unsupported with the reason (``x`` bound by a
+  call, in a branch, in a loop, as a fixture, ...); 1, 1.0 and True stay distinct values;
+* only unconditional assertions: inside ``if``/``while``/``try``/``match``, loops that cannot be
+  unrolled, unknown ``with`` blocks (which may suppress failures) and nested functions, they are
+  unsupported; so is everything after a possible early exit (``return``, ``raise``,
+  ``pytest.skip/xfail/fail/importorskip``, ``self.skipTest/fail``, ``sys.exit``, also inside a
+  branch), after a change of the environment (``monkeypatch``, ``mock.patch``, ``setattr``, a
+  store into a module object or a global) and after a call made for its effect on anything but a
+  local object (``random.seed(0)``, ``sol.set_mode(2)``; ``print``/``logging`` excepted);
+* setups that may skip: a module/class setup (``setUp``, ``setup_method``, ...), an autouse
+  fixture or a fixture of the file that the test requests, containing a skip, exit or ``raise``,
+  makes the test's assertions unsupported;
+* skipped tests are not demands: tests marked skip/skipif/xfail (``pytest.mark``, ``unittest``,
+  class decorators, ``pytestmark``, ``pytest.param(marks=...)``) are unsupported; so are tests in
+  a module that may be skipped as a whole (module-level ``pytest.skip``/``importorskip``) unless
+  the source lists ``only_tests`` (those are known to run), async and generator tests, tests
+  decorated with a patch, and tests whose ``parametrize`` table is not literal;
+* object identity: a function may mutate its arguments.  A name whose value contains a
+  list/dict/set stops being a literal once it (or an alias) is passed to a call that may mutate
+  it or has a method called on it; the expected value may not share a mutable object with the
+  call's arguments (``assert f(x) == x``); one mutable object may not appear twice among a call's
+  arguments; a result bound to a name (``r = f(1)``) is dropped after any further call (a
+  function could keep and later change the object it returned).  Mutable module-level constants (shared by all tests) are literals only in
+  assertions' expected positions and only if no statement of the file could mutate or share
+  them; mutable parametrize values only when the table is written in line in the test's only
+  ``parametrize`` decorator;
+* the function under test must be a module-level function: a call through ``self``, a local or
+  module-level object (which may keep state), or a name the test file rebinds is unsupported.
+
+Assumptions (stated by every certificate): the implementation returns plain data and is
+deterministic in its arguments (it does not depend on state the tests change in ways not seen
+here: fixtures defined in other files, ``conftest.py``, plugins, command-line options).
+
+Test names are pytest's (``Class::method``); ``only_tests`` entries may be pytest node ids
+(``path::Class::test[id]``), Django/unittest ids (``test_x (pkg.mod.Class)``) or bare names.  A
+parametrized row counts when its pytest id (computed as pytest does for literal values, explicit
+``ids``/``id=`` included) is selected; when the id cannot be computed and only some ids of the test
+are selected, the row is unsupported.  Assertions of tests that are not selected are skipped (not
+reported); a selected name that matches no test is reported.
+
+Table sources (``TestSource(kind='table')``) give one ``eq`` demand per case.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import builtins
+import contextlib
+import gc
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+from .errors import SpecGuardError
+from .literals import NotLiteral, eval_iterable, eval_literal, eval_literals, is_mutable
+from .load import UNRECOVERED_MARKER, check_utf8
+from .models import (Call, Demand, Expect, ExpectKind, Loc, TestFormalization, TestSource,
+                     Unsupported)
+from .values import V, contains_nan, short_repr
+
+__all__ = ["formalize_tests", "infer_entry_point"]
+
+MAX_LOOP_ITERATIONS = 1000
+"""Longest ``for`` loop unrolled."""
+MAX_UNROLL = 20_000
+"""Most iterations of nested unrolled loops (product) in one test."""
+MAX_TEXT = 200
+"""Longest ``text`` of a demand (characters)."""
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
+_TYPE_NAMES = frozenset({"int", "float", "str", "bytes", "bool", "list", "tuple", "dict", "set",
+                         "frozenset", "NoneType"})
+_SKIP_MARKS = frozenset({"skip", "skipif", "xfail", "skipIf", "skipUnless", "expectedFailure"})
+_QUIET_MODULES = frozenset({"logging", "logger", "log", "time", "gc", "pprint"})
+_PATCH_PARTS = frozenset({"patch", "monkeypatch", "setattr", "delattr", "setenv", "delenv", "setitem",
+                          "delitem", "syspath_prepend", "chdir", "override_settings", "modify_settings"})
+_EXIT_CALLS = frozenset({"pytest.skip", "pytest.xfail", "pytest.fail", "pytest.exit", "pytest.importorskip",
+                         "self.skipTest", "self.fail", "sys.exit", "os._exit", "exit", "quit"})
+_INLINE_CMS = frozenset({"self.subTest", "subtests.test", "pytest.warns", "pytest.deprecated_call",
+                         "warnings.catch_warnings", "self.assertWarns", "self.assertWarnsRegex",
+                         "self.assertLogs", "self.assertNoLogs"})
+_RAISES_APIS = frozenset({"pytest.raises", "self.assertRaises", "self.assertRaisesRegex"})
+# builtins and test APIs that do not mutate their arguments (for the identity rules)
+_SAFE_CALLS = frozenset({"len", "isinstance", "issubclass", "print", "repr", "str", "int", "float", "bool",
+                         "sorted", "list", "tuple", "set", "frozenset", "dict", "abs", "min", "max", "sum",
+                         "any", "all", "round", "type", "id", "hash", "range", "enumerate", "zip", "reversed",
+                         "format", "ascii", "self.subTest", "subtests.test", "pytest.approx", "pytest.param",
+                         "pytest.mark.parametrize"})
+_SAFE_METHODS = frozenset({"count", "index", "copy", "get", "keys", "values", "items", "startswith",
+                           "endswith", "isdisjoint", "issubset", "issuperset", "union", "intersection",
+                           "difference", "symmetric_difference"})
+# unittest assertion methods -> (kind, ast operator of the equivalent comparison)
+_UNITTEST_ALIASES = {
+    "assertEquals": "assertEqual", "failUnlessEqual": "assertEqual", "assertNotEquals": "assertNotEqual",
+    "failIfEqual": "assertNotEqual", "assert_": "assertTrue", "failUnless": "assertTrue", "failIf": "assertFalse",
+    "assertAlmostEquals": "assertAlmostEqual", "failUnlessAlmostEqual": "assertAlmostEqual",
+    "failUnlessRaises": "assertRaises", "assertRaisesRegexp": "assertRaisesRegex",
+    "assertListEqual": "assertEqual", "assertTupleEqual": "assertEqual", "assertDictEqual": "assertEqual",
+    "assertSetEqual": "assertEqual", "assertMultiLineEqual": "assertEqual",
+}
+_UNITTEST_COMPARE: dict[str, type[ast.cmpop]] = {
+    "assertEqual": ast.Eq, "assertNotEqual": ast.NotEq, "assertIs": ast.Is, "assertIsNot": ast.IsNot,
+    "assertIn": ast.In, "assertNotIn": ast.NotIn, "assertGreater": ast.Gt, "assertGreaterEqual": ast.GtE,
+    "assertLess": ast.Lt, "assertLessEqual": ast.LtE,
+}
+_FLIP: dict[type, type[ast.cmpop]] = {ast.Eq: ast.Eq, ast.NotEq: ast.NotEq, ast.Is: ast.Is, ast.IsNot: ast.IsNot,
+                                      ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE}
+_NEGATE: dict[type, type[ast.cmpop]] = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Is: ast.IsNot,
+                                        ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
+_CMP_TEXT = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+_ANY_CALL = ""   # hazard marker: a call that may reach any object it was given before
+
+
+# =====================================================================================
+# entry points
+# =====================================================================================
+
+def formalize_tests(sources: Sequence[TestSource], entry_point: str | None) -> TestFormalization:
+    """Formalize every assertion of ``sources`` about ``entry_point`` (inferred when None)."""
+    with _gc_paused():
+        files: list[_File | Unsupported] = [_read(s) for s in sources]
+        parsed = [f for f in files if isinstance(f, _File)]
+        target, why = (entry_point, "") if entry_point else infer_entry_point_of(parsed)
+        out = _Out()
+        for source, f in zip(sources, files):
+            if source.kind == "table":
+                _formalize_table(source, target, why, out)
+            elif isinstance(f, Unsupported):
+                out.errors.append(f)
+            else:
+                _formalize_file(f, target, why, out)
+        return out.result()
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The analysis allocates many small, acyclic objects next to a large AST: cyclic garbage
+    collection passes would only rescan them (they double the run time of big files)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def infer_entry_point(sources: Sequence[TestSource]) -> str | None:
+    """The function under test as inferred from the python sources (see the module docstring)."""
+    return infer_entry_point_of([f for f in (_read(s) for s in sources) if isinstance(f, _File)])[0]
+
+
+# =====================================================================================
+# output
+# =====================================================================================
+
+@dataclass
+class _Pending:
+    call: Call
+    expect: Expect
+    loc: Loc
+    text: str
+    test_name: str | None
+
+
+@dataclass
+class _Out:
+    demands: list[_Pending] = field(default_factory=list)
+    unsupported_: list[Unsupported] = field(default_factory=list)
+    errors: list[Unsupported] = field(default_factory=list)
+    _seen: set[tuple] = field(default_factory=set)
+
+    def demand(self, p: _Pending) -> None:
+        self.demands.append(p)
+
+    def unsupported(self, u: Unsupported) -> None:
+        """Record once per (location, reason): a loop or parametrized test repeats its assertions."""
+        key = (u.loc.file, u.loc.line, u.loc.pointer, u.reason)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.unsupported_.append(u)
+
+    def sort_unsupported_from(self, start: int) -> None:
+        self.unsupported_[start:] = sorted(self.unsupported_[start:], key=lambda u: u.loc.line or 0)
+
+    def result(self) -> TestFormalization:
+        demands = tuple(Demand(id=f"T{i}", call=p.call, expect=p.expect, loc=p.loc, text=p.text,
+                               test_name=p.test_name) for i, p in enumerate(self.demands, 1))
+        return TestFormalization(demands=demands, unsupported=tuple(self.unsupported_), errors=tuple(self.errors))
+
+
+# =====================================================================================
+# reading a source
+# =====================================================================================
+
+_INDEXED = (ast.Assert, ast.Call, ast.With, ast.Global, ast.Import, ast.ImportFrom, ast.Return, ast.Raise)
+
+
+@dataclass
+class _Facts:
+    """Names bound in a function's own scope, and whether it is a generator."""
+
+    names: set[str] = field(default_factory=set)
+    generator: bool = False
+
+
+class _File:
+    """A parsed python source with the file-wide facts the analyses need, built in one walk:
+    nodes by type, imports, lines of attribute/subscript stores, and per-function facts."""
+
+    def __init__(self, source: TestSource, tree: ast.Module, lines: list[str]) -> None:
+        self.source = source
+        self.tree = tree
+        self.lines = lines
+        self.nodes: dict[type, list[ast.AST]] = {t: [] for t in _INDEXED}
+        self.facts: dict[int, _Facts] = {}
+        stores: list[int] = []
+        stack: list[tuple[ast.AST, _Facts | None]] = [(tree, None)]
+        while stack:
+            n, owner = stack.pop()
+            if isinstance(n, _INDEXED):
+                self.nodes[type(n)].append(n)
+            elif isinstance(n, (ast.Attribute, ast.Subscript)) and not isinstance(n.ctx, ast.Load):
+                stores.append(n.lineno)
+            if owner is not None:
+                _note_binding(n, owner)
+            stack.extend(self._children(n, owner))
+        self.store_lines = sorted(stores)
+        self.imports = _import_map(self.nodes[ast.Import] + self.nodes[ast.ImportFrom])
+        self.call_ids = {id(c) for c in self.nodes[ast.Call]}
+        self.assertion_call_ids = {id(c) for c in self.nodes[ast.Call] if self._is_assertion_call(c)}
+
+    def _children(self, n: ast.AST, owner: _Facts | None) -> Iterator[tuple[ast.AST, _Facts | None]]:
+        """Children with the function scope they belong to (a def's body: its own scope)."""
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            facts = self.facts[id(n)] = _Facts()
+            for stmt in n.body:
+                yield stmt, facts
+            for child in (*n.decorator_list, n.args, n.returns):
+                if child is not None:
+                    yield child, owner
+        elif isinstance(n, (ast.Lambda, ast.ClassDef)):
+            for child in ast.iter_child_nodes(n):
+                yield child, None
+        else:
+            for child in ast.iter_child_nodes(n):
+                yield child, owner
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+    def qual(self, node: ast.AST) -> str | None:
+        """Dotted name with the root resolved through the file's imports (``pt.raises`` ->
+        ``pytest.raises``)."""
+        d = _dotted(node)
+        if d is None:
+            return None
+        root, _, rest = d.partition(".")
+        base = self.imports.get(root, root)
+        return f"{base}.{rest}" if rest else base
+
+    def is_assertion_call(self, node: ast.AST) -> bool:
+        """An assertion API call: ``self.assert*``, any ``assert*`` helper, ``pytest.raises``/``warns``."""
+        if id(node) in self.call_ids:
+            return id(node) in self.assertion_call_ids
+        return isinstance(node, ast.Call) and self._is_assertion_call(node)
+
+    def _is_assertion_call(self, node: ast.Call) -> bool:
+        last = _last_part(node.func)
+        if last is None:
+            return False
+        if self.qual(node.func) in ("pytest.raises", "pytest.warns", "pytest.deprecated_call"):
+            return True
+        return last.startswith("assert") or (last in _UNITTEST_ALIASES and isinstance(node.func, ast.Attribute))
+
+
+def _note_binding(n: ast.AST, facts: _Facts) -> None:
+    if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+        facts.names.add(n.id)
+    elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        facts.names.add(n.name)
+    elif isinstance(n, (ast.Import, ast.ImportFrom)):
+        facts.names.update((a.asname or a.name).split(".")[0] for a in n.names if a.name != "*")
+    elif isinstance(n, ast.ExceptHandler) and n.name:
+        facts.names.add(n.name)
+    elif isinstance(n, (ast.Yield, ast.YieldFrom)):
+        facts.generator = True
+
+
+def _read(source: TestSource) -> _File | Unsupported:
+    """Parse a python source (tables need no parsing: an empty module stands in)."""
+    if source.kind == "table":
+        return _File(source, ast.Module(body=[], type_ignores=[]), [])
+    text = source.text
+    if text is None:
+        return _utf8_error(source.path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        line = text.count("\n", 0, e.start) + 1
+        return Unsupported(loc=Loc(file=source.path, line=line),
+                           reason="file is not valid UTF-8 (undecodable bytes in the text)")
+    text = text[1:] if text.startswith("\ufeff") else text
+    try:
+        tree = ast.parse(text, filename=source.path)
+    except SyntaxError as e:
+        return Unsupported(loc=Loc(file=source.path, line=e.lineno), reason=f"syntax error: {e.msg}",
+                           text=(e.text or "").strip()[:MAX_TEXT])
+    except (ValueError, RecursionError, MemoryError) as e:
+        return Unsupported(loc=Loc(file=source.path), reason=f"cannot parse: {e or type(e).__name__}")
+    return _File(source, tree, text.splitlines())
+
+
+def _utf8_error(path: str) -> Unsupported:
+    """The loader gives ``text=None`` for a file that is not UTF-8; ask it where the bad byte is."""
+    try:
+        err = check_utf8(path)
+    except SpecGuardError:
+        err = None
+    if err is None:
+        return Unsupported(loc=Loc(file=path), reason="file is not valid UTF-8")
+    message = err.args[0].split("\n")[0]
+    prefix = f"{path}:{err.line}: " if err.line is not None else f"{path}: "
+    return Unsupported(loc=Loc(file=path, line=err.line), reason=message.removeprefix(prefix))
+
+
+def _unrecovered_lines(f: _File) -> Iterator[Unsupported]:
+    """Lines the SWE-bench loader marked as not reconstructable (``# specguard-unrecovered: ...``)."""
+    for i, line in enumerate(f.lines, 1):
+        at = line.find(UNRECOVERED_MARKER)
+        if at >= 0:
+            why, _, code = line[at + len(UNRECOVERED_MARKER):].partition(" | ")
+            yield Unsupported(loc=Loc(file=f.path, line=i), text=code.strip()[:MAX_TEXT],
+                              reason=f"test line could not be reconstructed from the patch: {why.strip()}")
+
+
+# =====================================================================================
+# small AST helpers
+# =====================================================================================
+
+def _dotted(node: ast.AST) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _root_name(node: ast.AST) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _last_part(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return None
+
+
+def _src(node: ast.AST, limit: int = 60) -> str:
+    try:
+        s = ast.unparse(node)
+    except RecursionError:
+        return "<deeply nested expression>"
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _walk_local(node: ast.AST) -> Iterator[ast.AST]:
+    """ast.walk that yields nested functions, lambdas and classes but does not enter them."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if n is node or not isinstance(n, _SCOPES):
+            stack.extend(ast.iter_child_nodes(n))
+
+
+def _walk_all(nodes: Iterable[ast.AST]) -> Iterator[ast.AST]:
+    for n in nodes:
+        yield from ast.walk(n)
+
+
+def _names_in(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _stored_names(nodes: Iterable[ast.AST]) -> set[str]:
+    """Names bound anywhere in ``nodes`` (this scope): assignments, loop targets, imports, defs."""
+    facts = _Facts()
+    for n in _walk_all_local(nodes):
+        _note_binding(n, facts)
+    return facts.names
+
+
+def _walk_all_local(nodes: Iterable[ast.AST]) -> Iterator[ast.AST]:
+    for n in nodes:
+        yield from _walk_local(n)
+
+
+# =====================================================================================
+# file context: imports, qualified names, assertion nodes
+# =====================================================================================
+
+class _Ctx:
+    """Per-file facts shared by every test of the file."""
+
+    def __init__(self, f: _File, target: str | None, target_why: str, out: _Out) -> None:
+        self.file = f
+        self.out = out
+        self.target = target
+        self.target_why = target_why
+        self.imports = f.imports
+        self.target_names = self._target_names()
+        self.handled: set[int] = set()
+        self._texts: dict[int, str] = {}
+        self.module: dict[str, _Binding] = {}
+        self.tables = _Scope({})
+        self.module_block: str | None = None
+        self.target_problem: str | None = None
+        self.event_lines = self._event_lines()
+
+    def _event_lines(self) -> list[int]:
+        """Lines of nodes that may exit early or change the environment (to skip walking the
+        statements that have none)."""
+        f = self.file
+        lines = [n.lineno for n in f.nodes[ast.Return] + f.nodes[ast.Raise]] + f.store_lines
+        for c in f.nodes[ast.Call]:
+            q = self.qual(c.func) or ""
+            if q in _EXIT_CALLS or _PATCH_PARTS.intersection(q.split(".")):
+                lines.append(c.lineno)
+        return sorted(lines)
+
+    def has_event(self, node: ast.AST) -> bool:
+        i = bisect.bisect_left(self.event_lines, node.lineno)
+        return i < len(self.event_lines) and self.event_lines[i] <= (node.end_lineno or node.lineno)
+
+    def _target_names(self) -> frozenset[str]:
+        """The target's name, and ``g`` of ``from m import f as g`` when the file imports ``f``
+        under that one name only (two names could be the solution and a reference)."""
+        if not self.target:
+            return frozenset()
+        aliases = [a for a, q in self.imports.items() if q.rsplit(".", 1)[-1] == self.target and a != self.target]
+        if len(aliases) == 1 and self.target not in self.imports:
+            return frozenset((self.target, aliases[0]))
+        return frozenset((self.target,))
+
+    # -- names ----------------------------------------------------------------------
+    def qual(self, node: ast.AST) -> str | None:
+        return self.file.qual(node)
+
+    def is_assertion_call(self, node: ast.AST) -> bool:
+        return self.file.is_assertion_call(node)
+
+    def assertion_keys(self, nodes: Iterable[ast.AST]) -> list[ast.AST]:
+        """Every assertion inside ``nodes``: ``assert`` statements and assertion API calls."""
+        return [n for n in _walk_all(nodes) if isinstance(n, ast.Assert) or self.is_assertion_call(n)]
+
+    # -- text and locations ---------------------------------------------------------
+    def text(self, node: ast.AST) -> str:
+        hit = self._texts.get(id(node))
+        if hit is not None:
+            return hit
+        a, b = node.lineno, getattr(node, "end_lineno", None) or node.lineno
+        s = " ".join(line.strip() for line in self.file.lines[a - 1:b] if line.strip())
+        s = s if len(s) <= MAX_TEXT else s[: MAX_TEXT - 3] + "..."
+        self._texts[id(node)] = s
+        return s
+
+    def loc(self, node: ast.AST) -> Loc:
+        return Loc(file=self.file.path, line=node.lineno)
+
+    def unsupported(self, node: ast.AST, reason: str, key: ast.AST | None = None) -> None:
+        self.handled.add(id(key if key is not None else node))
+        self.out.unsupported(Unsupported(loc=self.loc(node), reason=reason, text=self.text(node)))
+
+    def unsupported_inside(self, nodes: Iterable[ast.AST], reason: str) -> None:
+        for key in self.assertion_keys(nodes):
+            self.unsupported(key, reason)
+
+    def skip_inside(self, nodes: Iterable[ast.AST]) -> None:
+        """Assertions that do not count (tests that are not selected)."""
+        self.handled.update(id(k) for k in self.assertion_keys(nodes))
+
+
+def _import_map(imports: list[ast.AST]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for n in imports:
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                if a.asname:
+                    out[a.asname] = a.name
+                else:
+                    root = a.name.split(".")[0]
+                    out[root] = root
+        elif isinstance(n, ast.ImportFrom) and n.module:
+            for a in n.names:
+                if a.name != "*":
+                    out[a.asname or a.name] = f"{n.module}.{a.name}"
+    return out
+
+
+# =====================================================================================
+# bindings and scopes
+# =====================================================================================
+
+_GROUPS = itertools.count(1)
+
+
+def _new_group() -> frozenset[int]:
+    return frozenset((next(_GROUPS),))
+
+
+@dataclass(frozen=True, slots=True)
+class _Binding:
+    """What a name holds at a program point.
+
+    ``value`` is the literal value (None: not a literal, ``why`` says why); ``groups`` identify the
+    objects it may share with other names (aliasing); ``mutable``: it holds (or may hold) a
+    list/dict/set; ``result``: it holds the result of a call of the function under test (the Call,
+    or why that call cannot be formalized); ``origin``: how it was bound (assign, import, def,
+    class, param, fixture, loop, self)."""
+
+    value: V | None = None
+    why: str = ""
+    groups: frozenset[int] = frozenset()
+    mutable: bool = False
+    result: Call | str | None = None
+    origin: str = "assign"
+
+    def invalid(self, why: str) -> "_Binding":
+        return replace(self, value=None, why=why, result=None)
+
+
+def _literal(value: V, groups: frozenset[int], origin: str = "assign") -> _Binding:
+    return _Binding(value=value, groups=groups, mutable=is_mutable(value), origin=origin)
+
+
+def _opaque(why: str, origin: str = "assign") -> _Binding:
+    return _Binding(why=why, origin=origin, groups=_new_group(), mutable=True)
+
+
+class _Scope(Mapping[str, V]):
+    """Names visible in a test: its locals, then the module's bindings.  ``__getitem__`` raises
+    :class:`NotLiteral` with the reason for a name without a literal value."""
+
+    def __init__(self, module: dict[str, _Binding], local_names: frozenset[str] = frozenset()) -> None:
+        self.module = module
+        self.local_names = local_names
+        self.locals: dict[str, _Binding] = {}
+
+    def binding(self, name: str) -> _Binding | None:
+        b = self.locals.get(name)
+        if b is not None:
+            return b
+        if name in self.local_names:
+            return _Binding(why="not yet assigned at this point of the test", origin="unbound")
+        return self.module.get(name)
+
+    def is_local(self, name: str) -> bool:
+        return name in self.locals or name in self.local_names
+
+    def __getitem__(self, name: str) -> V:
+        b = self.binding(name)
+        if b is None:
+            raise NotLiteral(f"`{name}` is not a literal (not bound in this file)")
+        if b.value is None:
+            raise NotLiteral(f"`{name}` is not a literal ({b.why})")
+        return b.value
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.binding(name) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(set(self.module) | set(self.locals) | set(self.local_names))
+
+    def __len__(self) -> int:
+        return len(set(self.module) | set(self.locals) | set(self.local_names))
+
+    def bind(self, name: str, b: _Binding) -> None:
+        self.locals[name] = b
+
+    def all_bindings(self) -> Iterator[tuple[str, _Binding]]:
+        yield from self.locals.items()
+
+
+# =====================================================================================
+# the subject of an assertion: the call of the function under test
+# =====================================================================================
+
+@dataclass(frozen=True)
+class _Subject:
+    """One side of an assertion.  ``involves``: it mentions the function under test; then
+    ``call`` is the formalized call (or ``error`` why not), ``length``: wrapped in ``len()``,
+    ``groups``: objects the call's arguments (or the bound result) may share."""
+
+    involves: bool
+    call: Call | None = None
+    error: str | None = None
+    length: bool = False
+    groups: frozenset[int] = frozenset()
+
+
+_NOT_INVOLVED = _Subject(False)
+
+
+class _Unsup(Exception):
+    """Internal: an assertion cannot be formalized (carries the reason)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+# =====================================================================================
+# the statement walker (one run of one test, or a module's top level)
+# =====================================================================================
+
+class _Walker:
+    """Walks statements in order, tracking which names hold literals, and formalizes assertions.
+
+    ``mode='test'``: a test body (assertions become demands); ``mode='module'``: a module's top
+    level (assertions are unsupported; bindings become the module constants)."""
+
+    def __init__(self, ctx: _Ctx, scope: _Scope, mode: str, test_name: str | None = None,
+                 block: str | None = None) -> None:
+        self.ctx = ctx
+        self.scope = scope
+        self.mode = mode
+        self.test_name = test_name
+        self.block = block
+        self.exit: str | None = None
+        self.unroll = 1
+
+    # -- emission -------------------------------------------------------------------
+    def demand(self, stmt: ast.AST, call: Call, expect: Expect) -> None:
+        if self.block is not None:
+            return self.ctx.unsupported(stmt, self.block)
+        self.ctx.out.demand(_Pending(call=call, expect=expect, loc=self.ctx.loc(stmt),
+                                     text=self.ctx.text(stmt), test_name=self.test_name))
+
+    def unsupported(self, stmt: ast.AST, reason: str) -> None:
+        self.ctx.unsupported(stmt, self.block or reason)
+
+    # -- statements -----------------------------------------------------------------
+    def run(self, body: Sequence[ast.stmt]) -> None:
+        for stmt in body:
+            self.stmt(stmt)
+
+    def stmt(self, stmt: ast.stmt) -> None:
+        handler = getattr(self, "stmt_" + type(stmt).__name__, None)
+        if handler is None:
+            self.opaque(stmt, f"the `{type(stmt).__name__.lower()}` statement at line {stmt.lineno}")
+        else:
+            handler(stmt)
+
+    def stmt_Pass(self, stmt: ast.Pass) -> None:
+        pass
+
+    def stmt_Assert(self, stmt: ast.Assert) -> None:
+        self.ctx.handled.add(id(stmt))
+        if self.mode == "module":
+            self.unsupported(stmt, "assertion at module level (not in a test)")
+        else:
+            self.assert_expr(stmt, stmt.test)
+        self.after(stmt)
+
+    def stmt_Expr(self, stmt: ast.Expr) -> None:
+        asserts = self.ctx.is_assertion_call(stmt.value)
+        if asserts:
+            self.assertion_call(stmt, stmt.value)
+        self.after(stmt)
+        if self.mode == "test" and self.block is None and not asserts:
+            self.block = self.side_effect(stmt.value)
+
+    def side_effect(self, value: ast.expr) -> str | None:
+        """A call whose result is discarded is made for its effect; when it is not on a local
+        object, it may change state the function under test depends on (``sol.set_mode(2)``,
+        ``random.seed(0)``, ``setup_db()``)."""
+        if not isinstance(value, ast.Call) or self.is_target_call(value) or self.safe_call(value):
+            return None
+        root = _root_name(value.func)
+        q = self.ctx.qual(value.func) or ""
+        if root is None or root in ("self", "cls") or q.split(".")[0] in _QUIET_MODULES:
+            return None
+        if self.scope.is_local(root) and not (isinstance(value.func, ast.Name)):
+            return None
+        return f"follows a call made for its effect, which may change what `{self.ctx.target}` sees " \
+               f"(`{_src(value.func, 40)}` at line {value.lineno})"
+
+    def stmt_Assign(self, stmt: ast.Assign | ast.AnnAssign) -> None:
+        value = stmt.value
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if value is None:
+            return
+        if self.ctx.is_assertion_call(value):
+            self.assertion_call(stmt, value)
+        new = self.evaluate_rhs(value, stmt.lineno)
+        self.after(stmt)
+        for t in targets:
+            self.bind_target(t, new, stmt.lineno)
+
+    stmt_AnnAssign = stmt_Assign
+
+    def stmt_AugAssign(self, stmt: ast.AugAssign) -> None:
+        t = stmt.target
+        new: _Binding | None = None
+        if isinstance(t, ast.Name):
+            old = self.scope.binding(t.id)
+            if old is not None and old.value is not None and not old.mutable:
+                new = self.evaluate_rhs(ast.BinOp(left=t, op=stmt.op, right=stmt.value), stmt.lineno)
+        self.after(stmt)
+        if isinstance(t, ast.Name):
+            self.bind_target(t, new or _opaque(f"changed in place at line {stmt.lineno}"), stmt.lineno)
+
+    def stmt_Delete(self, stmt: ast.Delete) -> None:
+        self.after(stmt)
+        for t in stmt.targets:
+            if isinstance(t, ast.Name):
+                self.scope.bind(t.id, _opaque(f"deleted at line {stmt.lineno}"))
+
+    def stmt_Import(self, stmt: ast.Import | ast.ImportFrom) -> None:
+        for a in stmt.names:
+            if a.name == "*":
+                self.star_import(stmt)
+                continue
+            name = (a.asname or a.name).split(".")[0]
+            self.scope.bind(name, _opaque(f"imported at line {stmt.lineno}", "import"))
+
+    stmt_ImportFrom = stmt_Import
+
+    def star_import(self, stmt: ast.stmt) -> None:
+        for name, b in list(self.scope.all_bindings()):
+            self.scope.bind(name, b.invalid(f"may be rebound by the `import *` at line {stmt.lineno}"))
+
+    def stmt_FunctionDef(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        kind, what = ("class", "class") if isinstance(stmt, ast.ClassDef) else ("def", "function")
+        if self.mode == "test":
+            self.ctx.unsupported_inside(stmt.body, f"assertion is in the nested {what} `{stmt.name}`, "
+                                                   "not directly in the test")
+        self.scope.bind(stmt.name, _opaque(f"a {what} defined at line {stmt.lineno}", kind))
+
+    stmt_AsyncFunctionDef = stmt_FunctionDef
+    stmt_ClassDef = stmt_FunctionDef
+
+    def stmt_Return(self, stmt: ast.Return | ast.Raise) -> None:
+        self.after(stmt)
+
+    stmt_Raise = stmt_Return
+
+    def stmt_Global(self, stmt: ast.Global | ast.Nonlocal) -> None:
+        for name in stmt.names:
+            self.scope.bind(name, _opaque(f"declared global at line {stmt.lineno}"))
+        if self.mode == "test":
+            self.block = self.block or f"follows a `global` declaration at line {stmt.lineno} (global state may change)"
+
+    stmt_Nonlocal = stmt_Global
+
+    def stmt_If(self, stmt: ast.If) -> None:
+        if self.mode == "module" and _is_main_guard(stmt.test):
+            self.ctx.unsupported_inside(stmt.body + stmt.orelse, "assertion inside `if __name__ == '__main__'`")
+            return
+        self.opaque(stmt, f"the `if` at line {stmt.lineno}", "its execution is conditional")
+
+    def stmt_While(self, stmt: ast.While) -> None:
+        self.opaque(stmt, f"the `while` loop at line {stmt.lineno}", "its execution is conditional")
+
+    def stmt_Try(self, stmt: ast.stmt) -> None:
+        self.opaque(stmt, f"the `try` at line {stmt.lineno}", "an exception handler may catch the failure")
+
+    stmt_TryStar = stmt_Try
+
+    def stmt_Match(self, stmt: ast.stmt) -> None:
+        self.opaque(stmt, f"the `match` at line {stmt.lineno}", "its execution is conditional")
+
+    def stmt_AsyncFor(self, stmt: ast.stmt) -> None:
+        self.opaque(stmt, f"the `async for` at line {stmt.lineno}")
+
+    def stmt_AsyncWith(self, stmt: ast.stmt) -> None:
+        self.opaque(stmt, f"the `async with` at line {stmt.lineno}")
+
+    # -- opaque compound statements -------------------------------------------------
+    def opaque(self, stmt: ast.stmt, where: str, why: str = "") -> None:
+        """A statement whose effect is not tracked: assertions inside are unsupported, names it
+        assigns lose their values, and what follows a possible early exit inside is blocked."""
+        self.ctx.unsupported_inside([stmt], self.block or f"inside {where}" + (f" ({why})" if why else ""))
+        self.after(stmt)
+        for name in _stored_names([stmt]):
+            self.scope.bind(name, _opaque(f"assigned in {where}"))
+
+    # -- after each statement: exits, patches, mutation ---------------------------------
+    def after(self, stmt: ast.AST) -> None:
+        """Bookkeeping after a statement: early exits and environment changes block what follows;
+        mutated objects lose their values."""
+        if self.block is None and self.ctx.has_event(stmt):
+            self.block = self.exit_or_change(stmt)
+        self.apply_hazards(stmt)
+
+    def exit_or_change(self, stmt: ast.AST) -> str | None:
+        """Why what follows ``stmt`` is blocked: a possible early exit anywhere in it, or (in a
+        test) a patch or a change of global state, which may change what the function sees."""
+        for n in _walk_local(stmt):
+            self.exit = _exit_phrase(self.ctx, n)
+            if self.exit is not None:
+                return f"follows a possible early exit ({self.exit})"
+            change = self.env_change(n) if self.mode == "test" else None
+            if change is not None:
+                return change
+        return None
+
+    def env_change(self, n: ast.AST) -> str | None:
+        if isinstance(n, ast.Call):
+            q = self.ctx.qual(n.func) or ""
+            if _PATCH_PARTS.intersection(q.split(".")):
+                return f"follows a change of the environment (`{q}` at line {n.lineno})"
+        elif isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            root = _root_name(n)
+            if root not in ("self", "cls") and not (root and self.scope.is_local(root)):
+                return f"follows a change of global state (`{_src(n)}` at line {n.lineno})"
+        return None
+
+    def tracking(self) -> bool:
+        """Whether any local holds a mutable literal or a result (else identity does not matter)."""
+        return any(b.mutable and (b.value is not None or b.result is not None) for b in self.scope.locals.values())
+
+    def apply_hazards(self, node: ast.AST) -> None:
+        """Names that a statement may mutate (or share with a callee) lose their values, with
+        every name that may share an object with them."""
+        if not self.tracking():
+            return
+        for name, line in self.hazards(node):
+            if name == _ANY_CALL:
+                self.invalidate(lambda b: b.result is not None, f"may have been changed by the call at line {line}")
+                continue
+            b = self.scope.binding(name)
+            if b is not None and b.mutable and self.scope.is_local(name):
+                self.invalidate(lambda ob: ob.mutable and bool(ob.groups & b.groups),
+                                f"may have been mutated at line {line}")
+
+    def invalidate(self, which: Callable[[_Binding], bool], why: str) -> None:
+        for name, b in list(self.scope.all_bindings()):
+            if which(b):
+                self.scope.bind(name, b.invalid(why))
+
+    def hazards(self, node: ast.AST) -> list[tuple[str, int]]:
+        """(name, line) of each name whose object ``node`` may mutate or hand to a callee, and
+        (_ANY_CALL, line) for each call that may mutate anything it can reach (such as a result
+        of the function under test that it kept)."""
+        out: list[tuple[str, int]] = []
+        self._hazards(node, False, out)
+        return out
+
+    def _hazards(self, node: ast.AST, exposed: bool, out: list[tuple[str, int]]) -> None:
+        if isinstance(node, ast.Name):
+            if exposed or isinstance(node.ctx, ast.Del):
+                out.append((node.id, node.lineno))
+            return
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            root = _root_name(node)
+            if root:
+                out.append((root, node.lineno))
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            out.append((node.target.id, node.lineno))
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr not in _SAFE_METHODS and not self.safe_call(node):
+                root = _root_name(func.value)
+                if root:
+                    out.append((root, node.lineno))
+            self._hazards(func, exposed, out)
+            if not self.safe_call(node):
+                out.append((_ANY_CALL, node.lineno))
+            inner = exposed or not self.safe_call(node)
+            for child in itertools.chain(node.args, node.keywords):
+                self._hazards(child, inner, out)
+            return
+        for child in ast.iter_child_nodes(node):
+            self._hazards(child, exposed, out)
+
+    def safe_call(self, node: ast.Call) -> bool:
+        if isinstance(node.func, ast.Name) and self.scope.is_local(node.func.id):
+            return False
+        return _is_safe_qual(self.ctx.qual(node.func) or "")
+
+    # -- assignments ----------------------------------------------------------------
+    def evaluate_rhs(self, value: ast.expr, line: int) -> _Binding:
+        """What a name assigned ``value`` holds: a literal, the result of the function under
+        test, or nothing (with the reason)."""
+        if self.is_target_call(value):
+            s = self.call_subject(value)
+            result = s.call if s.call is not None else (s.error or "not formalized")
+            return _Binding(why=f"bound at line {line} to the result of `{self.ctx.target}`", result=result,
+                            groups=_new_group() | s.groups, mutable=True, origin="result")
+        try:
+            v = eval_literal(value, self.scope)
+        except NotLiteral as e:
+            why = f"bound at line {line} by a call" if isinstance(value, ast.Call) else \
+                f"bound at line {line} to a non-literal value: {e.reason}"
+            return _Binding(why=why, groups=_new_group() | self.groups_of(value), mutable=True)
+        return _literal(v, _new_group() | self.groups_of(value))
+
+    def groups_of(self, node: ast.AST) -> frozenset[int]:
+        """Objects the value of ``node`` may share with names (the names it mentions)."""
+        if not self.tracking():
+            return frozenset()
+        groups: set[int] = set()
+        for name in _names_in(node):
+            b = self.scope.binding(name)
+            if b is not None and b.mutable:
+                groups |= b.groups
+        return frozenset(groups)
+
+    def bind_target(self, target: ast.expr, b: _Binding, line: int) -> None:
+        if isinstance(target, ast.Name):
+            self.scope.bind(target.id, b)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            parts = self.unpack(target, b, line)
+            for t, pb in zip(target.elts, parts):
+                self.bind_target(t.value if isinstance(t, ast.Starred) else t, pb, line)
+
+    def unpack(self, target: ast.Tuple | ast.List, b: _Binding, line: int) -> list[_Binding]:
+        n = len(target.elts)
+        v = b.value
+        if any(isinstance(t, ast.Starred) for t in target.elts):
+            why = f"bound at line {line} by a starred unpacking"
+        elif b.result is not None:
+            why = f"bound at line {line} by unpacking the result of `{self.ctx.target}`"
+        elif v is None:
+            why = b.why
+        elif v.kind not in ("list", "tuple") or len(v.val) != n:
+            why = f"bound at line {line} by an unpacking that does not match the value"
+        else:
+            return [_literal(x, b.groups) for x in v.val]
+        return [_Binding(why=why, groups=b.groups, mutable=True)] * n
+
+    # -- with -----------------------------------------------------------------------
+    def stmt_With(self, stmt: ast.With) -> None:
+        cms = [item.context_expr for item in stmt.items]
+        quals = [self.ctx.qual(c.func) if isinstance(c, ast.Call) else None for c in cms]
+        if len(cms) == 1 and quals[0] in _RAISES_APIS:
+            self.raises_with(stmt, cms[0], quals[0])
+            self.after(stmt)
+            self.bind_with_targets(stmt)
+        elif all(q in _INLINE_CMS for q in quals):
+            for c, q in zip(cms, quals):
+                if self.ctx.is_assertion_call(c):
+                    self.ctx.handled.add(id(c))
+                    self.unsupported(stmt, f"`{q}` assertions are not supported")
+            self.bind_with_targets(stmt)
+            self.run(stmt.body)
+        else:
+            what = ", ".join(_src(c, 40) for c in cms)
+            self.opaque(stmt, f"`with {what}` at line {stmt.lineno}",
+                        "the context manager may suppress failures or change behaviour")
+
+    def bind_with_targets(self, stmt: ast.With) -> None:
+        for item in stmt.items:
+            if item.optional_vars is not None:
+                self.bind_target(item.optional_vars, _opaque(f"bound by `with` at line {stmt.lineno}"),
+                                 stmt.lineno)
+
+    # -- for ------------------------------------------------------------------------
+    def stmt_For(self, stmt: ast.For) -> None:
+        reason = self.unroll_problem(stmt)
+        elements: list[V] = []
+        if reason is None:
+            try:
+                elements = eval_iterable(stmt.iter, self.scope)
+            except NotLiteral as e:
+                reason = f"its iterable is not a literal: {e.reason}"
+        if reason is None and len(elements) > MAX_LOOP_ITERATIONS:
+            reason = f"it has {len(elements)} iterations (limit {MAX_LOOP_ITERATIONS})"
+        if reason is None and self.unroll * max(len(elements), 1) > MAX_UNROLL:
+            reason = f"nested loops with more than {MAX_UNROLL} iterations"
+        if reason is not None:
+            return self.opaque(stmt, f"the loop at line {stmt.lineno}", reason)
+        self.unrolled(stmt, elements)
+
+    def unroll_problem(self, stmt: ast.For) -> str | None:
+        if self.mode == "module":
+            return "a module-level loop"
+        body = stmt.body + stmt.orelse
+        for n in _walk_all_local(stmt.body):
+            if isinstance(n, (ast.Break, ast.Continue)):
+                return f"it has a `{type(n).__name__.lower()}` at line {n.lineno}"
+        iter_names = {n for n in _names_in(stmt.iter) if (b := self.scope.binding(n)) is not None and b.mutable}
+        used = iter_names & {n.id for n in _walk_all_local(body) if isinstance(n, ast.Name)}
+        if used:
+            return f"its body uses its iterable `{sorted(used)[0]}`"
+        iter_groups = self.groups_of(stmt.iter)
+        targets = _stored_names([stmt.target])
+        for name, _ in self.hazards(ast.Module(body=body, type_ignores=[])):
+            b = self.scope.binding(name)
+            if name not in targets and b is not None and b.groups & iter_groups:
+                return f"its body may change its iterable (through `{name}`)"
+        return None
+
+    def unrolled(self, stmt: ast.For, elements: list[V]) -> None:
+        shared = self.shares_module_value(stmt.iter)
+        base_groups = self.groups_of(stmt.iter)
+        self.unroll *= max(len(elements), 1)
+        try:
+            for v in elements:
+                if shared and is_mutable(v):
+                    b = _Binding(why=f"an element of a module-level mutable value (loop at line {stmt.lineno}); "
+                                     "tests share it", groups=base_groups, mutable=True)
+                else:
+                    b = _literal(v, _new_group() | base_groups, "loop")
+                self.bind_target(stmt.target, b, stmt.lineno)
+                self.run(stmt.body)
+        finally:
+            self.unroll //= max(len(elements), 1)
+        self.run(stmt.orelse)
+
+    def shares_module_value(self, node: ast.AST) -> bool:
+        return any(not self.scope.is_local(n) and (b := self.scope.binding(n)) is not None and b.mutable
+                   for n in _names_in(node))
+
+    # =================================================================================
+    # assertions
+    # =================================================================================
+    def assertion_call(self, stmt: ast.stmt, call: ast.Call) -> None:
+        self.ctx.handled.add(id(call))
+        if self.mode == "module":
+            return self.unsupported(stmt, "assertion at module level (not in a test)")
+        try:
+            self.formalize_call(stmt, call)
+        except _Unsup as u:
+            self.unsupported(stmt, u.reason)
+
+    def formalize_call(self, stmt: ast.stmt, call: ast.Call) -> None:
+        q = self.ctx.qual(call.func) or ""
+        method = _UNITTEST_ALIASES.get(_last_part(call.func) or "", _last_part(call.func) or "")
+        if q == "pytest.raises" or (q.startswith("self.") and method in ("assertRaises", "assertRaisesRegex")):
+            return self.raises_callable(stmt, call, "assertRaisesRegex" if method == "assertRaisesRegex" else q)
+        if not q.startswith("self."):
+            raise _Unsup(f"assertion helper `{q or _src(call.func)}` is not supported")
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            raise _Unsup("assertion arguments use `*`/`**`")
+        args = self.unittest_args(call)
+        if method in _UNITTEST_COMPARE:
+            need(len(args) >= 2, f"`{method}` needs two arguments")
+            node = ast.Compare(left=args[0], ops=[_UNITTEST_COMPARE[method]()], comparators=[args[1]])
+            return self.assert_expr(stmt, node)
+        if method in ("assertTrue", "assertFalse"):
+            need(len(args) >= 1, f"`{method}` needs an argument")
+            return self.assert_expr(stmt, args[0], negate=method == "assertFalse")
+        if method in ("assertIsNone", "assertIsNotNone"):
+            need(len(args) >= 1, f"`{method}` needs an argument")
+            op = ast.Is() if method == "assertIsNone" else ast.IsNot()
+            return self.assert_expr(stmt, ast.Compare(left=args[0], ops=[op], comparators=[ast.Constant(None)]))
+        if method == "assertIsInstance":
+            need(len(args) >= 2, "`assertIsInstance` needs two arguments")
+            return self.isinstance_(stmt, args[0], args[1], False)
+        if method == "assertAlmostEqual":
+            return self.almost_equal(stmt, call, args)
+        raise _Unsup(f"`{method}` is not supported")
+
+    @staticmethod
+    def unittest_args(call: ast.Call) -> list[ast.expr]:
+        """Positional arguments, with ``first=``/``second=``/``expr=``/... keywords put in place."""
+        args = list(call.args)
+        kw = {k.arg: k.value for k in call.keywords}
+        for group in (("first", "expr", "obj", "member"), ("second", "cls", "container")):
+            given = [kw[name] for name in group if name in kw]
+            if given and len(args) == (0 if group[0] == "first" else 1):
+                args.append(given[0])
+        return args
+
+    # -- boolean structure -----------------------------------------------------------
+    def assert_expr(self, stmt: ast.AST, expr: ast.expr, negate: bool = False) -> None:
+        try:
+            self.assert_expr_parts(stmt, expr, negate)
+        except _Unsup as u:
+            self.unsupported(stmt, u.reason)
+
+    def assert_expr_parts(self, stmt: ast.AST, expr: ast.expr, negate: bool) -> None:
+        if isinstance(expr, ast.BoolOp):
+            if isinstance(expr.op, ast.And) != negate:   # a and b / not (a or b): every part holds
+                for part in expr.values:
+                    self.assert_expr(stmt, part, negate)
+                    self.apply_hazards(part)
+                return
+            raise _Unsup("`or` in an assertion (either part may hold)" if not negate
+                         else "`not (a and b)` in an assertion (either part may fail)")
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+            return self.assert_expr_parts(stmt, expr.operand, not negate)
+        if isinstance(expr, ast.Compare):
+            return self.compare_chain(stmt, expr, negate)
+        if self.is_builtin_call(expr, "isinstance"):
+            need(len(expr.args) == 2 and not expr.keywords, "`isinstance` needs two arguments")
+            return self.isinstance_(stmt, expr.args[0], expr.args[1], negate)
+        return self.truth(stmt, expr, negate)
+
+    def compare_chain(self, stmt: ast.AST, expr: ast.Compare, negate: bool) -> None:
+        if negate and len(expr.ops) > 1:
+            raise _Unsup("`not` of a chained comparison (either part may fail)")
+        operands = [expr.left, *expr.comparators]
+        for left, op, right in zip(operands, expr.ops, operands[1:]):
+            try:
+                self.compare(stmt, left, op, right, negate)
+            except _Unsup as u:
+                self.unsupported(stmt, u.reason)
+
+    # -- comparisons ----------------------------------------------------------------
+    def compare(self, stmt: ast.AST, left: ast.expr, op: ast.cmpop, right: ast.expr, negate: bool) -> None:
+        ls, rs = self.subject(left), self.subject(right)
+        if ls.involves and rs.involves:
+            raise _Unsup(f"assertion compares two calls of `{self.ctx.target}`")
+        if not ls.involves and not rs.involves:
+            raise _Unsup(self.no_target(left, right))
+        if rs.involves:
+            if isinstance(op, (ast.In, ast.NotIn)):
+                raise _Unsup(f"membership test in the result of `{self.ctx.target}` (`x in f(...)`) is not supported")
+            ls, left, right, op = rs, right, left, _FLIP[type(op)]()
+        if negate:
+            flipped = _NEGATE.get(type(op))
+            if flipped is None:
+                raise _Unsup("`not` of an ordering comparison is not supported (NaN makes it differ "
+                             "from the opposite comparison)")
+            op = flipped()
+        if ls.error:
+            raise _Unsup(ls.error)
+        assert ls.call is not None
+        if self.is_approx(right):
+            need(isinstance(op, ast.Eq) and not ls.length, "`pytest.approx` is supported only as `call == approx(v)`")
+            return self.demand(stmt, ls.call, self.approx_expect(right))
+        if isinstance(op, (ast.In, ast.NotIn)) and _is_iterable_call(right):
+            value = self.iterable(right, ls)
+        else:
+            value = self.expected(right, ls)
+        self.demand(stmt, ls.call, self.compare_expect(ls, op, value))
+
+    def compare_expect(self, s: _Subject, op: ast.cmpop, v: V) -> Expect:
+        if s.length:
+            need(isinstance(op, ast.Eq), "only `len(call) == n` is supported for lengths")
+            need(v.kind == "int", f"`len(...)` compared with a {v.kind}")
+            return Expect(kind=ExpectKind.len_eq, n=v.val)
+        if isinstance(op, ast.Eq):
+            return Expect(kind=ExpectKind.eq, value=v)
+        if isinstance(op, ast.NotEq):
+            return Expect(kind=ExpectKind.ne, value=v)
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            need(v.kind in ("none", "bool"), f"`is` compares identity; only None, True and False are "
+                                              f"supported, not {short_repr(v, 40)}")
+            return Expect(kind=ExpectKind.is_ if isinstance(op, ast.Is) else ExpectKind.is_not, value=v)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            kind = ExpectKind.in_ if isinstance(op, ast.In) else ExpectKind.not_in
+            return Expect(kind=kind, values=self.members(v))
+        need(v.kind in ("int", "float", "bool"), f"ordering comparison with a non-numeric value ({v.kind})")
+        return Expect(kind=ExpectKind.cmp, op=_CMP_TEXT[type(op)], value=v)
+
+    @staticmethod
+    def members(v: V) -> tuple[V, ...]:
+        if v.kind in ("list", "tuple", "set", "frozenset"):
+            return v.val
+        if v.kind == "dict":
+            return tuple(k for k, _ in v.val)
+        if v.kind in ("str", "bytes"):
+            raise _Unsup(f"`in` a {v.kind} is a substring test, not supported")
+        raise _Unsup(f"`in` a {v.kind} is not a membership test")
+
+    def expected(self, node: ast.expr, s: _Subject) -> V:
+        """The literal on the other side; it must not share a mutable object with the call."""
+        if isinstance(node, ast.Call) and self.ctx.qual(node.func) not in ("list", "tuple", "set", "frozenset",
+                                                                             "dict", "float", "int"):
+            raise _Unsup(f"assertion compares two calls (`{self.ctx.target}` and `{_src(node.func, 40)}`)")
+        try:
+            v = eval_literal(node, self.scope)
+        except NotLiteral as e:
+            raise _Unsup(f"expected value {_what(node, e)}") from None
+        shared = self.groups_of(node) & s.groups
+        if shared:
+            raise _Unsup(f"expected value `{_src(node, 40)}` may share a mutable object with the arguments "
+                         f"of `{self.ctx.target}` (which may mutate them)")
+        return v
+
+    def iterable(self, node: ast.expr, s: _Subject) -> V:
+        """``x in range(..)`` / ``d.keys()``: membership by ``==`` in the elements."""
+        try:
+            items = eval_iterable(node, self.scope)
+        except NotLiteral as e:
+            raise _Unsup(f"container {_what(node, e)}") from None
+        need(not (self.groups_of(node) & s.groups), f"container `{_src(node, 40)}` may share a mutable object "
+                                                    f"with the arguments of `{self.ctx.target}`")
+        return V("tuple", tuple(items))
+
+    def truth(self, stmt: ast.AST, expr: ast.expr, negate: bool) -> None:
+        s = self.subject(expr)
+        if not s.involves:
+            raise _Unsup(self.no_target(expr))
+        if s.error:
+            raise _Unsup(s.error)
+        need(not s.length, "truthiness of `len(...)` is not supported")
+        assert s.call is not None
+        self.demand(stmt, s.call, Expect(kind=ExpectKind.falsy if negate else ExpectKind.truthy))
+
+    def isinstance_(self, stmt: ast.AST, obj: ast.expr, types: ast.expr, negate: bool) -> None:
+        need(not negate, "`not isinstance(...)` is not supported")
+        s = self.subject(obj)
+        if not s.involves:
+            raise _Unsup(self.no_target(obj))
+        if s.error:
+            raise _Unsup(s.error)
+        need(not s.length, "`isinstance(len(...), T)` is not supported")
+        assert s.call is not None
+        self.demand(stmt, s.call, Expect(kind=ExpectKind.isinstance, types=tuple(self.type_names(types))))
+
+    def type_names(self, node: ast.expr) -> Iterator[str]:
+        if isinstance(node, ast.Tuple):
+            for elt in node.elts:
+                yield from self.type_names(elt)
+            return
+        if isinstance(node, ast.Call) and _dotted(node.func) == "type" and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.Constant) and node.args[0].value is None:
+            yield "type(None)"
+            return
+        if isinstance(node, ast.Name) and node.id in _TYPE_NAMES and node.id not in self.scope:
+            yield node.id
+            return
+        raise _Unsup(f"isinstance with type `{_src(node, 40)}` (only builtin type names are supported)")
+
+    def almost_equal(self, stmt: ast.AST, call: ast.Call, args: list[ast.expr]) -> None:
+        need(len(args) >= 2, "`assertAlmostEqual` needs two arguments")
+        places_node = args[2] if len(args) > 2 else _keyword(call, "places")
+        delta_node = args[4] if len(args) > 4 else _keyword(call, "delta")
+        places = self.places(places_node)
+        delta = self.tolerance(delta_node, "delta")
+        need(places is None or delta is None, "`assertAlmostEqual` with both places and delta")
+        ls, rs = self.subject(args[0]), self.subject(args[1])
+        need(not (ls.involves and rs.involves), f"assertion compares two calls of `{self.ctx.target}`")
+        if not ls.involves:
+            ls, args = rs, [args[1], args[0]]
+        if not ls.involves:
+            raise _Unsup(self.no_target(args[0], args[1]))
+        if ls.error:
+            raise _Unsup(ls.error)
+        need(not ls.length and ls.call is not None, "`assertAlmostEqual` on `len(...)` is not supported")
+        v = self.expected(args[1], ls)
+        need(v.kind in ("int", "float", "bool"), "`assertAlmostEqual` with a non-numeric value")
+        if delta is not None:
+            expect = Expect(kind=ExpectKind.approx, value=v, abs=delta)
+        else:
+            expect = Expect(kind=ExpectKind.approx, value=v, places=7 if places is None else places)
+        self.demand(stmt, ls.call, expect)
+
+    def tolerance(self, node: ast.expr | None, what: str) -> float | None:
+        """A tolerance (``rel``, ``abs``, ``delta``): None, or a non-negative number that a float
+        represents exactly."""
+        v = self.literal(node, f"`{what}`") if node is not None else V("none")
+        if v.kind == "none":
+            return None
+        need(v.kind in ("int", "float") and float(v.val) == v.val and v.val >= 0,
+             f"`{what}` must be a non-negative number exactly representable as a float")
+        return float(v.val)
+
+    def places(self, node: ast.expr | None) -> int | None:
+        v = self.literal(node, "`places`") if node is not None else V("none")
+        if v.kind == "none":
+            return None
+        need(v.kind == "int", "`places` must be an int")
+        return v.val
+
+    # -- pytest.approx ----------------------------------------------------------------
+    def is_approx(self, node: ast.expr) -> bool:
+        return isinstance(node, ast.Call) and self.ctx.qual(node.func) == "pytest.approx"
+
+    def approx_expect(self, node: ast.Call) -> Expect:
+        params = ("expected", "rel", "abs", "nan_ok")
+        need(len(node.args) <= 4 and not any(isinstance(a, ast.Starred) for a in node.args),
+             "unsupported arguments to `pytest.approx`")
+        given = dict(zip(params, node.args))
+        for kw in node.keywords:
+            need(kw.arg in params and kw.arg not in given, f"unsupported argument `{kw.arg}` to `pytest.approx`")
+            given[kw.arg] = kw.value
+        need("expected" in given, "`pytest.approx` needs a value")
+        if "nan_ok" in given:
+            nan_ok = self.literal(given["nan_ok"], "`nan_ok`")
+            need(nan_ok.kind == "bool" and not nan_ok.val, "`pytest.approx(nan_ok=True)` is not supported")
+        value = self.literal(given["expected"], "approx value")
+        rel = self.tolerance(given.get("rel"), "rel")
+        abs_ = self.tolerance(given.get("abs"), "abs")
+        return Expect(kind=ExpectKind.approx, value=value, rel=rel, abs=abs_)
+
+    def literal(self, node: ast.expr, what: str) -> V:
+        try:
+            return eval_literal(node, self.scope)
+        except NotLiteral as e:
+            raise _Unsup(f"{what} {_what(node, e)}") from None
+
+    # -- raises -----------------------------------------------------------------------
+    def raises_with(self, stmt: ast.With, cm: ast.Call, api: str) -> None:
+        self.ctx.handled.add(id(cm))
+        if self.mode == "module":
+            return self.unsupported(stmt, "assertion at module level (not in a test)")
+        try:
+            exc = self.exc_names(cm, api)
+            allowed = ("match", "msg") if api == "pytest.raises" else ("msg",)
+            need(all(kw.arg in allowed for kw in cm.keywords if kw.arg != "expected_exception"),
+                 f"unsupported arguments to `{api}`")
+            need(len(cm.args) <= (2 if api.endswith("Regex") else 1),
+                 f"`with {api}(...)` with extra arguments")
+            call = self.raising_body(stmt, api)
+            s = self.subject(call)
+            if not s.involves:
+                raise _Unsup(self.no_target(call))
+            if s.error:
+                raise _Unsup(s.error)
+            need(not s.length and s.call is not None and self.is_target_call(call),
+                 f"the body of `{api}` does not call `{self.ctx.target}` directly")
+            self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc))
+        except _Unsup as u:
+            self.unsupported(stmt, u.reason)
+        self.ctx.unsupported_inside(stmt.body, f"assertion inside the `{api}` block at line {stmt.lineno}")
+
+    def raising_body(self, stmt: ast.With, api: str) -> ast.expr:
+        """The single call the block of ``with pytest.raises(E):`` consists of."""
+        body = stmt.body
+        if len(body) == 1:
+            b = body[0]
+            if isinstance(b, ast.Expr):
+                return b.value
+            if isinstance(b, (ast.Assign, ast.AnnAssign)) and b.value is not None:
+                return b.value
+        raise _Unsup(f"the block of `{api}` is not a single call (an earlier statement could raise)")
+
+    def raises_callable(self, stmt: ast.AST, call: ast.Call, api: str) -> None:
+        """``pytest.raises(E, f, *args, **kwargs)`` / ``self.assertRaises(E, f, *args)``."""
+        at = 2 if api == "assertRaisesRegex" else 1
+        need(not any(isinstance(a, ast.Starred) for a in call.args[: at + 1]), "unsupported `*` arguments")
+        if len(call.args) <= at:
+            raise _Unsup(f"`{_src(call.func)}(...)` without a callable outside a `with`")
+        exc = self.exc_names(call, api)
+        func = call.args[at]
+        if isinstance(func, ast.Lambda):
+            need(not func.args.args and not func.args.vararg and not func.args.kwarg,
+                 "the lambda passed to the raises assertion takes arguments")
+            target = func.body
+        else:
+            target = ast.Call(func=func, args=list(call.args[at + 1:]), keywords=list(call.keywords))
+        if not self.is_target_call(target):
+            raise _Unsup(f"the callable passed to `{_src(call.func)}` is not `{self.ctx.target or '?'}`"
+                         + ("" if self.ctx.target else f" ({self.ctx.target_why})"))
+        s = self.call_subject(target)
+        if s.error:
+            raise _Unsup(s.error)
+        assert s.call is not None
+        self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc))
+
+    def exc_names(self, call: ast.Call, api: str) -> tuple[str, ...]:
+        node = call.args[0] if call.args else _keyword(call, "expected_exception")
+        if node is None:
+            raise _Unsup(f"`{api}` without an exception class")
+        names = tuple(self.exc_name(n) for n in (node.elts if isinstance(node, ast.Tuple) else [node]))
+        need(len(names) > 0, "empty tuple of exception classes")
+        return names
+
+    def exc_name(self, node: ast.expr) -> str:
+        last = _last_part(node)
+        if last is None or _dotted(node) is None:
+            raise _Unsup(f"exception class `{_src(node, 40)}` is not a name")
+        root = _root_name(node)
+        if root is not None and self.scope.is_local(root):
+            raise _Unsup(f"exception class `{_src(node, 40)}` is a local variable")
+        return last
+
+    # -- the function under test --------------------------------------------------------
+    def is_builtin_call(self, node: ast.AST, name: str) -> bool:
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+                and name not in self.scope)
+
+    def is_target_call(self, node: ast.AST) -> bool:
+        if not isinstance(node, ast.Call) or not self.ctx.target:
+            return False
+        f = node.func
+        if isinstance(f, ast.Name):
+            return f.id in self.ctx.target_names
+        return isinstance(f, ast.Attribute) and f.attr == self.ctx.target
+
+    def result_name(self, node: ast.AST) -> _Binding | None:
+        if isinstance(node, ast.Name):
+            b = self.scope.binding(node.id)
+            if b is not None and b.result is not None:
+                return b
+        return None
+
+    def involves(self, node: ast.AST) -> bool:
+        return any(self.is_target_call(n) or self.result_name(n) is not None for n in ast.walk(node))
+
+    def subject(self, node: ast.expr) -> _Subject:
+        if self.is_builtin_call(node, "len") and len(node.args) == 1 and not node.keywords:
+            inner = self.subject(node.args[0])
+            if not inner.involves or inner.error:
+                return inner
+            if inner.length:
+                return _Subject(True, error="`len(len(...))` is not supported")
+            return replace(inner, length=True)
+        if self.is_target_call(node):
+            return self.call_subject(node)
+        b = self.result_name(node)
+        if b is not None:
+            if isinstance(b.result, str):
+                return _Subject(True, error=f"`{node.id}` ({b.why}): {b.result}", groups=b.groups)
+            return _Subject(True, call=b.result, groups=b.groups)
+        if self.involves(node):
+            return _Subject(True, error=f"the result of `{self.ctx.target}` is transformed before the "
+                                        f"comparison (`{_src(node, 50)}`)")
+        return _NOT_INVOLVED
+
+    def call_subject(self, node: ast.Call) -> _Subject:
+        why = self.receiver_problem(node.func)
+        if why is not None:
+            return _Subject(True, error=why)
+        try:
+            args, kwargs, groups = self.call_args(node)
+        except _Unsup as u:
+            return _Subject(True, error=u.reason)
+        call = Call(target=self.ctx.target, args=tuple(args), kwargs=tuple(kwargs))
+        return _Subject(True, call=call, groups=groups)
+
+    def call_args(self, node: ast.Call) -> tuple[list[V], list[tuple[str, V]], frozenset[int]]:
+        """Exact argument values; one mutable object may not be passed twice."""
+        exprs = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]
+        try:
+            values = eval_literals(exprs, self.scope)
+        except NotLiteral as e:
+            bad = self.first_bad_arg(exprs)
+            raise _Unsup(f"argument {_what(bad, e)}" if bad is not None else f"arguments are not literals: {e.reason}") from None
+        groups = [self.groups_of(e) for e in exprs]
+        if any(a & b for a, b in itertools.combinations(groups, 2)):
+            raise _Unsup(f"two arguments of `{self.ctx.target}` may share one mutable object")
+        args: list[V] = []
+        for a, v in zip(node.args, values):
+            if isinstance(a, ast.Starred):
+                need(v.kind in ("list", "tuple"), f"`*` argument is a {v.kind}, not a list or tuple")
+                args.extend(v.val)
+            else:
+                args.append(v)
+        kwargs: list[tuple[str, V]] = []
+        for k, v in zip(node.keywords, values[len(node.args):]):
+            if k.arg is not None:
+                kwargs.append((k.arg, v))
+                continue
+            need(v.kind == "dict" and all(key.kind == "str" for key, _ in v.val), "`**` argument is not a dict of str keys")
+            kwargs.extend((key.val, val) for key, val in v.val)
+        names = [k for k, _ in kwargs]
+        need(len(names) == len(set(names)), "keyword argument given twice")
+        return args, kwargs, frozenset().union(*groups) if groups else frozenset()
+
+    def first_bad_arg(self, exprs: list[ast.expr]) -> ast.expr | None:
+        for e in exprs:
+            try:
+                eval_literal(e, self.scope)
+            except NotLiteral:
+                return e
+        return None
+
+    def receiver_problem(self, func: ast.expr) -> str | None:
+        """Why a call of the target name is not a call of the module function under test."""
+        target = self.ctx.target
+        if isinstance(func, ast.Name):
+            local = self.scope.locals.get(func.id)
+            if self.scope.is_local(func.id) and (local is None or local.origin != "import"):
+                return f"`{func.id}` is rebound in this test, so the call is not of the function under test"
+            return None if local is not None else self.ctx.target_problem
+        assert isinstance(func, ast.Attribute)
+        owner = func.value
+        shown = _src(func, 40)
+        if isinstance(owner, ast.Call):
+            if owner.args or owner.keywords:
+                return f"call target `{shown}` is a method of an object built with arguments (it may keep state)"
+            owner = owner.func
+        root = _root_name(owner)
+        if root is None or _dotted(owner) is None:
+            return f"call target `{shown}` is not a module-level function `{target}`"
+        if root in ("self", "cls"):
+            return f"call target `{shown}` is a method of the test object (it may keep state between calls)"
+        if self.scope.is_local(root):
+            return f"call target `{shown}` is a method of the local object `{root}` (it may keep state between calls)"
+        b = self.scope.binding(root)
+        if b is not None and b.origin not in ("import", "class", "def"):
+            return f"call target `{shown}` is a method of the module-level object `{root}` (it may keep state)"
+        return None
+
+    def no_target(self, *nodes: ast.expr) -> str:
+        """Why an assertion has no call of the function under test (naming what it has instead)."""
+        target = self.ctx.target
+        if not target:
+            return f"no function under test: {self.ctx.target_why}"
+        for n in _walk_all(nodes):
+            if isinstance(n, ast.Call) and not self.ctx.is_assertion_call(n):
+                name = _src(n.func, 40)
+                if name not in _BUILTIN_NAMES:
+                    return f"call target `{name}` is not the function under test `{target}`"
+        for n in _walk_all(nodes):
+            b = self.scope.binding(n.id) if isinstance(n, ast.Name) else None
+            if b is not None and b.value is None and b.origin == "result":
+                return f"`{n.id}` held a result of `{target}` but {b.why}"
+            if b is not None and b.value is None and b.origin in ("assign", "loop", "unbound"):
+                return f"assertion does not call `{target}` (`{n.id}` is not its result: {b.why})"
+        return f"assertion does not call the function under test `{target}`"
+
+
+def _is_safe_qual(q: str) -> bool:
+    """A call that does not mutate (or keep) its arguments: some builtins and test APIs
+    (``self.assertRaises(E, f, x)`` calls ``f``, so it is not one)."""
+    return q in _SAFE_CALLS or (q.startswith("self.assert") and "Raises" not in q)
+
+
+def need(cond: bool, reason: str) -> None:
+    if not cond:
+        raise _Unsup(reason)
+
+
+def _is_iterable_call(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and (
+        (isinstance(node.func, ast.Name) and node.func.id == "range")
+        or (isinstance(node.func, ast.Attribute) and node.func.attr in ("keys", "values", "items")))
+
+
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _what(node: ast.expr, e: NotLiteral) -> str:
+    """``argument {this}``: "`x` is not a literal (bound at line 4 by a call)" for a name,
+    "`x + 1` is not a literal: <reason>" otherwise."""
+    if isinstance(node, ast.Name) and e.reason.startswith(f"`{node.id}` "):
+        return e.reason
+    return f"`{_src(node, 40)}` is not a literal: {e.reason}"
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+            and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value == "__main__")
+
+
+# =====================================================================================
+# the module: constants, tests, helpers
+# =====================================================================================
+
+@dataclass
+class _TestDef:
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    name: str                    # pytest's name within the file: "test_x" or "TestA::test_x"
+    decorators: list[ast.expr]   # in the order pytest applies them: the function's bottom-up, then
+                                 # each enclosing class's bottom-up (inner class first)
+    class_marks: list[ast.expr]  # `pytestmark = ...` of enclosing classes
+    method: bool
+    classes: list[ast.ClassDef] = field(default_factory=list)   # enclosing classes, outer to inner
+
+
+@dataclass
+class _Layout:
+    tests: list[_TestDef] = field(default_factory=list)
+    helpers: list[tuple[ast.AST, str]] = field(default_factory=list)   # (node, why its asserts do not count)
+
+
+def _layout(tree: ast.Module, ctx: _Ctx) -> _Layout:
+    """Which functions pytest/unittest collect as tests, and which are helpers."""
+    lay = _Layout()
+    test_classes: set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if stmt.name.startswith("test") and not _is_fixture(stmt, ctx):
+                lay.tests.append(_TestDef(stmt, stmt.name, stmt.decorator_list[::-1], [], False))
+            else:
+                lay.helpers.append((stmt, f"assertion is in `{stmt.name}`, which is not a test "
+                                          "(pytest collects test* functions and Test* classes)"))
+        elif isinstance(stmt, ast.ClassDef):
+            _layout_class(stmt, "", [], [], ctx, lay, test_classes)
+    return lay
+
+
+def _layout_class(cls: ast.ClassDef, prefix: str, decorators: list[ast.expr], marks: list[ast.expr],
+                  ctx: _Ctx, lay: _Layout, test_classes: set[str], outer: tuple[ast.ClassDef, ...] = ()) -> None:
+    name = prefix + cls.name
+    shown = name.replace("::", ".")
+    if not _is_test_class(cls, ctx, test_classes):
+        lay.helpers.append((cls, f"assertion is in class `{shown}`, which is not a test class"))
+        return
+    test_classes.add(cls.name)
+    decs = cls.decorator_list[::-1] + decorators
+    marks = _pytestmarks(cls.body) + marks
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if stmt.name.startswith("test") and not _is_fixture(stmt, ctx):
+                lay.tests.append(_TestDef(stmt, f"{name}::{stmt.name}", stmt.decorator_list[::-1] + decs, marks, True,
+                                          [*outer, cls]))
+            else:
+                lay.helpers.append((stmt, f"assertion is in `{shown}.{stmt.name}`, which is not a test method"))
+        elif isinstance(stmt, ast.ClassDef):
+            _layout_class(stmt, f"{name}::", decs, marks, ctx, lay, test_classes, (*outer, cls))
+        else:
+            lay.helpers.append((stmt, f"assertion in the body of class `{shown}`"))
+
+
+def _pytestmarks(body: list[ast.stmt]) -> list[ast.expr]:
+    return [s.value for s in body if isinstance(s, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in s.targets)]
+
+
+def _is_test_class(cls: ast.ClassDef, ctx: _Ctx, test_classes: set[str]) -> bool:
+    for s in cls.body:
+        if isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__test__" for t in s.targets):
+            if isinstance(s.value, ast.Constant) and not s.value.value:
+                return False
+    for base in cls.bases:
+        q = ctx.qual(base) or ""
+        if q.endswith("TestCase") or q in test_classes:
+            return True
+    has_init = any(isinstance(s, ast.FunctionDef) and s.name == "__init__" for s in cls.body)
+    return cls.name.startswith("Test") and not has_init
+
+
+def _is_fixture(fn: ast.FunctionDef | ast.AsyncFunctionDef, ctx: _Ctx) -> bool:
+    return _fixture_decorator(ctx, fn) is not None
+
+
+def _mark_name(ctx: _Ctx, d: ast.expr) -> str:
+    """The qualified name of a decorator or mark (``pytest.mark.skipif`` for ``@pytest.mark.skipif(...)``)."""
+    return ctx.qual(d.func if isinstance(d, ast.Call) else d) or ""
+
+
+def _is_parametrize(ctx: _Ctx, d: ast.expr) -> bool:
+    return isinstance(d, ast.Call) and _mark_name(ctx, d).endswith("mark.parametrize")
+
+
+def _has_skip_mark(nodes: Iterable[ast.AST]) -> bool:
+    return any(isinstance(n, (ast.Attribute, ast.Name)) and _last_part(n) in _SKIP_MARKS for n in _walk_all(nodes))
+
+
+# -- module constants ---------------------------------------------------------------
+
+def _module_bindings(ctx: _Ctx, selected: bool) -> None:
+    """Run the module's top level: its constants, whether it may be skipped, whether it rebinds
+    the function under test; mutable constants that may be mutated or shared lose their values."""
+    scope = _Scope({})
+    walker = _Walker(ctx, scope, "module")
+    body = ctx.file.tree.body
+    _guarded(ctx, [s for s in body if not isinstance(s, _SCOPES)], lambda: walker.run(body))
+    ctx.tables = _Scope(dict(scope.locals))   # parametrize tables are read at collection time
+    constants = {n: b.value for n, b in scope.locals.items() if b.value is not None and b.mutable}
+    try:
+        escapes = _escaping_uses(ctx, constants)
+    except RecursionError:
+        escapes = {name: 1 for name in constants}
+    for name, line in escapes.items():
+        scope.locals[name] = scope.locals[name].invalid(
+            f"a module-level mutable value, also used at line {line} where it may be mutated or shared between tests")
+    for n in ctx.file.nodes[ast.Global]:
+        for name in getattr(n, "names", ()):
+            if name in scope.locals:
+                scope.locals[name] = scope.locals[name].invalid(f"declared global at line {n.lineno}")
+    ctx.module = scope.locals
+    if walker.exit is not None and not selected:
+        ctx.module_block = f"the module may be skipped or stop early ({walker.exit})"
+    for name in ctx.target_names:
+        b = ctx.module.get(name)
+        if b is not None and b.origin != "import":
+            ctx.target_problem = f"`{name}` is rebound in the test file ({b.why}), so calls do not reach " \
+                                 "the function under test"
+
+
+def _escaping_uses(ctx: _Ctx, constants: dict[str, V]) -> dict[str, int]:
+    """For mutable module constants: the first use that may mutate or share the object.  Uses that
+    do not: in an assertion outside any call that could mutate it; and, when the constant's
+    elements are immutable, as a ``for`` iterable or a parametrize table."""
+    found: dict[str, int] = {}
+    if not constants:
+        return found
+    iterable_ok = {n for n, v in constants.items() if not _elements_mutable(v)}
+
+    def escape(name: str, line: int) -> None:
+        found.setdefault(name, line)
+
+    def visit(node: ast.AST, inert: bool, exposed: bool, iterated: bool = False) -> None:
+        if isinstance(node, ast.Name):
+            if node.id in constants and (exposed or not (inert or (iterated and node.id in iterable_ok))):
+                escape(node.id, node.lineno)
+            return
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            inert = exposed = True
+        elif isinstance(node, ast.Call):
+            q = ctx.qual(node.func) or ""
+            func = node.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                    and func.value.id in constants and func.attr not in _SAFE_METHODS:
+                escape(func.value.id, node.lineno)
+            if q.endswith("mark.parametrize") and len(node.args) >= 2:
+                visit(node.args[1], False, exposed, True)
+                return
+            visit(func, inert, exposed, iterated)
+            for child in itertools.chain(node.args, node.keywords):
+                visit(child, inert, exposed or not _is_safe_qual(q), iterated)
+            return
+        elif isinstance(node, ast.Assert) or (isinstance(node, ast.Expr) and ctx.is_assertion_call(node.value)):
+            inert = True
+        elif isinstance(node, ast.For):
+            visit(node.iter, False, exposed, True)
+            for child in node.body + node.orelse:
+                visit(child, False, exposed)
+            return
+        elif isinstance(node, ast.stmt):
+            inert = False
+        for child in ast.iter_child_nodes(node):
+            visit(child, inert, exposed, iterated)
+
+    for stmt in ctx.file.tree.body:
+        if not _defines_constant(stmt, constants):
+            visit(stmt, False, False)
+    return found
+
+
+def _elements_mutable(v: V) -> bool:
+    if v.kind == "dict":
+        return any(is_mutable(a) or is_mutable(b) for a, b in v.val)
+    return v.kind not in ("list", "tuple", "set", "frozenset") or any(is_mutable(x) for x in v.val)
+
+
+def _defines_constant(stmt: ast.stmt, constants: Mapping[str, V]) -> bool:
+    """``NAME = <expression without constants>`` at module level: a definition, not a use."""
+    if isinstance(stmt, ast.Assign):
+        targets, value = stmt.targets, stmt.value
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        targets, value = [stmt.target], stmt.value
+    else:
+        return False
+    return all(isinstance(t, ast.Name) for t in targets) and not _names_in(value) & set(constants)
+
+
+# =====================================================================================
+# parametrize
+# =====================================================================================
+
+_AUTO: Any = object()   # "no explicit id: pytest generates it"
+
+
+@dataclass
+class _Row:
+    values: dict[str, _Binding]
+    skip: bool = False
+    pid: str | None = ""            # pytest id ("" when not parametrized; None when unknown)
+
+
+@dataclass
+class _RowSpec:
+    items: list[ast.expr] | V       # the row's nodes (written in line) or its value (a constant table)
+    marks: ast.expr | None = None
+    pid: Any = _AUTO                # explicit id (str), unknown (None) or _AUTO
+
+
+def _param_rows(ctx: _Ctx, test: _TestDef) -> list[_Row] | str:
+    """The runs of a test: one per parametrize combination (or one run), or why not known."""
+    decs = [d for d in test.decorators if _is_parametrize(ctx, d)]
+    tables: list[list[_Row]] = []
+    for d in decs:
+        rows = _parametrize(ctx, d, shared=len(decs) > 1)
+        if isinstance(rows, str):
+            return rows
+        tables.append(rows)
+    out: list[_Row] = []
+    for combo in itertools.product(*tables):
+        values: dict[str, _Binding] = {}
+        for r in combo:
+            twice = set(r.values) & set(values)
+            if twice:
+                return f"argument `{sorted(twice)[0]}` is parametrized twice"
+            values.update(r.values)
+        pids = [r.pid for r in combo]
+        pid = None if any(p is None for p in pids) else "-".join(p for p in pids if p is not None)
+        out.append(_Row(values, any(r.skip for r in combo), pid))
+    return out
+
+
+def _parametrize(ctx: _Ctx, d: ast.Call, shared: bool) -> list[_Row] | str:
+    line = d.lineno
+    kw = {k.arg: k.value for k in d.keywords if k.arg}
+    names_node = d.args[0] if d.args else kw.get("argnames")
+    table = d.args[1] if len(d.args) > 1 else kw.get("argvalues")
+    if names_node is None or table is None:
+        return f"the parametrize decorator at line {line} has no table"
+    indirect = kw.get("indirect")
+    if indirect is not None and not (isinstance(indirect, ast.Constant) and indirect.value is False):
+        return f"the parametrize decorator at line {line} passes values through fixtures (`indirect=`)"
+    scope = ctx.tables
+    try:
+        names = _argnames(eval_literal(names_node, scope))
+    except NotLiteral as e:
+        return f"the parametrize argument names at line {line} are not literal: {e.reason}"
+    if names is None:
+        return f"the parametrize argument names at line {line} are not strings"
+    specs = _table_rows(table, scope, line)
+    if isinstance(specs, str):
+        return specs
+    ids = _explicit_ids(kw.get("ids"), scope, len(specs))
+    inline = isinstance(table, (ast.List, ast.Tuple)) and not shared
+    rows: list[_Row] = []
+    for i, spec in enumerate(specs):
+        row = _row(names, spec.items, scope, line, inline, i)
+        if isinstance(row, str):
+            return row
+        row.skip = spec.marks is not None and _has_skip_mark([spec.marks])
+        pid = spec.pid if spec.pid is not _AUTO else ids[i]
+        row.pid = pid if pid is not _AUTO else _auto_id(names, row, i)
+        rows.append(row)
+    _disambiguate(rows)
+    return rows
+
+
+def _argnames(v: V) -> list[str] | None:
+    if v.kind == "str":
+        return [s.strip() for s in v.val.split(",") if s.strip()]
+    if v.kind in ("list", "tuple") and all(x.kind == "str" for x in v.val):
+        return [x.val for x in v.val]
+    return None
+
+
+def _table_rows(table: ast.expr, scope: _Scope, line: int) -> list[_RowSpec] | str:
+    """The rows of a parametrize table: AST nodes (written in line) or values (a constant)."""
+    if isinstance(table, (ast.List, ast.Tuple)):
+        if any(isinstance(e, ast.Starred) for e in table.elts):
+            return f"the parametrize table at line {line} uses `*`"
+        return [_param_call(e) or _RowSpec([e]) for e in table.elts]
+    try:
+        v = eval_literal(table, scope)
+    except NotLiteral as e:
+        return f"the parametrize table at line {line} is not a literal: {e.reason}"
+    if v.kind not in ("list", "tuple"):
+        return f"the parametrize table at line {line} is a {v.kind}, not a list or tuple"
+    return [_RowSpec(x) for x in v.val]
+
+
+def _param_call(elt: ast.expr) -> _RowSpec | None:
+    """``pytest.param(*values, marks=..., id=...)``."""
+    if not (isinstance(elt, ast.Call) and _last_part(elt.func) == "param"):
+        return None
+    kw = {k.arg: k.value for k in elt.keywords}
+    pid: Any = _AUTO
+    if "id" in kw:
+        node = kw["id"]
+        pid = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+    return _RowSpec(list(elt.args), kw.get("marks"), pid)
+
+
+def _row(names: list[str], items: list[ast.expr] | V, scope: _Scope, line: int, inline: bool,
+         index: int) -> _Row | str:
+    mismatch = f"row {index} of the parametrize table at line {line} does not match its {len(names)} names"
+    if isinstance(items, V):
+        values = [items] if len(names) == 1 else _split_value(items, len(names))
+        if values is None:
+            return mismatch
+        return _Row({n: _param_binding(v, False, line) for n, v in zip(names, values)})
+    nodes = items
+    if len(nodes) == 1 and len(names) > 1:
+        node = nodes[0]
+        if not isinstance(node, (ast.Tuple, ast.List)) or any(isinstance(e, ast.Starred) for e in node.elts):
+            try:
+                value = eval_literal(node, scope)
+            except NotLiteral as e:
+                return f"row {index} of the parametrize table at line {line} is not a literal: {e.reason}"
+            return _row(names, value, scope, line, inline, index)
+        nodes = list(node.elts)
+    if len(nodes) != len(names):
+        return mismatch
+    row: dict[str, _Binding] = {}
+    for name, node in zip(names, nodes):
+        try:
+            v = eval_literal(node, scope)
+        except NotLiteral as e:
+            row[name] = _opaque(f"parametrized at line {line} with a non-literal value: {e.reason}", "param")
+            continue
+        row[name] = _param_binding(v, inline and not _names_in(node), line)
+    return _Row(row)
+
+
+def _split_value(v: V, n: int) -> list[V] | None:
+    return list(v.val) if v.kind in ("list", "tuple") and len(v.val) == n else None
+
+
+def _param_binding(v: V, fresh: bool, line: int) -> _Binding:
+    """A parameter's value; a mutable one only when each run gets its own object (``fresh``)."""
+    if is_mutable(v) and not fresh:
+        return _Binding(why=f"parametrized at line {line} with a mutable object shared between test runs",
+                        groups=_new_group(), mutable=True, origin="param")
+    return _literal(v, _new_group(), "param")
+
+
+def _explicit_ids(node: ast.expr | None, scope: _Scope, n: int) -> list[Any]:
+    """Per row: the ``ids=[...]`` string, _AUTO (no ids, or a None entry) or None (unknown)."""
+    if node is None:
+        return [_AUTO] * n
+    try:
+        v = eval_literal(node, scope)
+    except NotLiteral:
+        return [None] * n
+    if v.kind not in ("list", "tuple") or len(v.val) < n:
+        return [None] * n
+    return [x.val if x.kind == "str" else _AUTO if x.kind == "none" else None for x in v.val[:n]]
+
+
+def _auto_id(names: list[str], row: _Row, index: int) -> str | None:
+    parts = []
+    for name in names:
+        b = row.values[name]
+        if b.value is None:
+            return None
+        parts.append(_idval(b.value, name, index))
+    return "-".join(parts)
+
+
+def _idval(v: V, argname: str, index: int) -> str:
+    """pytest's id of one parameter value (``_idval_from_value``), or ``argname + index``."""
+    if v.kind == "str":
+        return _printable(v.val.encode("unicode_escape").decode("ascii"))
+    if v.kind == "bytes":
+        return _printable(v.val.decode("ascii", "backslashreplace"))
+    if v.kind in ("none", "bool", "int", "float"):
+        return str(v.val)
+    return f"{argname}{index}"
+
+
+_NON_PRINTABLE = {i: f"\\x{i:02x}" for i in range(128) if i not in range(32, 127)}
+_NON_PRINTABLE.update({ord("\t"): "\\t", ord("\r"): "\\r", ord("\n"): "\\n"})
+
+
+def _printable(s: str) -> str:
+    return s.translate(_NON_PRINTABLE)
+
+
+def _disambiguate(rows: list[_Row]) -> None:
+    """pytest suffixes duplicate ids (differently across versions): treat them as unknown."""
+    counts = Counter(r.pid for r in rows if r.pid is not None)
+    for r in rows:
+        if r.pid is not None and counts[r.pid] > 1:
+            r.pid = None
+
+
+# =====================================================================================
+# test selection (only_tests)
+# =====================================================================================
+
+@dataclass
+class _Selector:
+    text: str
+    name: str                       # "Class::test" or "test"
+    bracket: str | None             # parametrized id, if given
+    path: str | None
+    matched: bool = False
+
+
+def _selectors(only: Sequence[str]) -> list[_Selector]:
+    out = []
+    for text in only:
+        s = text.strip()
+        m = re.fullmatch(r"(\w+)\s+\(([\w.]+)\)(.*)", s)
+        if m:   # Django / unittest: "test_x (pkg.module.Class)" or "... (pkg.module.Class.test_x)"
+            method, parts = m.group(1), m.group(2).split(".")
+            if parts[-1] == method:
+                parts = parts[:-1]
+            module = "/".join(parts[:-1]) + ".py" if len(parts) > 1 else None
+            out.append(_Selector(text, f"{parts[-1]}::{method}", None, module))
+            continue
+        base, bracket = s, None
+        if "[" in s and s.endswith("]"):
+            base, bracket = s[: s.index("[")], s[s.index("[") + 1:-1]
+        parts = base.split("::")
+        path = parts.pop(0) if parts[0].endswith(".py") or "/" in parts[0] else None
+        out.append(_Selector(text, "::".join(parts), bracket, path))
+    return out
+
+
+def _same_file(source_path: str, sel_path: str | None) -> bool:
+    if sel_path is None:
+        return True
+    a = source_path.replace("\\", "/").removeprefix("./")
+    b = sel_path.replace("\\", "/").removeprefix("./")
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
+class _Selection:
+    """Which tests (and parametrized rows) of a file count."""
+
+    def __init__(self, f: _File, tests: list[_TestDef]) -> None:
+        self.active = bool(f.source.only_tests)
+        self.selectors = [s for s in _selectors(f.source.only_tests) if _same_file(f.path, s.path)]
+        bare = Counter(t.name.rsplit("::", 1)[-1] for t in tests)
+        self.unique_bare = {n for n, c in bare.items() if c == 1}
+
+    def matches(self, test: _TestDef) -> list[_Selector]:
+        bare = test.name.rsplit("::", 1)[-1]
+        hits = [s for s in self.selectors
+                if s.name == test.name or (s.name == bare and bare in self.unique_bare)]
+        for s in hits:
+            s.matched = True
+        return hits
+
+    def rows(self, test: _TestDef, rows: list[_Row]) -> list[tuple[_Row, str | None]]:
+        """(row, block reason) of the rows that count."""
+        if not self.active:
+            return [(r, None) for r in rows]
+        hits = self.matches(test)
+        if not hits:
+            return []
+        if any(s.bracket is None for s in hits) or all(r.pid == "" for r in rows):
+            return [(r, None) for r in rows]
+        wanted = {s.bracket for s in hits}
+        unknown = ("cannot tell whether this parametrized case is among the selected tests "
+                   "(its pytest id is not known)")
+        return [(r, None if r.pid is not None else unknown) for r in rows if r.pid is None or r.pid in wanted]
+
+    def unmatched(self) -> list[_Selector]:
+        return [s for s in self.selectors if not s.matched]
+
+
+# =====================================================================================
+# running the tests of a file
+# =====================================================================================
+
+def _formalize_file(f: _File, target: str | None, why: str, out: _Out) -> None:
+    start = len(out.unsupported_)
+    ctx = _Ctx(f, target, why, out)
+    for u in _unrecovered_lines(f):
+        out.unsupported(u)
+    lay = _layout(f.tree, ctx)
+    selection = _Selection(f, lay.tests)
+    _module_bindings(ctx, selection.active)
+    for node, reason in lay.helpers:
+        ctx.unsupported_inside([node], reason)
+    for test in lay.tests:
+        _run_test(ctx, test, selection)
+    for s in selection.unmatched():
+        out.unsupported(Unsupported(loc=Loc(file=f.path), reason=f"selected test `{s.text}` was not found in this file"))
+    keys = f.nodes[ast.Assert] + [c for c in f.nodes[ast.Call] if ctx.is_assertion_call(c)]
+    for key in keys:
+        if id(key) not in ctx.handled:
+            ctx.unsupported(key, "assertion in a position that is not formalized (inside an expression)")
+    out.sort_unsupported_from(start)
+
+
+def _run_test(ctx: _Ctx, test: _TestDef, selection: _Selection) -> None:
+    rows = _param_rows(ctx, test)
+    if isinstance(rows, str) or not rows:
+        why = f"the test's parametrization is not understood: {rows}" if rows else \
+            "the parametrize table is empty (the test is skipped)"
+        rows_to_run = [(r, why) for r, _ in selection.rows(test, [_Row({})])]
+    else:
+        rows_to_run = selection.rows(test, rows)
+    if not rows_to_run:
+        ctx.skip_inside(test.node.body)
+        return
+    facts = ctx.file.facts[id(test.node)]
+    local_names = frozenset(facts.names)
+    block = _test_block(ctx, test, facts.generator)
+    for row, row_block in rows_to_run:
+        scope = _Scope(ctx.module, local_names)
+        for name, b in _parameters(test, row).items():
+            scope.bind(name, b)
+        reason = block or row_block or ("test is marked skip/xfail" if row.skip else None)
+        _guarded(ctx, test.node.body, lambda: _Walker(ctx, scope, "test", test.name, reason).run(test.node.body))
+
+
+_TOO_DEEP = "the code is nested too deeply to be analysed"
+
+
+def _guarded(ctx: _Ctx, nodes: list[ast.stmt], run: Callable[[], None]) -> None:
+    """Run an analysis; code nested deeper than Python's recursion limit makes every assertion in
+    ``nodes`` unsupported instead (demands already made stay: they are sound)."""
+    try:
+        run()
+    except RecursionError:
+        ctx.unsupported_inside(nodes, _TOO_DEEP)
+
+
+def _parameters(test: _TestDef, row: _Row) -> dict[str, _Binding]:
+    args = test.node.args
+    out: dict[str, _Binding] = {}
+    for i, a in enumerate(args.posonlyargs + args.args + args.kwonlyargs):
+        if i == 0 and test.method:
+            out[a.arg] = _opaque("the test object", "self")
+        elif a.arg in row.values:
+            out[a.arg] = row.values[a.arg]
+        else:
+            out[a.arg] = _opaque("a fixture (its value is computed by pytest)", "fixture")
+    return out
+
+
+def _test_block(ctx: _Ctx, test: _TestDef, generator: bool) -> str | None:
+    """Why none of a test's assertions count, if so."""
+    fn = test.node
+    module_marks = _pytestmarks(ctx.file.tree.body)
+    marks = [d for d in test.decorators if not _is_parametrize(ctx, d)] + test.class_marks + module_marks
+    if _has_skip_mark(marks):
+        return "test is marked skip/xfail"
+    if any(_is_parametrize(ctx, m) for m in _walk_all(test.class_marks + module_marks)):
+        return "test is parametrized through `pytestmark` (not supported)"
+    for d in test.decorators:
+        q = _mark_name(ctx, d)
+        if _PATCH_PARTS.intersection(q.split(".")) or "mock" in q.split("."):
+            return f"test is decorated with `{q}`, which changes the environment"
+    if isinstance(fn, ast.AsyncFunctionDef):
+        return "async test (it needs a plugin to run; not formalized)"
+    if generator:
+        return "test function is a generator (pytest does not run it as a test)"
+    return _setup_exit(ctx, test) or ctx.module_block
+
+
+_MODULE_SETUPS = frozenset({"setUpModule", "setup_module", "setup_function", "setup"})
+_CLASS_SETUPS = frozenset({"setUp", "asyncSetUp", "setUpClass", "setup_method", "setup_class", "setup"})
+
+
+def _setup_exit(ctx: _Ctx, test: _TestDef) -> str | None:
+    """A setup function or fixture that runs before the test and may skip it (or stop it):
+    module/class setups, autouse fixtures, and fixtures of the file the test requests."""
+    params = {a.arg for a in test.node.args.args + test.node.args.kwonlyargs}
+    scopes = [(ctx.file.tree.body, _MODULE_SETUPS)] + [(c.body, _CLASS_SETUPS) for c in test.classes]
+    for body, setups in scopes:
+        for fn in body:
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            fixture = _fixture_decorator(ctx, fn)
+            runs = fn.name in setups if fixture is None else (fn.name in params or _is_autouse(fixture))
+            why = _exit_in(ctx, fn) if runs else None
+            if why is not None:
+                return f"`{fn.name}`, which runs before the test, may skip or stop it ({why})"
+    return None
+
+
+def _fixture_decorator(ctx: _Ctx, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:
+    return next((d for d in fn.decorator_list if _mark_name(ctx, d).endswith("fixture")), None)
+
+
+def _is_autouse(d: ast.expr) -> bool:
+    autouse = _keyword(d, "autouse") if isinstance(d, ast.Call) else None
+    return autouse is not None and not (isinstance(autouse, ast.Constant) and not autouse.value)
+
+
+def _exit_in(ctx: _Ctx, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """A skip, exit or raise in a setup function (its ``return`` only ends the setup)."""
+    return next((p for n in _walk_all_local(fn.body) if not isinstance(n, ast.Return)
+                 and (p := _exit_phrase(ctx, n)) is not None), None)
+
+
+def _exit_phrase(ctx: _Ctx, n: ast.AST) -> str | None:
+    """"`return` at line 4" when ``n`` may end the code early: ``return``, ``raise``, or a skip /
+    xfail / fail / exit call."""
+    if isinstance(n, (ast.Return, ast.Raise)):
+        return f"`{type(n).__name__.lower()}` at line {n.lineno}"
+    if isinstance(n, ast.Call):
+        q = ctx.qual(n.func)
+        if q in _EXIT_CALLS:
+            return f"`{q}` at line {n.lineno}"
+    return None
+
+
+# =====================================================================================
+# inferring the function under test
+# =====================================================================================
+
+_HELPER_CALLS = frozenset({"pytest.approx", "pytest.raises", "pytest.param", "approx"})
+
+
+def infer_entry_point_of(files: Sequence[_File]) -> tuple[str | None, str]:
+    """(name, "") or (None, why): the single most common function called in assertions."""
+    counts: Counter[str] = Counter()
+    for f in files:
+        try:
+            counts.update(list(_candidates(f)))
+        except RecursionError:   # absurdly nested assertions: they will be unsupported anyway
+            continue
+    if not counts:
+        return None, "no function call found in any assertion; give the entry point"
+    top = max(counts.values())
+    best = sorted(name for name, n in counts.items() if n == top)
+    if len(best) > 1:
+        names = " and ".join(f"`{n}`" for n in best)
+        return None, f"cannot infer the function under test: {names} are called equally often in assertions; " \
+                     "give the entry point"
+    return best[0], ""
+
+
+def _candidates(f: _File) -> Iterator[str]:
+    """Names of the functions whose results the file's assertions test (one per use)."""
+    ctx = _Ctx(f, None, "", _Out())
+    defined = {s.name for s in f.tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+
+    def called(func: ast.expr) -> Iterator[str]:
+        local = _last_part(func)
+        name = (ctx.qual(func) or local or "").rsplit(".", 1)[-1]
+        if local and local not in defined and name not in _BUILTIN_NAMES and not name.startswith("assert"):
+            yield name
+
+    def outer_call(node: ast.AST) -> Iterator[str]:
+        if isinstance(node, (ast.BoolOp, ast.Compare, ast.UnaryOp)):
+            for child in ast.iter_child_nodes(node):
+                yield from outer_call(child)
+        elif isinstance(node, ast.Call):
+            q = ctx.qual(node.func) or ""
+            if q in _BUILTIN_NAMES or q in _HELPER_CALLS or ctx.is_assertion_call(node):
+                for a in node.args:
+                    yield from outer_call(a)
+            else:
+                yield from called(node.func)
+
+    for n in f.nodes[ast.Assert]:
+        yield from outer_call(n.test)   # type: ignore[attr-defined]
+    for n in f.nodes[ast.Call]:
+        if not ctx.is_assertion_call(n):
+            continue
+        assert isinstance(n, ast.Call)
+        if (ctx.qual(n.func) or "") == "pytest.raises" or (_last_part(n.func) or "").startswith("assertRaises"):
+            at = 2 if (_last_part(n.func) or "").startswith("assertRaisesRegex") else 1
+            func = n.args[at] if len(n.args) > at else None
+            if isinstance(func, ast.Lambda):
+                func = func.body.func if isinstance(func.body, ast.Call) else None
+            if func is not None:
+                yield from called(func)
+        else:
+            for a in n.args:
+                yield from outer_call(a)
+    for w in f.nodes[ast.With]:
+        assert isinstance(w, ast.With)
+        if len(w.body) == 1 and any(ctx.is_assertion_call(i.context_expr) for i in w.items):
+            value = getattr(w.body[0], "value", None)
+            if isinstance(value, ast.Call):
+                yield from called(value.func)
+
+
+# =====================================================================================
+# table sources
+# =====================================================================================
+
+def _formalize_table(source: TestSource, target: str | None, why: str, out: _Out) -> None:
+    for case in source.cases:
+        loc = Loc(file=source.path, pointer=case.pointer)
+        if not target:
+            out.unsupported(Unsupported(loc=loc, reason=f"table tests need an entry point: {why}"))
+            continue
+        call = Call(target=target, args=case.args)
+        text = f"{call.source()} == {short_repr(case.expected)}"
+        if contains_nan(case.expected):
+            out.unsupported(Unsupported(loc=loc, reason="expected value contains NaN (NaN equals nothing)", text=text))
+            continue
+        out.demand(_Pending(call=call, expect=Expect(kind=ExpectKind.eq, value=case.expected), loc=loc,
+                            text=text[:MAX_TEXT], test_name=None))
+

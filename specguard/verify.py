@@ -1,0 +1,1199 @@
+"""``specguard verify`` / ``export``: re-check a certificate bundle without trusting its producer.
+
+What can be verified (:func:`verify_bundle` dispatches on the path):
+
+* a **bundle folder** written by ``specguard check`` (format ``specguard-bundle/1``:
+  ``result.json``, ``manifest.json``, ``spec.lean``, ``tests.lean``, ``claim.lean`` and, when
+  the kernel accepted a certificate, ``cert.lean``);
+* a **bundle archive**: one ``.tar.gz`` (``.tgz``) or ``.zip`` file holding exactly those files
+  at the archive root (a leading ``./`` is tolerated), nothing else: no folders, links or special
+  files, at most :data:`MAX_MEMBERS` members of at most :data:`MAX_FILE_BYTES` each.  Archives
+  are never extracted to disk: members are read into memory under these limits
+  (:func:`pack_bundle` writes such an archive, reproducibly);
+* an **exported Lean file** written by :func:`export_text` (``specguard export -o FILE.lean``):
+  one self-contained ``prelude`` file that a stock Lean 4.35.0 checks with ``lean FILE.lean``.
+
+Checks on a bundle, in order, stopping at the first failure (each becomes a
+:class:`VerifyCheck` of the :class:`VerifyReport`):
+
+1. ``files``: only the bundle's own names, every required file present, regular files only
+   (``lstat``: symlinks are rejected, never followed), each at most 8 MB, valid UTF-8;
+2. ``manifest``: ``manifest.json`` is a :class:`~specguard.results.Manifest` of format
+   ``specguard-bundle/1``, lists exactly the other files, and the sha256 of each matches;
+   ``result.json`` parses and agrees with it (task, verdict, evidence);
+3. ``runtime``: the manifest's core-theory hash and Lean commit are this SpecGuard's
+   (:func:`~specguard.lean_runner.library_hash`, the running Lean); otherwise the certificate
+   speaks about another core theory and cannot be re-checked here;
+4. ``claims``: the verdict agrees with the claims (a certified conflict proves ``Conflict``, a
+   certified no-conflict proves ``Consistent``; certified evidence needs claims and ``cert.lean``),
+   every claim is declared in ``claim.lean``;
+5. ``trusted files``: ``spec.lean`` and ``tests.lean`` have exactly the shape SpecGuard's emitter
+   writes (one ``def`` per clause built from names, literals, ``fun`` and ``∀``: no commands,
+   options or other declarations that could bend the kernel check), and ``claim.lean`` is exactly
+   the standard statement of each of its claims (see :func:`claim_statement`);
+6. ``inputs`` (when given): each given file matches a manifest input by sha256 and every manifest
+   input is matched; the task is rebuilt from them (same loader and roles as ``check``), and the
+   formalization is re-derived (:func:`specguard.check.render_trusted`, no Lean) and must equal
+   ``spec.lean``, ``tests.lean`` and ``claim.lean`` byte for byte.  Without inputs the claim is
+   taken from the bundle as is, and the report says so;
+7. ``kernel``: :func:`specguard.certcheck.check_certificate` on the bundle's trusted files and
+   certificate (header, banned tokens, separate compilation, final file, no axioms).
+
+An exported file gets: its prefix must be exactly SpecGuard's current core theory; the rest of the
+file must be exactly what :func:`export_text` writes for the sections it holds (so only the
+``spec``/``tests``/``claim``/``certificate`` sections between ``-- specguard: X begin/end`` marker
+lines can vary); checks 4-7 on those sections (the certificate section goes through the same
+banned-token scan and separate compilation as a bundle's ``cert.lean``); and finally the whole file
+is compiled on its own with no import path and every ``final_X`` must depend on no axioms.
+
+An invalid bundle is a *result* (``VerifyReport.valid`` is False, with the reason); only a path that
+is not a bundle at all, or a missing Lean runtime, raises (:class:`~specguard.errors.BundleError`,
+:class:`~specguard.errors.LeanRuntimeError`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+import stat
+import tarfile
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+from typing import Literal, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from . import __version__, certcheck, emit, lean_runner
+from .errors import BundleError, LeanCrash, LeanTimeout, SpecGuardError
+from .models import InputFile
+from .results import ASSUMPTIONS, Evidence, Manifest, Verdict
+
+BUNDLE_FORMAT = "specguard-bundle/1"
+EXPORT_FORMAT = "specguard-export/1"
+RESULT = "result.json"
+MANIFEST = "manifest.json"
+CERT = "cert.lean"
+TRUSTED_FILES = {"Spec": "spec.lean", "Tests": "tests.lean", "Claim": "claim.lean"}
+BUNDLE_FILES = (RESULT, MANIFEST, "spec.lean", "tests.lean", "claim.lean", CERT)
+REQUIRED_FILES = (RESULT, MANIFEST, "spec.lean", "tests.lean", "claim.lean")
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_MEMBERS = 20
+MAX_ARCHIVE_BYTES = MAX_MEMBERS * MAX_FILE_BYTES + 1024 * 1024
+MAX_EXPORT_BYTES = 4 * MAX_FILE_BYTES
+ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
+
+NS = emit.NS
+IMPL = "impl : Val → Outcome"
+CLAIM_HEADER = emit.HEADER + f"import {NS}.Spec\nimport {NS}.Tests\n"
+CERT_IMPORTS = emit.HEADER + f"import {NS}.Claim\n"
+assert certcheck.CERT_HEADER.startswith(CERT_IMPORTS)
+
+ClaimSource = Literal["re-derived from the inputs", "taken from the bundle as is", "no claim"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class VerifyCheck(_Frozen):
+    """One step of the verification."""
+
+    name: str
+    ok: bool
+    detail: str = ""
+
+
+class VerifyReport(_Frozen):
+    """What ``specguard verify`` found.  ``valid`` only when every check passed."""
+
+    valid: bool
+    reason: str = Field(description="why it is invalid, or a one-line statement of what was verified")
+    source: str = Field(description="the path that was verified")
+    kind: Literal["folder", "archive", "export"]
+    task_id: str | None = None
+    verdict: Verdict | None = Field(default=None, description="from the manifest")
+    evidence: Evidence | None = Field(default=None, description="from the manifest")
+    claims: tuple[str, ...] = Field(default=(), description="the claims the bundle certifies (from the manifest)")
+    claim_source: ClaimSource = "taken from the bundle as is"
+    checks: tuple[VerifyCheck, ...] = ()
+    assumptions: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        head = "VALID" if self.valid else "INVALID"
+        what = {"folder": "bundle folder", "archive": "bundle archive", "export": "exported Lean file"}[self.kind]
+        lines = [f"{head}: {what} {self.source}"]
+        if self.task_id is not None:
+            v = self.verdict.value if self.verdict else "?"
+            e = self.evidence.value if self.evidence else "?"
+            lines.append(f"  task {self.task_id}: {v} (evidence: {e})")
+        lines.append(f"  {self.reason}")
+        lines.append("  checked:")
+        for c in self.checks:
+            mark = "ok " if c.ok else "FAIL"
+            lines.append(f"    [{mark}] {c.name}: {c.detail}")
+        if self.valid:
+            if self.claims:
+                lines.append("  proven by the Lean kernel, with no axioms:")
+                for c in self.claims:
+                    lines.append(f"    {c}: {describe_claim(c)}")
+                lines.append(f"  the claim (spec.lean, tests.lean, claim.lean) was {self.claim_source}")
+            else:
+                lines.append("  this bundle certifies nothing: it holds no kernel-checked claim")
+        for n in self.notes:
+            lines.append(f"  note: {n}")
+        if self.assumptions:
+            lines.append("  assumed (what the certificate does not prove):")
+            for a in self.assumptions:
+                lines.append(f"    - {a}")
+        lines.append(f"  ({self.seconds:.2f} s)")
+        return "\n".join(lines)
+
+
+class ExportMeta(_Frozen):
+    """The ``-- specguard: meta`` line of an exported file: the bundle's manifest, in short."""
+
+    format: Literal["specguard-export/1"] = EXPORT_FORMAT
+    task_id: str
+    verdict: Verdict
+    evidence: Evidence
+    claims: tuple[str, ...]
+    core_hash: str
+    lean_version: str
+    lean_commit: str
+    specguard_version: str
+    inputs: tuple[InputFile, ...] = ()
+    labels: dict[str, str] = Field(default_factory=dict)
+
+
+class InvalidBundle(BundleError):
+    """Raised by :func:`export_text` when the bundle is readable but invalid, or certifies nothing
+    (the CLI maps it to exit code 1, like an invalid ``verify``)."""
+
+
+class _Invalid(Exception):
+    """The bundle failed check ``name``; ``detail`` says precisely why."""
+
+    def __init__(self, name: str, detail: str) -> None:
+        super().__init__(detail)
+        self.name = name
+        self.detail = detail
+
+
+# =====================================================================================
+# claims: the standard statements
+# =====================================================================================
+
+_EXISTS = f"Exists (fun ({IMPL}) => And (Spec impl) (Tests impl))"
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_PER_TEST = re.compile(r"(Contradicted|Entailed|LeftOpen)_([A-Za-z][A-Za-z0-9_]*)")
+
+
+def claim_statement(name: str, test_names: Sequence[str]) -> str | None:
+    """The Lean proposition SpecGuard states for claim ``name`` (None: not a claim SpecGuard makes).
+
+    Mirrors :func:`specguard.prove.plan` (a test keeps them in agreement)."""
+    if name == "Conflict":
+        return f"Not ({_EXISTS})"
+    if name == "Consistent":
+        return _EXISTS
+    m = _PER_TEST.fullmatch(name)
+    if not m or m.group(2) not in test_names:
+        return None
+    kind, t = m.groups()
+    if kind == "Contradicted":
+        return f"∀ ({IMPL}), Spec impl → Not ({t} impl)"
+    if kind == "Entailed":
+        return f"∀ ({IMPL}), Spec impl → {t} impl"
+    return f"Exists (fun ({IMPL}) => And (Spec impl) (Not ({t} impl)))"
+
+
+def describe_claim(name: str) -> str:
+    """The claim in words."""
+    if name == "Conflict":
+        return "no implementation satisfies both Spec (the description) and Tests"
+    if name == "Consistent":
+        return "some implementation satisfies both Spec and Tests"
+    m = _PER_TEST.fullmatch(name)
+    if m:
+        kind, t = m.groups()
+        return {"Contradicted": f"every implementation satisfying Spec fails test clause {t}",
+                "Entailed": f"every implementation satisfying Spec passes test clause {t}",
+                "LeftOpen": f"some implementation satisfying Spec fails test clause {t}"}[kind]
+    return "(not a claim SpecGuard makes)"
+
+
+def _declared_claims(claim_text: str) -> list[str]:
+    return re.findall(r"^def ([A-Za-z][A-Za-z0-9_]*) : Prop := ", claim_text, flags=re.M)
+
+
+# =====================================================================================
+# trusted files: the exact shape the emitter writes
+# =====================================================================================
+
+_MODULE_HEAD = emit.HEADER + f"noncomputable section\nnamespace {NS}\nopen SpecGuard\n\n"
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_TOKEN = re.compile(r'\s+|[A-Za-z_][A-Za-z0-9_.]*|[0-9]+|=>|[()→∀:,]|"[^"]*"')
+_KEYWORDS_DENIED = frozenset(
+    "let have show from do match with nomatch nofun by at in if then else open set_option sorry where "
+    "termination_by decreasing_by calc suffices return unsafe partial opaque axiom native_decide private "
+    "protected noncomputable def theorem lemma instance example abbrev structure inductive class namespace "
+    "section end universe variable import prelude mutual deriving macro syntax notation elab initialize "
+    "attribute export omit include".split())
+_BANNED_IN_NAMES = ("sorry", "axiom", "native", "skipKernelTC", "implemented_by", "extern", "unsafe", "opaque",
+                    "init_quot", "elab", "macro")
+
+
+def _term_problem(term: str) -> str | None:
+    """Why ``term`` is not a plain generated term (names, literals, fun, ∀), or None."""
+    plain = _STRING.sub('""', term)
+    pos = 0
+    for m in _TOKEN.finditer(plain):
+        if m.start() != pos:
+            break
+        pos = m.end()
+        tok = m.group()
+        if tok[0].isalpha() or tok[0] == "_":
+            parts = tok.split(".")
+            if any(p in _KEYWORDS_DENIED for p in parts) or parts[0] == "Lean" or any(b in tok for b in _BANNED_IN_NAMES):
+                return f"the name or keyword {tok!r}"
+    if pos != len(plain):
+        return f"the text {plain[pos:pos + 20]!r}"
+    return None
+
+
+def module_shape_problem(kind: str, text: str) -> str | None:
+    """Why ``text`` is not a ``Spec``/``Tests`` module as :func:`specguard.emit.render_module`
+    writes it, or None."""
+    fname = TRUSTED_FILES[kind]
+    if not text.startswith(_MODULE_HEAD):
+        return f"{fname} does not start with SpecGuard's generated header"
+    if not text.endswith(f"\nend {NS}\n"):
+        return f"{fname} does not end with `end {NS}`"
+    lines = text[len(_MODULE_HEAD):].split("\n")[:-2]   # drop `end SGTask` and the final ""
+    if len(lines) < 2 or lines[-2] != "":
+        return f"{fname}: unexpected layout near its end"
+    names: list[str] = []
+    prefix_def = "def "
+    sig = f" ({IMPL}) : Prop := "
+    for i, line in enumerate(lines[:-2], start=_MODULE_HEAD.count("\n") + 1):
+        if line.startswith("/-- ") and line.endswith(" -/") and len(line) >= 7:
+            inner = line[4:-3]
+            if "-/" in inner or "/-" in inner:
+                return f"{fname}:{i}: comment is not a generated one-line doc comment"
+            continue
+        if not line.startswith(prefix_def) or sig not in line:
+            return f"{fname}:{i}: not a generated clause definition: {line[:80]!r}"
+        name, term = line[len(prefix_def):].split(sig, 1)
+        if not _NAME.fullmatch(name) or name in ("Spec", "Tests", "Claim") or name in names:
+            return f"{fname}:{i}: invalid or repeated clause name {name[:40]!r}"
+        why = _term_problem(term)
+        if why:
+            return f"{fname}:{i}: clause {name} contains {why}, which SpecGuard never generates"
+        names.append(name)
+    final = f"def {kind}{sig}{emit.conj([f'{n} impl' for n in names])}"
+    if lines[-1] != final:
+        return f"{fname}: `{kind}` is not the conjunction of its {len(names)} clauses"
+    return None
+
+
+def clause_names(module_text: str) -> list[str]:
+    return re.findall(rf"^def ([A-Za-z][A-Za-z0-9_]*) \({re.escape(IMPL)}\) : Prop := ", module_text, flags=re.M)
+
+
+def _check_trusted(texts: dict[str, str], claims: Sequence[str]) -> str:
+    """Check ``texts`` (module name -> text); raise _Invalid, or return a detail line."""
+    for kind in ("Spec", "Tests"):
+        why = module_shape_problem(kind, texts[kind])
+        if why:
+            raise _Invalid("trusted files", why)
+    tests = [n for n in clause_names(texts["Tests"]) if n != "Tests"]
+    declared = _declared_claims(texts["Claim"])
+    stmts = {}
+    for name in declared:
+        s = claim_statement(name, tests)
+        if s is None:
+            raise _Invalid("trusted files", f"claim.lean declares {name!r}, which is not a claim SpecGuard makes "
+                                            "(known: Conflict, Consistent, Contradicted_T, Entailed_T, LeftOpen_T "
+                                            "for a test clause T of tests.lean)")
+        stmts[name] = s
+    if len(set(declared)) != len(declared) or texts["Claim"] != emit.render_claim(stmts):
+        raise _Invalid("trusted files", "claim.lean is not SpecGuard's standard statement of its claims "
+                                        f"({', '.join(declared) or 'none'}): the claim was edited")
+    missing = [c for c in claims if c not in declared]
+    if missing:
+        raise _Invalid("claims", f"the manifest lists claim {missing[0]!r}, which claim.lean does not declare")
+    return (f"spec.lean and tests.lean have SpecGuard's generated shape ({len(clause_names(texts['Spec'])) - 1} "
+            f"description and {len(tests)} test clauses); claim.lean states {', '.join(declared) or 'nothing'} "
+            "in SpecGuard's standard form")
+
+
+# =====================================================================================
+# reading a bundle: folder, archive
+# =====================================================================================
+
+def _read_folder(folder: Path) -> dict[str, bytes]:
+    try:
+        entries = sorted(os.listdir(folder))
+    except OSError as e:
+        raise BundleError(f"cannot read the bundle folder {folder}: {e.strerror or e}",
+                          hint="check the path and its permissions") from e
+    if len(entries) > MAX_MEMBERS:
+        raise _Invalid("files", f"the bundle folder holds {len(entries)} entries, more than {MAX_MEMBERS}")
+    files: dict[str, bytes] = {}
+    for name in entries:
+        p = folder / name
+        try:
+            st = os.lstat(p)
+        except OSError as e:
+            raise _Invalid("files", f"cannot stat {name}: {e.strerror or e}") from e
+        if stat.S_ISLNK(st.st_mode):
+            try:
+                target = os.readlink(p)
+            except OSError:
+                target = "?"
+            raise _Invalid("files", f"{name} is a symbolic link (to {target}); a bundle holds only regular files")
+        if stat.S_ISDIR(st.st_mode):
+            raise _Invalid("files", f"unexpected folder {name}/ in the bundle")
+        if not stat.S_ISREG(st.st_mode):
+            raise _Invalid("files", f"{name} is not a regular file (a device, socket or pipe)")
+        if st.st_size > MAX_FILE_BYTES:
+            raise _Invalid("files", f"{name} is {st.st_size:,} bytes, over the {MAX_FILE_BYTES // 2**20} MB limit")
+        try:  # no following links, no blocking on a pipe swapped in since the lstat
+            fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        except OSError as e:
+            raise _Invalid("files", f"cannot open {name}: {e.strerror or e}") from e
+        with os.fdopen(fd, "rb") as f:
+            now = os.fstat(f.fileno())
+            if not stat.S_ISREG(now.st_mode) or (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):
+                raise _Invalid("files", f"{name} changed while it was being read")
+            data = f.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise _Invalid("files", f"{name} is over the {MAX_FILE_BYTES // 2**20} MB limit")
+        files[name] = data
+    return files
+
+
+def _member_name(raw: str) -> str:
+    name = raw
+    while name.startswith("./"):
+        name = name[2:]
+    if raw.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", raw):
+        raise _Invalid("archive", f"archive member {raw!r} has an absolute path")
+    if "\\" in raw or "\x00" in raw:
+        raise _Invalid("archive", f"archive member {raw!r} has a backslash or NUL in its name")
+    parts = name.rstrip("/").split("/")
+    if ".." in parts:
+        raise _Invalid("archive", f"archive member {raw!r} escapes the bundle (`..` in its path)")
+    if len(parts) > 1 or name.endswith("/"):
+        raise _Invalid("archive", f"archive member {raw!r} is in a folder; a bundle archive holds its files at the root")
+    return name
+
+
+def _read_tar(path: Path) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    try:
+        with tarfile.open(path, "r:gz") as tf:
+            n = 0
+            while True:
+                m = tf.next()
+                if m is None:
+                    break
+                n += 1
+                if n > MAX_MEMBERS:
+                    raise _Invalid("archive", f"the archive has more than {MAX_MEMBERS} members")
+                if m.isdir() and m.name.rstrip("/") in (".", ""):
+                    continue
+                name = _member_name(m.name)
+                if m.issym():
+                    raise _Invalid("archive", f"archive member {m.name!r} is a symbolic link (to {m.linkname!r})")
+                if m.islnk():
+                    raise _Invalid("archive", f"archive member {m.name!r} is a hard link (to {m.linkname!r})")
+                if m.ischr() or m.isblk() or m.isfifo():
+                    raise _Invalid("archive", f"archive member {m.name!r} is a device or pipe")
+                if m.isdir():
+                    raise _Invalid("archive", f"archive member {m.name!r} is a folder")
+                if not m.isfile() or m.issparse():
+                    raise _Invalid("archive", f"archive member {m.name!r} is not a plain file")
+                if m.size > MAX_FILE_BYTES:
+                    raise _Invalid("archive", f"archive member {m.name!r} is {m.size:,} bytes, over the "
+                                              f"{MAX_FILE_BYTES // 2**20} MB limit")
+                if name in files:
+                    raise _Invalid("archive", f"archive member {name!r} appears twice")
+                f = tf.extractfile(m)
+                data = f.read(MAX_FILE_BYTES + 1) if f is not None else b""
+                if len(data) != m.size:
+                    raise _Invalid("archive", f"archive member {m.name!r} is truncated")
+                files[name] = data
+    except _Invalid:
+        raise
+    except (tarfile.TarError, EOFError, OSError, ValueError) as e:
+        raise _Invalid("archive", f"the archive cannot be read as .tar.gz: {e}") from e
+    return files
+
+
+def _read_zip(path: Path) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+            if len(infos) > MAX_MEMBERS:
+                raise _Invalid("archive", f"the archive has {len(infos)} members, more than {MAX_MEMBERS}")
+            for info in infos:
+                if info.filename.rstrip("/") in (".", ""):
+                    continue
+                name = _member_name(info.filename)
+                mode = info.external_attr >> 16
+                if stat.S_ISLNK(mode):
+                    raise _Invalid("archive", f"archive member {info.filename!r} is a symbolic link")
+                if info.is_dir() or stat.S_ISDIR(mode):
+                    raise _Invalid("archive", f"archive member {info.filename!r} is a folder")
+                if stat.S_IFMT(mode) not in (0, stat.S_IFREG):
+                    raise _Invalid("archive", f"archive member {info.filename!r} is a device or pipe")
+                if info.flag_bits & 0x1:
+                    raise _Invalid("archive", f"archive member {info.filename!r} is encrypted")
+                if info.file_size > MAX_FILE_BYTES:
+                    raise _Invalid("archive", f"archive member {info.filename!r} is {info.file_size:,} bytes, over "
+                                              f"the {MAX_FILE_BYTES // 2**20} MB limit")
+                if name in files:
+                    raise _Invalid("archive", f"archive member {name!r} appears twice")
+                with zf.open(info) as f:
+                    data = f.read(MAX_FILE_BYTES + 1)
+                if len(data) > MAX_FILE_BYTES:
+                    raise _Invalid("archive", f"archive member {info.filename!r} is over the "
+                                              f"{MAX_FILE_BYTES // 2**20} MB limit")
+                files[name] = data
+    except _Invalid:
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError, NotImplementedError) as e:
+        raise _Invalid("archive", f"the archive cannot be read as .zip: {e}") from e
+    return files
+
+
+def _archive_kind(path: Path) -> str | None:
+    low = path.name.lower()
+    if low.endswith((".tar.gz", ".tgz")):
+        return "tar"
+    if low.endswith(".zip"):
+        return "zip"
+    return None
+
+
+def read_bundle_files(path: Path) -> tuple[Literal["folder", "archive"], dict[str, bytes]]:
+    """The bundle's files (name -> bytes) from a folder or an archive, read safely.
+
+    Raises :class:`BundleError` when ``path`` is neither; an unsafe or malformed bundle raises
+    ``_Invalid`` (turned into an invalid report by :func:`verify_bundle`)."""
+    path = Path(path)
+    if path.is_dir():
+        return "folder", _read_folder(path)
+    if not path.exists():
+        raise BundleError(f"{path}: no such bundle", hint="pass the folder `specguard check` wrote, "
+                                                          "an archive of it, or an exported .lean file")
+    kind = _archive_kind(path)
+    if kind is None:
+        raise BundleError(f"{path}: not a bundle folder, a .tar.gz/.tgz/.zip archive or an exported .lean file",
+                          hint="pass the folder `specguard check` wrote (or `specguard export` output)")
+    size = path.stat().st_size
+    if size > MAX_ARCHIVE_BYTES:
+        raise _Invalid("archive", f"the archive is {size:,} bytes, over the {MAX_ARCHIVE_BYTES // 2**20} MB limit")
+    return "archive", (_read_tar(path) if kind == "tar" else _read_zip(path))
+
+
+def pack_bundle(folder: Path, out_file: Path) -> Path:
+    """Write the bundle in ``folder`` as one archive (``.tar.gz``/``.tgz`` or ``.zip``, from the
+    suffix of ``out_file``): the bundle's files at the archive root, sorted, with fixed
+    timestamps, owners and modes, so the same bundle always gives the same bytes."""
+    out_file = Path(out_file)
+    kind = _archive_kind(out_file)
+    if kind is None:
+        raise BundleError(f"{out_file}: an archive name must end with .tar.gz, .tgz or .zip",
+                          hint="e.g. --archive bundle.tar.gz")
+    if not Path(folder).is_dir():
+        raise BundleError(f"{folder}: not a bundle folder", hint="pass the folder `specguard check` wrote")
+    try:
+        files = _read_folder(Path(folder))
+        _check_names(files)
+    except _Invalid as e:
+        raise BundleError(f"{folder}: not a clean bundle: {e.detail}", hint="re-run `specguard check`") from e
+    buf = io.BytesIO()
+    if kind == "tar":
+        import gzip
+        raw = io.BytesIO()
+        with tarfile.open(fileobj=raw, mode="w", format=tarfile.USTAR_FORMAT) as tf:
+            for name in sorted(files):
+                ti = tarfile.TarInfo(name)
+                ti.size, ti.mtime, ti.mode, ti.uid, ti.gid, ti.uname, ti.gname = len(files[name]), 0, 0o644, 0, 0, "", ""
+                tf.addfile(ti, io.BytesIO(files[name]))
+        with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, filename="") as gz:
+            gz.write(raw.getvalue())
+    else:
+        with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            for name in sorted(files):
+                zi = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+                zi.external_attr = (stat.S_IFREG | 0o644) << 16
+                zi.compress_type = zipfile.ZIP_DEFLATED
+                zf.writestr(zi, files[name])
+    _write_atomic(out_file, buf.getvalue())
+    return out_file
+
+
+def _write_atomic(out: Path, data: bytes) -> None:
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, out)
+    except OSError as e:
+        raise BundleError(f"cannot write {out}: {e.strerror or e}", hint="choose a writable path") from e
+
+
+def _check_names(files: dict[str, bytes]) -> None:
+    extra = sorted(set(files) - set(BUNDLE_FILES))
+    if extra:
+        raise _Invalid("files", f"unexpected file {extra[0]!r} in the bundle (a bundle holds only "
+                                f"{', '.join(BUNDLE_FILES)})")
+    missing = [n for n in REQUIRED_FILES if n not in files]
+    if missing:
+        raise _Invalid("files", f"missing file {missing[0]}")
+
+
+def _decode(name: str, data: bytes) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _Invalid("files", f"{name} is not valid UTF-8 (byte {e.start})") from e
+    if "\x00" in text:
+        raise _Invalid("files", f"{name} contains a NUL character")
+    return text
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# =====================================================================================
+# the verifier
+# =====================================================================================
+
+class _Run:
+    def __init__(self, source: Path, timeout: float, memory_mb: int) -> None:
+        self.source = source
+        self.timeout = timeout
+        self.memory_mb = memory_mb
+        self.start = time.monotonic()
+        self.checks: list[VerifyCheck] = []
+        self.notes: list[str] = []
+        self.kind: Literal["folder", "archive", "export"] = "folder"
+        self.task_id: str | None = None
+        self.verdict: Verdict | None = None
+        self.evidence: Evidence | None = None
+        self.claims: tuple[str, ...] = ()
+        self.core_hash: str | None = None
+        self.lean_commit: str | None = None
+        self.claim_source: ClaimSource = "taken from the bundle as is"
+
+    def ok(self, name: str, detail: str) -> None:
+        self.checks.append(VerifyCheck(name=name, ok=True, detail=detail))
+
+    def report(self, failure: _Invalid | None, summary: str = "") -> VerifyReport:
+        checks = list(self.checks)
+        if failure is not None:
+            checks.append(VerifyCheck(name=failure.name, ok=False, detail=failure.detail))
+        assumptions = tuple(ASSUMPTIONS)
+        if self.core_hash:
+            assumptions += (f"the SpecGuard core theory (hash {self.core_hash}) defines the value model faithfully",)
+        if self.lean_commit:
+            assumptions += (f"the Lean {lean_runner.LEAN_VERSION} kernel (commit {self.lean_commit}) is sound",)
+        if self.claim_source == "taken from the bundle as is" and (failure is None or self.claims):
+            assumptions += ("spec.lean and tests.lean (the formalized description and tests) were taken from the "
+                            "bundle as is: give --inputs to check that they follow from the task's files",)
+        return VerifyReport(valid=failure is None, reason=failure.detail if failure else summary,
+                            source=str(self.source), kind=self.kind, task_id=self.task_id, verdict=self.verdict,
+                            evidence=self.evidence, claims=self.claims, claim_source=self.claim_source,
+                            checks=tuple(checks), assumptions=assumptions, notes=tuple(self.notes),
+                            seconds=round(time.monotonic() - self.start, 4))
+
+    # -- shared steps --------------------------------------------------------------------
+    def runtime(self, core_hash: str, lean_version: str, lean_commit: str, written_by: str) -> None:
+        here = lean_runner.library_hash()
+        if core_hash != here:
+            raise _Invalid("runtime", f"the certificate speaks about another core theory: the bundle's core hash is "
+                                      f"{core_hash}, this SpecGuard's is {here} (the bundle was written by SpecGuard "
+                                      f"{written_by}; re-check it with that version)")
+        rt = lean_runner.find_runtime()
+        n = min(len(lean_commit), len(rt.commit))
+        if lean_version != rt.version or n < 7 or lean_commit[:n] != rt.commit[:n]:
+            raise _Invalid("runtime", f"the bundle was checked with Lean {lean_version} (commit {lean_commit}), this "
+                                      f"runtime is Lean {rt.version} (commit {rt.commit}): the certificate speaks "
+                                      "about another core theory and kernel")
+        self.core_hash = here
+        self.lean_commit = rt.commit
+        self.ok("runtime", f"core theory hash {here[:16]}…, Lean {rt.version} commit {rt.commit[:12]} "
+                           "(the same as this SpecGuard's)")
+
+    def claims_consistent(self, verdict: Verdict, evidence: Evidence, claims: Sequence[str], has_cert: bool) -> None:
+        if evidence is Evidence.certified and not claims:
+            raise _Invalid("claims", "the manifest says evidence 'certified' but lists no claim")
+        if claims and not has_cert:
+            raise _Invalid("claims", f"the manifest lists claims ({', '.join(claims)}) but the bundle has no {CERT}")
+        if has_cert and not claims:
+            raise _Invalid("claims", f"the bundle has a {CERT} but the manifest lists no claim for it")
+        if evidence is Evidence.certified and verdict is Verdict.conflict and "Conflict" not in claims:
+            raise _Invalid("claims", "the manifest says 'conflict, certified' but does not claim Conflict")
+        if evidence is Evidence.certified and verdict is Verdict.no_conflict and "Consistent" not in claims:
+            raise _Invalid("claims", "the manifest says 'no-conflict, certified' but does not claim Consistent")
+        if evidence is Evidence.certified and verdict is Verdict.inconclusive:
+            raise _Invalid("claims", "the manifest says 'inconclusive' with evidence 'certified'")
+        bad = [c for c in claims if not _NAME.fullmatch(c)]
+        if bad or len(set(claims)) != len(claims):
+            raise _Invalid("claims", f"invalid or repeated claim name in the manifest: {(bad or list(claims))[0]!r}")
+
+    def kernel(self, trusted: dict[str, str], cert: bytes, claims: Sequence[str]) -> None:
+        try:
+            v = certcheck.check_certificate(trusted, cert, list(claims), timeout=self.timeout,
+                                            memory_mb=self.memory_mb)
+        except (LeanTimeout, LeanCrash) as e:
+            raise _Invalid("kernel", f"Lean failed on the trusted files: {e.message}") from e
+        except SpecGuardError as e:
+            if type(e) is SpecGuardError and "does not compile" in e.message:
+                raise _Invalid("kernel", e.message.replace("SpecGuard's generated ", "the bundle's ")) from e
+            raise
+        if not v.accepted:
+            raise _Invalid("kernel", f"the certificate was rejected: {v.reason}")
+        self.ok("kernel", f"certificate accepted for {', '.join(claims)} in {v.seconds:.2f} s ({v.lean_runs} Lean "
+                          "runs: trusted files and certificate compiled separately, final file, no axioms)")
+
+    def inputs(self, inputs: Sequence[Path], task_id: str, labels: dict[str, str],
+               manifest_inputs: Sequence[InputFile], trusted: dict[str, str]) -> None:
+        if not inputs:
+            self.ok("inputs", "not given: the claim (spec.lean, tests.lean, claim.lean) was taken from the "
+                              "bundle as is")
+            return
+        detail = rederive(inputs, task_id, labels, manifest_inputs, trusted)
+        self.claim_source = "re-derived from the inputs"
+        self.ok("inputs", detail)
+
+
+def verify_bundle(bundle: Path, inputs: Sequence[Path] = (), *, timeout: float = 60.0,
+                  memory_mb: int = lean_runner.DEFAULT_MEMORY_MB) -> VerifyReport:
+    """Re-check a bundle folder, a bundle archive or an exported ``.lean`` file (see the module
+    docstring).  ``inputs``: the task's original files, to check that the claim follows from them."""
+    bundle = Path(bundle)
+    inputs = [Path(p) for p in inputs]
+    run = _Run(bundle, timeout, memory_mb)
+    if bundle.suffix == ".lean" and not bundle.is_dir():
+        run.kind = "export"
+        try:
+            return _verify_export(run, bundle, inputs)
+        except _Invalid as e:
+            return run.report(e)
+    try:
+        run.kind, files = read_bundle_files(bundle)
+        if run.kind == "archive":
+            run.ok("archive", f"{len(files)} members, plain files at the root, none over "
+                              f"{MAX_FILE_BYTES // 2**20} MB (read in memory, never extracted)")
+        return _verify_files(run, files, inputs)
+    except _Invalid as e:
+        return run.report(e)
+
+
+def _verify_files(run: _Run, files: dict[str, bytes], inputs: Sequence[Path]) -> VerifyReport:
+    _check_names(files)
+    texts = {name: _decode(name, data) for name, data in files.items()}
+    run.ok("files", f"{len(files)} files ({', '.join(sorted(files))}), regular files only, none over "
+                    f"{MAX_FILE_BYTES // 2**20} MB")
+    # -- manifest
+    try:
+        raw = json.loads(texts[MANIFEST])
+    except ValueError as e:
+        raise _Invalid("manifest", f"manifest.json is not valid JSON: {e}") from e
+    if not isinstance(raw, dict) or raw.get("bundle_format") != BUNDLE_FORMAT:
+        fmt = raw.get("bundle_format") if isinstance(raw, dict) else None
+        raise _Invalid("manifest", f"manifest.json is not of format {BUNDLE_FORMAT!r} (bundle_format: {fmt!r})")
+    try:
+        m = Manifest.model_validate(raw)
+    except ValidationError as e:
+        raise _Invalid("manifest", f"manifest.json is not a valid manifest: {_first_error(e)}") from e
+    run.task_id, run.verdict, run.evidence, run.claims = m.task_id, m.verdict, m.evidence, tuple(m.claims)
+    others = set(files) - {MANIFEST}
+    unlisted = sorted(others - set(m.outputs))
+    if unlisted:
+        raise _Invalid("manifest", f"{unlisted[0]} is not listed in the manifest's outputs")
+    absent = sorted(set(m.outputs) - others)
+    if absent:
+        raise _Invalid("manifest", f"missing file {absent[0]} (listed in the manifest's outputs)")
+    for name in sorted(others):
+        got = _sha(files[name])
+        if got != m.outputs[name]:
+            raise _Invalid("manifest", f"the sha256 of {name} ({got[:16]}…) does not match the manifest "
+                                       f"({m.outputs[name][:16]}…): {name} was changed after `check` wrote it")
+    r = _result_facts(texts[RESULT])
+    for field, b in (("task_id", m.task_id), ("verdict", m.verdict.value), ("evidence", m.evidence.value)):
+        if r[field] != b:
+            raise _Invalid("manifest", f"result.json and manifest.json disagree on {field}: {r[field]!r} vs {b!r}")
+    if m.claims and (r["accepted"] is not True or r["claims"] != list(m.claims)):
+        raise _Invalid("manifest", "result.json's certificate report does not list the manifest's claims as accepted")
+    run.ok("manifest", f"{BUNDLE_FORMAT}; sha256 of all {len(others)} outputs match; result.json agrees "
+                       f"(task {m.task_id}, {m.verdict.value}, {m.evidence.value})")
+    # -- runtime, claims, trusted files
+    run.runtime(m.core_hash, m.lean_version, m.lean_commit, m.specguard_version)
+    run.claims_consistent(m.verdict, m.evidence, m.claims, CERT in files)
+    trusted = {kind: texts[fname] for kind, fname in TRUSTED_FILES.items()}
+    run.ok("claims", (f"{', '.join(m.claims)} claimed, consistent with '{m.verdict.value}, {m.evidence.value}'"
+                      if m.claims else f"no claim (verdict {m.verdict.value}, evidence {m.evidence.value}): "
+                                       "nothing for the kernel to check"))
+    run.ok("trusted files", _check_trusted(trusted, m.claims))
+    # -- inputs, kernel
+    run.inputs(inputs, m.task_id, r["labels"], m.inputs, trusted)
+    if m.claims:
+        run.kernel(trusted, files[CERT], m.claims)
+    else:
+        run.claim_source = "no claim" if not inputs else run.claim_source
+        run.notes.append("the bundle holds no certificate: it certifies nothing, whatever its verdict says")
+    summary = (f"the kernel accepted the certificate for {', '.join(m.claims)}" if m.claims
+               else "the bundle is intact, but it certifies nothing")
+    return run.report(None, summary)
+
+
+def _result_facts(text: str) -> dict:
+    """What verify reads from result.json (read leniently: its other fields are the producer's report)."""
+    try:
+        r = json.loads(text)
+    except ValueError as e:
+        raise _Invalid("manifest", f"result.json is not valid JSON: {e}") from e
+    cert = r.get("certificate") if isinstance(r, dict) else None
+    labels = r.get("labels", {}) if isinstance(r, dict) else None
+    if not isinstance(r, dict) or not isinstance(cert, dict) or not isinstance(labels, dict) \
+            or not all(isinstance(labels[k], str) for k in labels):
+        raise _Invalid("manifest", "result.json is not a SpecGuard result (no certificate report or labels)")
+    return {"task_id": r.get("task_id"), "verdict": r.get("verdict"), "evidence": r.get("evidence"),
+            "accepted": cert.get("accepted"), "claims": cert.get("claims"), "labels": dict(labels)}
+
+
+def _first_error(e: ValidationError) -> str:
+    err = e.errors()[0]
+    loc = ".".join(str(p) for p in err.get("loc", ())) or "(top level)"
+    return f"{loc}: {err.get('msg')}"
+
+
+# =====================================================================================
+# re-deriving the claim from the inputs
+# =====================================================================================
+
+def rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
+             manifest_inputs: Sequence[InputFile], trusted: dict[str, str]) -> str:
+    """Rebuild the task from ``inputs`` and re-derive spec/tests/claim; raise ``_Invalid`` unless
+    they equal ``trusted`` byte for byte.  Returns a detail line."""
+    from . import load
+    try:
+        from .check import render_trusted
+    except ImportError as e:  # pragma: no cover - an incomplete installation
+        raise SpecGuardError(f"cannot re-derive the claim: the formalizer is missing ({e})",
+                             hint="reinstall SpecGuard from a complete checkout") from e
+    task = _load_inputs(load, inputs, task_id, labels, manifest_inputs)
+    want = {"spec.lean": trusted["Spec"], "tests.lean": trusted["Tests"], "claim.lean": trusted["Claim"]}
+    candidates: list[str | None] = [task.entry_point]
+    for name in re.findall(r'\(Val\.pair \(Val\.str "([A-Za-z_][A-Za-z0-9_.]*)"\)',
+                           trusted["Tests"] + trusted["Spec"]):
+        if name not in candidates:
+            candidates.append(name)
+    first: dict[str, str] | None = None
+    for ep in candidates[:8]:
+        t = task if ep == task.entry_point else task.model_copy(update={"entry_point": ep})
+        for classify in (True, False):
+            try:
+                got = render_trusted(t, classify=classify)
+            except SpecGuardError as e:
+                raise _Invalid("inputs", f"the inputs cannot be formalized: {e.message}") from e
+            if first is None:
+                first = got
+            if all(got.get(k) == v for k, v in want.items()):
+                how = f"entry point {ep!r}" if ep else "no entry point"
+                return (f"{len(manifest_inputs)} input(s) match the manifest by sha256; spec.lean, tests.lean and "
+                        f"claim.lean re-derived from them ({how}) equal the bundle's byte for byte")
+    assert first is not None
+    for name in ("spec.lean", "tests.lean", "claim.lean"):
+        if first.get(name) != want[name]:
+            line, a, b = _first_diff(want[name], first.get(name, ""))
+            raise _Invalid("inputs", f"claim does not follow from the inputs: {name} differs from the one re-derived "
+                                     f"from them (line {line}: bundle {a!r}, re-derived {b!r})")
+    raise _Invalid("inputs", "claim does not follow from the inputs")  # pragma: no cover
+
+
+def _first_diff(a: str, b: str) -> tuple[int, str, str]:
+    la, lb = a.split("\n"), b.split("\n")
+    for i in range(max(len(la), len(lb))):
+        x = la[i] if i < len(la) else "<end of file>"
+        y = lb[i] if i < len(lb) else "<end of file>"
+        if x != y:
+            return i + 1, x[:100], y[:100]
+    return len(la), "", ""
+
+
+def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, str],
+                 manifest_inputs: Sequence[InputFile]):
+    """The Task ``check`` built, from the given files, with the manifest's display paths."""
+    from .errors import InputError
+    own = [mi for mi in manifest_inputs if "#" not in mi.path]          # files, not text inside a file
+    given: list[tuple[Path, str | None]] = []                          # (path, sha or None for a folder)
+    for p in inputs:
+        if p.is_dir():
+            if not (p / "task.toml").is_file():
+                raise _Invalid("inputs", f"input {p} is a folder without task.toml; pass the task's files")
+            given.append((p, None))
+            continue
+        try:
+            with open(p, "rb") as f:
+                data = f.read(load.MAX_FILE_BYTES + 1)
+        except OSError as e:
+            raise _Invalid("inputs", f"cannot read input {p}: {e.strerror or e}") from e
+        given.append((p, _sha(data)))
+    # match files to manifest inputs by sha256 (folders are matched by what they hold, below)
+    unmatched = list(own)
+    matched: dict[str, Path] = {}                                      # manifest path -> given file
+    folder_inputs = [p for p, s in given if s is None]
+    for p, sha in given:
+        if sha is None:
+            continue
+        hit = next((mi for mi in unmatched if mi.sha256 == sha), None)
+        if hit is None:
+            if any(mi.sha256 == sha for mi in own):
+                continue                                                 # the same file given twice
+            raise _Invalid("inputs", f"input {p} (sha256 {sha[:16]}…) matches no input of the manifest: it is not "
+                                     "a file the bundle was made from, or it was changed")
+        unmatched.remove(hit)
+        matched[hit.path] = p
+    roles = {mi.role for mi in manifest_inputs}
+    try:
+        if "instance" in roles:
+            src = _one(matched, manifest_inputs, "instance")
+            task = load.load_swebench(str(src), task_id)
+        elif "task" in roles and any(mi.path.lower().endswith((".json", ".jsonl")) for mi in manifest_inputs
+                                     if mi.role == "task"):
+            src = _one(matched, manifest_inputs, "task")
+            task = load.load_lcb(str(src), task_id, labels.get("suite", "auto"))
+        elif "task" in roles:
+            toml = next(mi for mi in manifest_inputs if mi.role == "task")
+            if folder_inputs:
+                folder = folder_inputs[0]
+            elif toml.path in matched:
+                folder = matched[toml.path].parent
+            else:
+                raise _Invalid("inputs", f"the manifest's input {toml.path} (role task) was not given, or was "
+                                         f"changed: no given file has sha256 {toml.sha256[:16]}…")
+            task = load.load_task_dir(str(folder))
+            for mi in task.inputs:                                       # the folder's files count as given
+                hit = next((u for u in unmatched if u.sha256 == mi.sha256 and u.role == mi.role), None)
+                if hit is not None:
+                    unmatched.remove(hit)
+        else:
+            desc = next((mi for mi in manifest_inputs if mi.role == "description"), None)
+            tests = [mi for mi in manifest_inputs if mi.role == "tests"]
+            if desc is None or not tests:
+                raise _Invalid("inputs", "the manifest's inputs are not a description and test files, a task folder, "
+                                         "a LiveCodeBench JSON or a SWE-bench instance")
+            for mi in [desc, *tests]:
+                if mi.path not in matched:
+                    raise _Invalid("inputs", f"the manifest's input {mi.path} (role {mi.role}) was not given, or was "
+                                             f"changed: no given file has sha256 {mi.sha256[:16]}…")
+            if desc.path == "<text>":
+                d = matched[desc.path].read_bytes().decode("utf-8")
+            else:
+                d = str(matched[desc.path])
+            task = load.load_from_parts(d, [str(matched[mi.path]) for mi in tests], None, task_id=task_id)
+    except InputError as e:
+        raise _Invalid("inputs", f"the inputs cannot be loaded: {e.message}") from e
+    if unmatched:
+        mi = unmatched[0]
+        raise _Invalid("inputs", f"the manifest's input {mi.path} (role {mi.role}) was not given, or was changed: "
+                                 f"no given file has sha256 {mi.sha256[:16]}…")
+    got = sorted((i.sha256, i.role) for i in task.inputs)
+    want = sorted((i.sha256, i.role) for i in manifest_inputs)
+    if got != want:
+        raise _Invalid("inputs", "the task rebuilt from the inputs does not have the manifest's inputs "
+                                 "(same files, same roles)")
+    return _remap(task, manifest_inputs)
+
+
+def _one(matched: dict[str, Path], manifest_inputs: Sequence[InputFile], role: str) -> Path:
+    mi = next(mi for mi in manifest_inputs if mi.role == role)
+    if mi.path not in matched:
+        raise _Invalid("inputs", f"the manifest's input {mi.path} (role {role}) was not given, or was changed: "
+                                 f"no given file has sha256 {mi.sha256[:16]}…")
+    return matched[mi.path]
+
+
+def _remap(task, manifest_inputs: Sequence[InputFile]):
+    """Show the given files under the paths ``check`` saw (locations are part of the Lean text)."""
+    pairs: list[tuple[str, str]] = []
+    pool = list(manifest_inputs)
+    for i in task.inputs:
+        hit = next((m for m in pool if m.sha256 == i.sha256 and m.role == i.role), None)
+        if hit is not None:
+            pool.remove(hit)
+            if "#" not in i.path and "#" not in hit.path:
+                pairs.append((i.path, hit.path))
+
+    def fix(s: str) -> str:
+        for a, b in pairs:
+            if s == a:
+                return b
+            if s.startswith(a + "#"):
+                return b + s[len(a):]
+        return s
+
+    tests = tuple(t.model_copy(update={"path": fix(t.path)}) for t in task.tests)
+    return task.model_copy(update={"description_path": fix(task.description_path), "tests": tests,
+                                   "inputs": tuple(manifest_inputs)})
+
+
+# =====================================================================================
+# export: one self-contained Lean file
+# =====================================================================================
+
+_MARK = "-- specguard: "
+_SECTIONS = ("spec", "tests", "claim", "certificate")
+_SECTION_HEADERS = {"spec": emit.HEADER, "tests": emit.HEADER, "claim": CLAIM_HEADER, "certificate": CERT_IMPORTS}
+_SECTION_FILES = {"spec": "spec.lean", "tests": "tests.lean", "claim": "claim.lean", "certificate": CERT}
+
+
+def _scope_closers(text: str) -> str:
+    """``end`` lines closing every section/namespace ``text`` leaves open (trusted text only)."""
+    stack: list[str] = []
+    depth = 0
+    for line in text.split("\n"):
+        if depth == 0:
+            m = re.fullmatch(r"(?:noncomputable\s+)?section(?:\s+(\S+))?\s*", line)
+            if m:
+                stack.append(f"end {m.group(1)}" if m.group(1) else "end")
+            m2 = re.fullmatch(r"namespace\s+(\S+)\s*", line)
+            if m2:
+                stack.append(f"end {m2.group(1)}")
+            if re.fullmatch(r"end(?:\s+\S+)?\s*", line) and stack:
+                stack.pop()
+        i, in_str = 0, False
+        while i < len(line):
+            two = line[i:i + 2]
+            if depth == 0 and in_str:
+                if line[i] == "\\":
+                    i += 2
+                    continue
+                if line[i] == '"':
+                    in_str = False
+            elif depth == 0 and line[i] == '"':
+                in_str = True
+            elif depth == 0 and two == "--":
+                break
+            elif two == "/-":
+                depth += 1
+                i += 2
+                continue
+            elif depth > 0 and two == "-/":
+                depth -= 1
+                i += 2
+                continue
+            i += 1
+    return "".join(s + "\n" for s in reversed(stack))
+
+
+def _core_body(text: str) -> str:
+    lines = [ln for ln in text.split("\n") if ln != "prelude" and not ln.startswith("import ")]
+    return "\n".join(lines)
+
+
+def export_prefix() -> str:
+    """The fixed start of every exported file: the header comment and SpecGuard's core theory."""
+    src = lean_runner.lean_source_dir()
+    out = [
+        "prelude\n",
+        f"-- SpecGuard certificate export ({EXPORT_FORMAT}): one self-contained Lean 4.35.0 file.\n",
+        "-- It holds SpecGuard's core theory, the task's Spec, Tests and Claim (generated by SpecGuard\n",
+        "-- from the task's inputs), the certificate, and one final theorem per claim.\n",
+        "-- Check it with a stock Lean 4.35.0 (no Init, no Lake, no imports needed):  lean THIS_FILE.lean\n",
+        "-- Accept only exit code 0, no error, and \"'final_X' does not depend on any axioms\" for every claim.\n",
+        "-- `specguard verify THIS_FILE.lean` also checks that everything outside the certificate section is\n",
+        "-- exactly what `specguard export` writes, and the certificate's tokens.\n",
+        f"{_MARK}core begin (SpecGuard.Core and SpecGuard.Value, library hash {lean_runner.library_hash()})\n",
+    ]
+    for mod in lean_runner.LIBRARY_MODULES:
+        body = _core_body((src / (mod.replace(".", "/") + ".lean")).read_text(encoding="utf-8"))
+        if not body.endswith("\n"):
+            body += "\n"
+        out += [f"-- module {mod}\n", "section\n", body, _scope_closers(body), "end\n"]
+    out.append(f"{_MARK}core end\n")
+    return "".join(out)
+
+
+def _meta_line(meta: ExportMeta) -> str:
+    return f"{_MARK}meta " + json.dumps(meta.model_dump(mode="json"), ensure_ascii=True) + "\n"
+
+
+def _render_export(meta: ExportMeta, bodies: dict[str, str]) -> tuple[str, dict[str, int]]:
+    """The exported file's text, and for each claim the line of its ``#print axioms``."""
+    parts = [export_prefix(), _meta_line(meta)]
+    for sec in _SECTIONS:
+        body = bodies[sec]
+        closers = "end\nend\n" if sec == "certificate" else _scope_closers(body) + "end\n"
+        parts += ["section\n", f"{_MARK}{sec} begin\n", body, f"{_MARK}{sec} end\n", closers]
+    parts.append(f"{_MARK}final: each claim, restated from the Claim section, proved by the certificate\n")
+    text = "".join(parts)
+    line = text.count("\n") + 1
+    prints: dict[str, int] = {}
+    finals = []
+    for c in meta.claims:
+        finals.append(f"theorem final_{c} : _root_.{NS}.{c} := _root_.{NS}.proof_{c}\n")
+        finals.append(f"#print axioms _root_.final_{c}\n")
+        prints[c] = line + 1
+        line += 2
+    return text + "".join(finals), prints
+
+
+def _bodies_of(texts: dict[str, str]) -> dict[str, str]:
+    bodies = {}
+    for sec in _SECTIONS:
+        t = texts[_SECTION_FILES[sec]]
+        head = _SECTION_HEADERS[sec]
+        if not t.startswith(head) or not t.endswith("\n"):
+            raise _Invalid("export", f"{_SECTION_FILES[sec]} does not start with its standard header")
+        body = t[len(head):]
+        if any(ln.startswith(_MARK) for ln in body.split("\n")):
+            raise _Invalid("export", f"{_SECTION_FILES[sec]} contains a line starting with {_MARK!r}")
+        bodies[sec] = body
+    return bodies
+
+
+def export_text(bundle: Path, *, timeout: float = 60.0) -> tuple[str, VerifyReport]:
+    """Verify ``bundle`` (folder or archive) and return its certificate as one self-contained
+    Lean file (see :data:`EXPORT_FORMAT`), checked by compiling it on its own.
+
+    Raises :class:`InvalidBundle` when the bundle is invalid or certifies nothing."""
+    run = _Run(Path(bundle), timeout, lean_runner.DEFAULT_MEMORY_MB)
+    try:
+        run.kind, files = read_bundle_files(Path(bundle))      # exported from the very bytes verified
+        rep = _verify_files(run, files, ())
+    except _Invalid as e:
+        rep = run.report(e)
+    if not rep.valid:
+        raise InvalidBundle(f"{bundle}: invalid bundle, not exported: {rep.reason}",
+                          hint="`specguard verify` shows every check")
+    if not rep.claims:
+        raise InvalidBundle(f"{bundle}: the bundle certifies nothing (no kernel-checked claim), so there is "
+                          "nothing to export", hint="export bundles whose evidence is 'certified'")
+    texts = {n: d.decode("utf-8") for n, d in files.items()}
+    m = Manifest.model_validate_json(texts[MANIFEST])
+    r = _result_facts(texts[RESULT])
+    meta = ExportMeta(task_id=m.task_id, verdict=m.verdict, evidence=m.evidence, claims=m.claims,
+                      core_hash=m.core_hash, lean_version=m.lean_version, lean_commit=m.lean_commit,
+                      specguard_version=m.specguard_version, inputs=m.inputs, labels=r["labels"])
+    try:
+        text, prints = _render_export(meta, _bodies_of(texts))
+        _compile_export(text, meta.claims, prints, timeout)
+    except _Invalid as e:
+        raise InvalidBundle(f"{bundle}: cannot export: {e.detail}") from e
+    return text, rep
+
+
+def write_export(bundle: Path, out_file: Path, *, timeout: float = 60.0) -> VerifyReport:
+    """:func:`export_text`, written atomically to ``out_file``."""
+    text, rep = export_text(bundle, timeout=timeout)
+    _write_atomic(Path(out_file), text.encode("utf-8"))
+    return rep
+
+
+def _compile_export(text: str, claims: Sequence[str], prints: dict[str, int], timeout: float,
+                    memory_mb: int = lean_runner.DEFAULT_MEMORY_MB) -> float:
+    """Compile the whole exported file on its own (no import path); every claim must depend on
+    no axioms, reported at its own ``#print axioms`` line."""
+    with tempfile.TemporaryDirectory(prefix="specguard-export-") as tmp:
+        f = Path(tmp) / "Export.lean"
+        f.write_text(text, encoding="utf-8")
+        try:
+            res = lean_runner.run_lean([str(f)], lean_path=(), cwd=Path(tmp), timeout=timeout, memory_mb=memory_mb)
+        except (LeanTimeout, LeanCrash) as e:
+            raise _Invalid("compile", f"Lean failed on the exported file: {e.message}") from e
+    if not res.ok:
+        first = res.errors[0] if res.errors else f"exit {res.exit_code}"
+        raise _Invalid("compile", f"the exported file does not compile on its own: {first}")
+    for c in claims:
+        at = [m for m in res.messages if m.line == prints[c] and m.severity != "warning"]
+        want = f"'final_{c}' does not depend on any axioms"
+        if len(at) != 1 or at[0].text.strip() != want:
+            got = "; ".join(m.text.strip()[:120] for m in at) or "no message"
+            raise _Invalid("compile", f"#print axioms for final_{c} did not report 'no axioms': {got}")
+    return res.seconds
+
+
+def _verify_export(run: _Run, path: Path, inputs: Sequence[Path]) -> VerifyReport:
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise BundleError(f"{path}: cannot read: {e.strerror or e}", hint="check the path") from e
+    if not path.is_file():
+        raise BundleError(f"{path}: not a regular file", hint="pass an exported .lean file")
+    if size > MAX_EXPORT_BYTES:
+        raise _Invalid("export", f"the file is {size:,} bytes, over the {MAX_EXPORT_BYTES // 2**20} MB limit")
+    text = _decode(path.name, path.read_bytes())
+    prefix = export_prefix()
+    if not text.startswith(prefix):
+        if not text.startswith("prelude\n"):
+            raise _Invalid("export", "not a SpecGuard export: it does not start with `prelude` and SpecGuard's header")
+        line, a, b = _first_diff(prefix, text[:len(prefix)])
+        raise _Invalid("export", f"the core theory in this file is not SpecGuard's (library hash "
+                                 f"{lean_runner.library_hash()[:16]}…): line {line} differs "
+                                 f"(expected {a!r}, found {b!r})")
+    run.ok("core", f"the file starts with SpecGuard's exact core theory (library hash "
+                   f"{lean_runner.library_hash()[:16]}…)")
+    rest = text[len(prefix):]
+    first, _, rest_after = rest.partition("\n")
+    if not first.startswith(f"{_MARK}meta "):
+        raise _Invalid("export", f"line {prefix.count(chr(10)) + 1}: expected the `{_MARK}meta` line")
+    try:
+        meta = ExportMeta.model_validate_json(first[len(f"{_MARK}meta "):])
+    except ValidationError as e:
+        raise _Invalid("export", f"the meta line is not valid: {_first_error(e)}") from e
+    run.task_id, run.verdict, run.evidence, run.claims = meta.task_id, meta.verdict, meta.evidence, tuple(meta.claims)
+    bodies: dict[str, str] = {}
+    for sec in _SECTIONS:
+        b, e = f"\n{_MARK}{sec} begin\n", f"\n{_MARK}{sec} end\n"
+        if text.count(b) != 1 or text.count(e) != 1:
+            raise _Invalid("export", f"the file must hold exactly one `{_MARK}{sec} begin` and one `... end` line")
+        i, j = text.index(b) + len(b), text.index(e) + 1
+        if j < i:
+            raise _Invalid("export", f"the {sec} section's markers are out of order")
+        bodies[sec] = text[i:j]
+    texts = {sec: _SECTION_HEADERS[sec] + bodies[sec] for sec in _SECTIONS}
+    expected, prints = _render_export(meta, bodies)
+    if expected != text:
+        line, a, b = _first_diff(expected, text)
+        raise _Invalid("export", f"outside its spec/tests/claim/certificate sections the file differs from what "
+                                 f"`specguard export` writes: line {line} (expected {a!r}, found {b!r})")
+    run.ok("export", "everything outside the sections is exactly what `specguard export` writes for these sections "
+                     f"and claims ({', '.join(meta.claims) or 'none'})")
+    run.runtime(meta.core_hash, meta.lean_version, meta.lean_commit, meta.specguard_version)
+    run.claims_consistent(meta.verdict, meta.evidence, meta.claims, True)
+    if not meta.claims:
+        raise _Invalid("claims", "the exported file states no claim")
+    trusted = {"Spec": texts["spec"], "Tests": texts["tests"], "Claim": texts["claim"]}
+    run.ok("claims", f"{', '.join(meta.claims)} claimed, consistent with '{meta.verdict.value}, "
+                     f"{meta.evidence.value}'")
+    run.ok("trusted files", _check_trusted(trusted, meta.claims))
+    cert = texts["certificate"].encode("utf-8")
+    why = certcheck.scan_certificate(cert)
+    if why:
+        raise _Invalid("certificate", f"certificate section: {why}")
+    run.ok("certificate", "the certificate section has the fixed header and no banned token")
+    run.inputs(inputs, meta.task_id, dict(meta.labels), meta.inputs, trusted)
+    run.kernel(trusted, cert, meta.claims)
+    secs = _compile_export(text, meta.claims, prints, run.timeout, run.memory_mb)
+    run.ok("compile", f"the whole file compiles on its own with no import path in {secs:.2f} s; every final_X "
+                      "depends on no axioms")
+    return run.report(None, f"the kernel accepted the certificate for {', '.join(meta.claims)}")
