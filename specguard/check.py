@@ -89,6 +89,8 @@ def _formal(task: Task, classify: bool) -> _Formal:
     tf, df = formalize(task)
     test_clauses, unmodelled = _clauses(tf.demands, emit.clause_of_demand)
     spec_clauses, spec_unmodelled = _clauses(df.claims, emit.clause_of_claim)
+    emit.name_inputs(spec_clauses, "SK")
+    emit.name_inputs(test_clauses, "TK")
     files = {
         "spec.lean": emit.render_module("Spec", spec_clauses, lambda c: f"{c.source.loc}: {claim_statement(c.source)}"),
         "tests.lean": emit.render_module("Tests", test_clauses, lambda c: f"{c.source.loc}: {_statement(c.source.call, c.source.expect)}"),

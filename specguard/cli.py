@@ -209,7 +209,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         report["core"] = {"lib_dir": core.lib_dir, "library_hash": core.library_hash,
                           "built_now": core.built_now, "seconds": round(time.monotonic() - t, 3)}
         v = certcheck.check_certificate(_DOCTOR_TRUSTED, _DOCTOR_CERT, ["Conflict"])
-        bad = certcheck.check_certificate(_DOCTOR_TRUSTED, _DOCTOR_CERT.replace("Bool.false)", "Bool.true)"),
+        bad = certcheck.check_certificate(_DOCTOR_TRUSTED, _DOCTOR_CERT.replace("(Eq.refl Bool.false)", "(Eq.refl Bool.true)"),
                                           ["Conflict"])
         report["self_test"] = {"valid_certificate_accepted": v.accepted, "reason": v.reason,
                                "invalid_certificate_rejected": not bad.accepted, "seconds": round(v.seconds, 3)}
@@ -266,7 +266,7 @@ def _doctor_cert() -> str:
     from .certcheck import CERT_HEADER
     return (CERT_HEADER + "open SpecGuard\ntheorem proof_Conflict : Conflict :=\n  fun h => match h with\n"
             "  | Exists.intro impl hh => outcome_ne (same_outcome (And.left hh) (And.right hh)) "
-            "(Eq.refl Bool.false) (Eq.refl Bool.true)\nend SGTask\n")
+            "(Eq.refl Bool.false)\nend SGTask\n")
 
 
 _DOCTOR_CERT = _doctor_cert()

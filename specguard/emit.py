@@ -106,13 +106,15 @@ def lean_val(v: V) -> str:
 
 
 def lean_input(call: Call) -> str:
-    """The exact input of a call: ``pair (str target) (tuple args)`` (+ kwargs in call order)."""
+    """The exact input of a call: ``pair (tuple args) (str target)`` (kwargs, in call order, as
+    ``pair (pair args kwargs) target``).  Arguments come first so that different inputs differ
+    early, which keeps the kernel's comparisons short."""
     args = vals.V("tuple", tuple(call.args))
     inner = lean_val(args)
     if call.kwargs:
         kw = vals.V("dict", tuple((vals.V("str", k), v) for k, v in call.kwargs))
         inner = f"(Val.pair {inner} {lean_val(kw)})"
-    return f"(Val.pair (Val.str {lean_str(call.target)}) {inner})"
+    return f"(Val.pair {inner} (Val.str {lean_str(call.target)}))"
 
 
 # -- predicates ------------------------------------------------------------------------
@@ -359,6 +361,7 @@ class Clause:
     exact: bool = True              # the clause says exactly what its source says
     source: Any = None              # the Demand or Claim
     input_id: str | None = None     # Call.key() (Python identity of the input)
+    key_text: str | None = None     # the input as a Lean term (``key`` becomes its name)
 
     def lean_prop(self) -> str:
         if self.eq is not None:
@@ -479,9 +482,28 @@ def _comment(text: str) -> str:
     return text.replace("-/", "- /").replace("/-", "/ -").replace("\n", " ")[:200]
 
 
+def name_inputs(clauses: Sequence[Clause], prefix: str) -> None:
+    """Give every distinct input a Lean name (``SK0``, ``TK3``...): the module defines each
+    input once, clauses and proofs refer to it by name (no term is elaborated twice)."""
+    names: dict[str, str] = {}
+    for c in clauses:
+        if c.key is None:
+            continue
+        if c.key_text is None:
+            c.key_text = c.key
+        if c.input_id not in names:
+            names[c.input_id] = f"{prefix}{len(names)}"
+        c.key = names[c.input_id]
+
+
 def render_module(kind: str, clauses: Sequence[Clause], describe) -> str:
-    """``kind`` is ``Spec`` or ``Tests``."""
+    """``kind`` is ``Spec`` or ``Tests``; inputs must have been named by :func:`name_inputs`."""
     lines = [HEADER + "noncomputable section", f"namespace {NS}", "open SpecGuard", ""]
+    seen: set[str] = set()
+    for c in clauses:
+        if c.key is not None and c.key not in seen and c.key_text is not None:
+            seen.add(c.key)
+            lines.append(f"noncomputable def {c.key} : Val := {c.key_text}")
     for c in clauses:
         lines.append(f"/-- {_comment(describe(c))} -/")
         lines.append(f"def {c.name} (impl : Val → Outcome) : Prop := {c.lean_prop()}")

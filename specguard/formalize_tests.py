@@ -130,7 +130,7 @@ __all__ = ["formalize_tests", "infer_entry_point"]
 
 MAX_LOOP_ITERATIONS = 1000
 """Longest ``for`` loop unrolled."""
-MAX_UNROLL = 20_000
+MAX_UNROLL = 10_000
 """Most iterations of nested unrolled loops (product) in one test."""
 MAX_TEXT = 200
 """Longest ``text`` of a demand (characters)."""
@@ -320,13 +320,16 @@ class _File:
 
     def qual(self, node: ast.AST) -> str | None:
         """Dotted name with the root resolved through the file's imports (``pt.raises`` ->
-        ``pytest.raises``)."""
+        ``pytest.raises``); pytest look-alike modules count as pytest (``sympy.testing.pytest.raises``
+        -> ``pytest.raises``)."""
         d = _dotted(node)
         if d is None:
             return None
         root, _, rest = d.partition(".")
         base = self.imports.get(root, root)
-        return f"{base}.{rest}" if rest else base
+        q = f"{base}.{rest}" if rest else base
+        at = q.find(".pytest.")
+        return q[at + 1:] if at >= 0 else q
 
     def is_assertion_call(self, node: ast.AST) -> bool:
         """An assertion API call: ``self.assert*``, any ``assert*`` helper, ``pytest.raises``/``warns``."""
@@ -338,7 +341,8 @@ class _File:
         last = _last_part(node.func)
         if last is None:
             return False
-        if self.qual(node.func) in ("pytest.raises", "pytest.warns", "pytest.deprecated_call"):
+        q = self.qual(node.func) or last
+        if q.rsplit(".", 1)[-1] == "raises" or q in ("pytest.warns", "pytest.deprecated_call"):
             return True
         return last.startswith("assert") or (last in _UNITTEST_ALIASES and isinstance(node.func, ast.Attribute))
 
@@ -491,6 +495,9 @@ class _Ctx:
         self.target_names = self._target_names()
         self.handled: set[int] = set()
         self._texts: dict[int, str] = {}
+        self._keys: dict[int, list[ast.AST]] = {}      # tree nodes only (ids stay valid)
+        self._stored: dict[int, set[str]] = {}
+        self._reported: set[tuple[int, str]] = set()
         self.module: dict[str, _Binding] = {}
         self.tables = _Scope({})
         self.module_block: str | None = None
@@ -531,7 +538,21 @@ class _Ctx:
 
     def assertion_keys(self, nodes: Iterable[ast.AST]) -> list[ast.AST]:
         """Every assertion inside ``nodes``: ``assert`` statements and assertion API calls."""
-        return [n for n in _walk_all(nodes) if isinstance(n, ast.Assert) or self.is_assertion_call(n)]
+        return [key for node in nodes for key in self._keys_in(node)]
+
+    def _keys_in(self, node: ast.AST) -> list[ast.AST]:
+        hit = self._keys.get(id(node))
+        if hit is None:
+            hit = self._keys[id(node)] = [n for n in ast.walk(node)
+                                          if isinstance(n, ast.Assert) or self.is_assertion_call(n)]
+        return hit
+
+    def stored_names(self, stmt: ast.stmt) -> set[str]:
+        """Names ``stmt`` binds in the current scope (memoised: unrolled loops ask again)."""
+        hit = self._stored.get(id(stmt))
+        if hit is None:
+            hit = self._stored[id(stmt)] = _stored_names([stmt])
+        return hit
 
     # -- text and locations ---------------------------------------------------------
     def text(self, node: ast.AST) -> str:
@@ -547,9 +568,11 @@ class _Ctx:
     def loc(self, node: ast.AST) -> Loc:
         return Loc(file=self.file.path, line=node.lineno)
 
-    def unsupported(self, node: ast.AST, reason: str, key: ast.AST | None = None) -> None:
-        self.handled.add(id(key if key is not None else node))
-        self.out.unsupported(Unsupported(loc=self.loc(node), reason=reason, text=self.text(node)))
+    def unsupported(self, node: ast.AST, reason: str) -> None:
+        self.handled.add(id(node))
+        if (id(node), reason) not in self._reported:   # loops and parametrized rows repeat assertions
+            self._reported.add((id(node), reason))
+            self.out.unsupported(Unsupported(loc=self.loc(node), reason=reason, text=self.text(node)))
 
     def unsupported_inside(self, nodes: Iterable[ast.AST], reason: str) -> None:
         for key in self.assertion_keys(nodes):
@@ -862,7 +885,7 @@ class _Walker:
         assigns lose their values, and what follows a possible early exit inside is blocked."""
         self.ctx.unsupported_inside([stmt], self.block or f"inside {where}" + (f" ({why})" if why else ""))
         self.after(stmt)
-        for name in _stored_names([stmt]):
+        for name in self.ctx.stored_names(stmt):
             self.scope.bind(name, _opaque(f"assigned in {where}"))
 
     # -- after each statement: exits, patches, mutation ---------------------------------

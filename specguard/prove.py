@@ -16,6 +16,7 @@ Python mirrors of the predicates choose what to prove; the kernel checks it.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -25,14 +26,34 @@ from .emit import Clause, Outcome, Pred, conj, projection
 from .values import V
 
 MAX_TABLE = 400
-# Witness proofs make Lean evaluate the witness at each tabled input (a full comparison of the
-# input with itself): bounded by the Lean text size of the inputs involved.
-WITNESS_BUDGET = 24_000
-
-
-def _table_cost(table) -> int:
-    return sum(len(key) for key, _ in table.values())
+# Witness proofs compare each tabled input with the earlier ones up to their first difference:
+# bounded by the total length of shared prefixes (Lean text characters).
+WITNESS_BUDGET = 60_000
 IMPL = "impl : Val → Outcome"
+
+
+@dataclass
+class Table:
+    """A witness lookup table: exact input -> outcome, in insertion order."""
+
+    entries: dict[str, tuple[str, Outcome]] = field(default_factory=dict)
+    index: dict[str, int] = field(default_factory=dict)
+    cost: int = 0   # Lean-text characters compared by lookup_miss steps (shared prefixes)
+    texts: list = field(default_factory=list)
+
+    def add(self, input_id: str, key: str, o: Outcome, key_text: str | None = None) -> None:
+        text = key_text or key
+        for prev in self.texts:
+            self.cost += len(os.path.commonprefix([prev, text])) + 40
+        self.texts.append(text)
+        self.index[input_id] = len(self.entries)
+        self.entries[input_id] = (key, o)
+
+    def copy(self) -> "Table":
+        return Table(dict(self.entries), dict(self.index), self.cost, list(self.texts))
+
+    def __len__(self) -> int:
+        return len(self.entries)
 
 
 @dataclass
@@ -106,7 +127,7 @@ class Prover:
         if a.eq is None:
             a, b, pa, pb = b, a, pb, pa
         if b.eq is not None:
-            return f"(outcome_ne (same_outcome {pa} {pb}) (Eq.refl Bool.false) (Eq.refl Bool.true))"
+            return f"(outcome_ne (same_outcome {pa} {pb}) (Eq.refl Bool.false))"
         return f"(not_holds {pb} {pa} (Eq.refl Bool.false))"
 
     # -- search ------------------------------------------------------------------------------
@@ -195,41 +216,64 @@ class Prover:
         return None
 
     # -- proofs --------------------------------------------------------------------------------
-    def spec_proof(self, w: str) -> str:
-        """Proof of ``Spec W`` for a lookup-table witness named ``w`` (table ``w_table``)."""
+    # A witness ``w`` is a lookup table with named entries: ``w_k<i>`` (input), ``w_o<i>``
+    # (outcome), ``w_t<i>`` (the table from entry i on); ``w_at<i> : w w_k<i> = w_o<i>`` is proved
+    # by ``lookup_miss`` steps (inputs compared up to their first difference) and ``lookup_hit``
+    # (no re-evaluation of an input against itself, thanks to ``Val.beq_refl``).
+    def at_proof(self, w: str, table: "Table", input_id: str) -> str:
+        return f"{w}_at{table.index[input_id]}"
+
+    def clause_proof(self, c: Clause, w: str, table: "Table") -> str:
+        """Proof that the witness satisfies clause ``c`` (a keyed clause at a tabled input)."""
+        at = self.at_proof(w, table, c.input_id)
+        if c.eq is not None:
+            return at
+        return f"(holds_of_eq' (P := {c.pred.lean()}) {at} (Eq.refl Bool.true))"
+
+    def spec_proof(self, w: str, table: "Table") -> str:
+        """Proof of ``Spec w``."""
         parts = []
         for c in self.spec:
             if c.key is None:
-                parts.append(f"(fun k => lookup_holds {c.pred.lean()} {w}_dflt (Eq.refl Bool.true) k {w}_table (Eq.refl Bool.true))")
-            elif c.eq is not None:
-                parts.append(f"(Eq.refl (Outcome.ret {emit.lean_val(c.eq)}))")
+                parts.append(f"(fun k => lookup_holds {c.pred.lean()} {w}_dflt (Eq.refl Bool.true) k {w}_t0 "
+                             f"(Eq.refl Bool.true))")
             else:
-                parts.append("(Eq.refl Bool.true)")
+                parts.append(self.clause_proof(c, w, table))
         return _and_intro(parts)
 
-    def tests_proof(self) -> str:
-        parts = [f"(Eq.refl (Outcome.ret {emit.lean_val(c.eq)}))" if c.eq is not None else "(Eq.refl Bool.true)"
-                 for c in self.tests]
-        return _and_intro(parts)
+    def tests_proof(self, w: str, table: "Table") -> str:
+        return _and_intro([self.clause_proof(c, w, table) for c in self.tests])
 
-    def witness_decl(self, w: str, table: dict[str, tuple[str, Outcome]]) -> str:
-        entries = "List.nil"
-        for key, o in reversed(list(table.values())):
-            entries = f"(List.cons (Prod.mk {key} {o.lean()}) {entries})"
-        return (f"def {w}_table : List (Prod Val Outcome) := {entries}\n"
-                f"def {w}_dflt : Outcome := Outcome.raise \"SpecGuardWitness\"\n"
-                f"def {w} : Val → Outcome := fun k => lookup {w}_table {w}_dflt k\n")
+    def witness_decl(self, w: str, table: "Table") -> str:
+        rows = list(table.entries.values())
+        n = len(rows)
+        out = []
+        for i, (key, o) in enumerate(rows):
+            out.append(f"noncomputable def {w}_k{i} : Val := {key}")
+            out.append(f"noncomputable def {w}_o{i} : Outcome := {o.lean()}")
+        out.append(f"noncomputable def {w}_t{n} : List (Prod Val Outcome) := List.nil")
+        for i in reversed(range(n)):
+            out.append(f"noncomputable def {w}_t{i} : List (Prod Val Outcome) := List.cons (Prod.mk {w}_k{i} {w}_o{i}) {w}_t{i + 1}")
+        out.append(f'noncomputable def {w}_dflt : Outcome := Outcome.raise "SpecGuardWitness"')
+        out.append(f"noncomputable def {w} : Val → Outcome := fun k => lookup {w}_t0 {w}_dflt k")
+        for i in range(n):
+            proof = f"(lookup_hit {w}_k{i} {w}_o{i} {w}_dflt {w}_t{i + 1})"
+            for j in reversed(range(i)):
+                proof = (f"(Eq.trans (lookup_miss {w}_k{i} {w}_k{j} {w}_o{j} {w}_dflt {w}_t{j + 1} "
+                         f"(Eq.refl Bool.false)) {proof})")
+            out.append(f"theorem {w}_at{i} : Eq ({w} {w}_k{i}) {w}_o{i} := {proof}")
+        return "\n".join(out) + "\n"
 
-    def spec_table(self) -> dict[str, tuple[str, Outcome]] | None:
-        table: dict[str, tuple[str, Outcome]] = {}
+    def spec_table(self) -> "Table | None":
+        table = Table()
         for c in self.spec:
-            if c.key is None or c.input_id in table:
+            if c.key is None or c.input_id in table.index:
                 continue
             group = [s for s in self.spec if s.input_id == c.input_id]
             o = self._choose(group)
             if o is None:
                 return None
-            table[c.input_id] = (c.key, o)
+            table.add(c.input_id, c.key, o, c.key_text)
         return table
 
 
@@ -254,7 +298,7 @@ def plan(spec: Sequence[Clause], tests: Sequence[Clause], *, classify: bool = Tr
         p.claims["Conflict"] = f"Not ({exists})"
         p.proofs.append(
             "theorem proof_Conflict : Conflict :=\n  fun h => match h with\n"
-            f"  | Exists.intro impl hh => {pr.refute(core.a, core.b, hs, ht)}\n")
+            f"  | Exists.intro _impl hh => {pr.refute(core.a, core.b, hs, ht)}\n")
     if classify and spec:
         p.classes = pr.classify()
         for tc in p.classes:
@@ -263,7 +307,7 @@ def plan(spec: Sequence[Clause], tests: Sequence[Clause], *, classify: bool = Tr
                 s = spec[pr.si[tc.by]]
                 name = f"Contradicted_{tc.name}"
                 p.claims[name] = f"∀ ({IMPL}), Spec impl → Not ({tc.name} impl)"
-                p.proofs.append(f"theorem proof_{name} : {name} :=\n  fun impl hs ht => "
+                p.proofs.append(f"theorem proof_{name} : {name} :=\n  fun _impl hs ht => "
                                 f"{_refute_single(pr, s, t)}\n")
             elif tc.status == "entailed":
                 s = spec[pr.si[tc.by]]
@@ -272,16 +316,16 @@ def plan(spec: Sequence[Clause], tests: Sequence[Clause], *, classify: bool = Tr
                 sp = projection(pr.si[s.name], len(spec), "hs")
                 body = sp if t.eq is not None or t.pred == s.pred else \
                     f"(holds_of_eq' (P := {t.pred.lean()}) {sp} (Eq.refl Bool.true))"
-                p.proofs.append(f"theorem proof_{name} : {name} :=\n  fun impl hs => {body}\n")
+                p.proofs.append(f"theorem proof_{name} : {name} :=\n  fun _impl hs => {body}\n")
         _left_open_proofs(pr, p, tests)
     if core is None:
         table = _consistent_table(pr)
-        if table is not None and len(table) < MAX_TABLE and _table_cost(table) <= WITNESS_BUDGET:
+        if table is not None and len(table) < MAX_TABLE and table.cost <= WITNESS_BUDGET:
             p.consistent = True
             p.claims["Consistent"] = exists
             p.proofs.append(pr.witness_decl("W", table) +
-                            f"theorem proof_Consistent : Consistent :=\n  Exists.intro W (And.intro {pr.spec_proof('W')} "
-                            f"{pr.tests_proof()})\n")
+                            f"theorem proof_Consistent : Consistent :=\n  Exists.intro W (And.intro "
+                            f"{pr.spec_proof('W', table)} {pr.tests_proof('W', table)})\n")
     return p
 
 
@@ -298,7 +342,7 @@ def _left_open_proofs(pr: Prover, p: Plan, tests: Sequence[Clause]) -> None:
             for tc in tcs:
                 tc.witness = None
         return
-    table = dict(base)
+    table = base.copy()
     done: list[TestClass] = []
     for input_id, tcs in groups.items():
         ts = [tests[pr.ti[tc.name]] for tc in tcs]
@@ -306,24 +350,27 @@ def _left_open_proofs(pr: Prover, p: Plan, tests: Sequence[Clause]) -> None:
         need = related + [u for u in pr.universal if u not in related]
         pool = [tc.witness for tc in tcs] + pr._candidates(need + ts)
         o = next((o for o in pool if all(c.holds(o) for c in need) and not any(t.holds(o) for t in ts)), None)
-        if o is None or input_id in table or len(table) >= MAX_TABLE \
-                or _table_cost(table) + len(ts[0].key) > WITNESS_BUDGET:
+        trial = table.copy()
+        if o is not None and input_id not in table.index:
+            trial.add(input_id, ts[0].key, o, ts[0].key_text)
+        if o is None or input_id in table.index or len(trial) > MAX_TABLE or trial.cost > WITNESS_BUDGET:
             for tc in tcs:
                 tc.witness = None
             continue
-        table[input_id] = (ts[0].key, o)
+        table = trial
         for tc in tcs:
             tc.witness = o
             done.append(tc)
     if not done:
         return
-    p.proofs.append(pr.witness_decl("WL", table) + f"theorem WL_spec : Spec WL := {pr.spec_proof('WL')}\n")
+    p.proofs.append(pr.witness_decl("WL", table) + f"theorem WL_spec : Spec WL := {pr.spec_proof('WL', table)}\n")
     for tc in done:
         t = tests[pr.ti[tc.name]]
         name = f"LeftOpen_{tc.name}"
+        at = pr.at_proof("WL", table, t.input_id)
         p.claims[name] = f"Exists (fun ({IMPL}) => And (Spec impl) (Not ({tc.name} impl)))"
         p.proofs.append(f"theorem proof_{name} : {name} :=\n  Exists.intro WL (And.intro WL_spec "
-                        f"(fun ht => {_refute_concrete(t, tc.witness, 'ht')}))\n")
+                        f"(fun ht => {_refute_concrete(t, at, 'ht')}))\n")
 
 
 def _refute_single(pr: Prover, s: Clause, t: Clause) -> str:
@@ -336,24 +383,24 @@ def _refute_single(pr: Prover, s: Clause, t: Clause) -> str:
     if a.eq is None:
         a, b, pa, pb = b, a, pb, pa
     if b.eq is not None:
-        return f"(outcome_ne (same_outcome {pa} {pb}) (Eq.refl Bool.false) (Eq.refl Bool.true))"
+        return f"(outcome_ne (same_outcome {pa} {pb}) (Eq.refl Bool.false))"
     return f"(not_holds {pb} {pa} (Eq.refl Bool.false))"
 
 
-def _refute_concrete(t: Clause, o: Outcome, h: str) -> str:
-    """Proof of False from ``h : T W`` where ``W`` at t's input evaluates to ``o`` (failing t)."""
+def _refute_concrete(t: Clause, at: str, h: str) -> str:
+    """Proof of False from ``h : T W`` and ``at : W K = O`` where outcome ``O`` fails t."""
     if t.eq is not None:
-        return f"(outcome_ne {h} (Eq.refl Bool.false) (Eq.refl Bool.true))"
-    return f"(Bool.false_ne_true {h})"
+        return f"(outcome_ne (Eq.trans (Eq.symm {at}) {h}) (Eq.refl Bool.false))"
+    return f"(not_holds {h} {at} (Eq.refl Bool.false))"
 
 
-def _consistent_table(pr: Prover) -> dict[str, tuple[str, Outcome]] | None:
-    table: dict[str, tuple[str, Outcome]] = {}
+def _consistent_table(pr: Prover) -> Table | None:
+    table = Table()
     for input_id, group in pr.by_input.items():
         o = pr._choose(group)
         if o is None:
             return None
-        table[input_id] = (group[0].key, o)
+        table.add(input_id, group[0].key, o, group[0].key_text)
     return table
 
 

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.lean
 
 PROOF = ("theorem proof_Conflict : Conflict :=\n  fun h => match h with\n"
          "  | Exists.intro impl hh => outcome_ne (same_outcome (And.left hh) (And.right hh)) "
-         "(Eq.refl Bool.false) (Eq.refl Bool.true)\n")
+         "(Eq.refl Bool.false)\n")
 
 
 def cert(body: str) -> str:
@@ -25,7 +25,7 @@ def test_valid_certificate_accepted(core):
 
 
 ADVERSARIAL = {
-    "wrong proof": (cert(PROOF.replace("Bool.false)", "Bool.true)")), "does not compile"),
+    "wrong proof": (cert(PROOF.replace("(Eq.refl Bool.false)", "(Eq.refl Bool.true)")), "does not compile"),
     "proof of another claim": (cert("theorem proof_Conflict : True := True.intro\n"), "does not prove"),
     "missing proof": (cert("theorem other : True := True.intro\n"), "does not prove"),
     "axiom": (cert("axiom cheat : False\ntheorem proof_Conflict : Conflict := False.elim cheat\n"), "banned token 'axiom'"),

@@ -1140,3 +1140,17 @@ def test_calls_made_for_their_effect_block_what_follows(tmp_path):
     assert stmts(tf) == ["f(1) == 1"]
     assert reasons(tf) == [(12, "follows a call made for its effect, which may change what `f` sees "
                                 "(`random.seed` at line 11)")]
+
+
+def test_pytest_look_alike_modules(tmp_path):
+    tf = run(tmp_path, """
+        from sympy.testing.pytest import raises
+        from nose.tools import raises as nose_raises
+        from sol import f
+
+        def test_it():
+            raises(ValueError, lambda: f(-1))
+            nose_raises(ValueError)
+    """)
+    assert stmts(tf) == ["f(-1) raises ValueError"]
+    assert reasons(tf) == [(8, "assertion helper `nose.tools.raises` is not supported")]

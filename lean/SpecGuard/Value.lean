@@ -320,10 +320,69 @@ theorem eq_true_of_and_right {a b : Bool} (h : Eq (Bool.and a b) Bool.true) : Eq
 theorem same_outcome {o a b : Outcome} (h1 : Eq o a) (h2 : Eq o b) : Eq a b :=
   Eq.trans (Eq.symm h1) h2
 
+/-! ## Reflexivity of `beq` (so proofs never re-evaluate a comparison of a value with itself) -/
+
+theorem boolEq_refl (b : Bool) : Eq (boolEq b b) Bool.true :=
+  Bool.rec (motive := fun b => Eq (boolEq b b) Bool.true) (Eq.refl Bool.true) (Eq.refl Bool.true) b
+
+theorem Int.beq_refl (i : Int) : Eq (Int.beq i i) Bool.true :=
+  Int.rec (motive := fun i => Eq (Int.beq i i) Bool.true) (fun n => Nat.beq_refl n) (fun n => Nat.beq_refl n) i
+
+/-- `Bool.and x y = true` from `x = true` and `y = true`. -/
+theorem and_true_of {x y : Bool} (hx : Eq x Bool.true) (hy : Eq y Bool.true) : Eq (Bool.and x y) Bool.true :=
+  @Eq.ndrec Bool Bool.true (fun z => Eq (Bool.and z y) Bool.true) hy x (Eq.symm hx)
+
+theorem List.beqBy_refl {α : Type} (f : α → α → Bool) (hf : ∀ a, Eq (f a a) Bool.true) (l : List α) :
+    Eq (List.beqBy f l l) Bool.true :=
+  List.rec (motive := fun l => Eq (List.beqBy f l l) Bool.true) (Eq.refl Bool.true)
+    (fun a _ ih => and_true_of (hf a) ih) l
+
+theorem String.beq_refl (s : String) : Eq (String.beq s s) Bool.true :=
+  List.beqBy_refl Char.beq (fun c => Nat.beq_refl c.val) s.data
+
+theorem Val.beq_refl (v : Val) : Eq (Val.beq v v) Bool.true :=
+  Val.rec (motive := fun v => Eq (Val.beq v v) Bool.true)
+    (Eq.refl Bool.true)
+    (fun x => boolEq_refl x)
+    (fun x => Int.beq_refl x)
+    (fun x => Nat.beq_refl x)
+    (fun n d => and_true_of (Int.beq_refl n) (Nat.beq_refl d))
+    (fun x => boolEq_refl x)
+    (Eq.refl Bool.true)
+    (fun x => String.beq_refl x)
+    (fun x => String.beq_refl x)
+    (Eq.refl Bool.true)
+    (fun _ ih => ih)
+    (fun _ _ ih1 ih2 => and_true_of ih1 ih2)
+    (fun _ _ ih1 ih2 => and_true_of ih1 ih2)
+    (fun _ ih => ih)
+    (fun _ ih => ih)
+    (fun _ ih => ih)
+    (fun _ ih => ih)
+    (fun _ ih => ih)
+    v
+
+theorem Outcome.beq_refl (o : Outcome) : Eq (Outcome.beq o o) Bool.true :=
+  Outcome.rec (motive := fun o => Eq (Outcome.beq o o) Bool.true)
+    (fun v => Val.beq_refl v) (fun s => String.beq_refl s) o
+
 /-- Outcomes that `Outcome.beq` tells apart are different. -/
-theorem outcome_ne {a b : Outcome} (e : Eq a b) (h : Eq (Outcome.beq a b) Bool.false)
-    (hbb : Eq (Outcome.beq b b) Bool.true) : False :=
-  Bool.false_ne_true (Eq.trans (Eq.symm h) (Eq.ndrec (motive := fun x => Eq (Outcome.beq x b) Bool.true) hbb (Eq.symm e)))
+theorem outcome_ne {a b : Outcome} (e : Eq a b) (h : Eq (Outcome.beq a b) Bool.false) : False :=
+  Bool.false_ne_true (Eq.trans (Eq.symm h)
+    (Eq.ndrec (motive := fun x => Eq (Outcome.beq x b) Bool.true) (Outcome.beq_refl b) (Eq.symm e)))
+
+theorem lookup_hit (k : Val) (o dflt : Outcome) (rest : List (Prod Val Outcome)) :
+    Eq (lookup (List.cons (Prod.mk k o) rest) dflt k) o :=
+  show Eq (cond (Val.beq k k) o (lookup rest dflt k)) o from
+  @Eq.ndrec Bool Bool.true (fun b => Eq (cond b o (lookup rest dflt k)) o) (Eq.refl o) (Val.beq k k)
+    (Eq.symm (Val.beq_refl k))
+
+theorem lookup_miss (k k' : Val) (o dflt : Outcome) (rest : List (Prod Val Outcome))
+    (h : Eq (Val.beq k k') Bool.false) :
+    Eq (lookup (List.cons (Prod.mk k' o) rest) dflt k) (lookup rest dflt k) :=
+  show Eq (cond (Val.beq k k') o (lookup rest dflt k)) (lookup rest dflt k) from
+  @Eq.ndrec Bool Bool.false (fun b => Eq (cond b o (lookup rest dflt k)) (lookup rest dflt k))
+    (Eq.refl (lookup rest dflt k)) (Val.beq k k') (Eq.symm h)
 
 /-- Transport a predicate along an equation of outcomes. -/
 theorem holds_of_eq {P : Outcome → Bool} {o c : Outcome} (h : Eq o c) (hp : Holds P o) : Holds P c :=
