@@ -33,6 +33,9 @@ from . import lean_runner
 from .errors import LeanCrash, LeanTimeout, SpecGuardError
 
 MAX_CERT_BYTES = 4 * 1024 * 1024
+# Options for every Lean run of a check (only from here, never from the files): deep
+# recursion for large literal values, and no linters (their output is not needed).
+LEAN_OPTIONS = ("-DmaxRecDepth=20000", "-Dlinter.all=false")
 NAMESPACE = "SGTask"
 TRUSTED_MODULES = ("Spec", "Tests", "Claim")
 
@@ -138,7 +141,7 @@ def check_certificate(trusted: dict[str, str], cert: bytes | str, claims: Sequen
             src = pkg / f"{name}.lean"
             src.write_text(text, encoding="utf-8")
             runs += 1
-            return lean_runner.run_lean(["-R", str(root), "-o", str(pkg / f"{name}.olean"), str(src)],
+            return lean_runner.run_lean([*LEAN_OPTIONS, "-R", str(root), "-o", str(pkg / f"{name}.olean"), str(src)],
                                         lean_path=paths, cwd=root, timeout=timeout, memory_mb=memory_mb,
                                         runtime=runtime)
 
@@ -162,7 +165,7 @@ def check_certificate(trusted: dict[str, str], cert: bytes | str, claims: Sequen
             return verdict(False, "certificate compiled but wrote no olean")
         try:
             runs += 1
-            fin = lean_runner.check_text(_final_text(claims), module="Final", lean_path=paths,
+            fin = lean_runner.check_text(_final_text(claims), module="Final", lean_path=paths, options=LEAN_OPTIONS,
                                          timeout=timeout, memory_mb=memory_mb, runtime=runtime)
         except LeanTimeout as e:
             return verdict(False, f"final check exceeded the time limit: {e.message}")

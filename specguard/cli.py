@@ -120,6 +120,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("specguard: interrupted", file=sys.stderr)
         return EXIT_ERROR
+    except BrokenPipeError:  # output piped into e.g. `head`
+        sys.stderr.close()
+        return 0
 
 
 # -- check -----------------------------------------------------------------------------------

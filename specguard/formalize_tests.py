@@ -1578,7 +1578,9 @@ class _Walker:
         if self.scope.is_local(root):
             return f"call target `{shown}` is a method of the local object `{root}` (it may keep state between calls)"
         b = self.scope.binding(root)
-        if b is not None and b.origin not in ("import", "class", "def"):
+        if b is not None and b.origin in ("class", "def"):
+            return f"call target `{shown}` is defined in the test file ({b.why}), not the function under test"
+        if b is not None and b.origin != "import":
             return f"call target `{shown}` is a method of the module-level object `{root}` (it may keep state)"
         return None
 
@@ -1678,7 +1680,8 @@ def _layout_class(cls: ast.ClassDef, prefix: str, decorators: list[ast.expr], ma
     name = prefix + cls.name
     shown = name.replace("::", ".")
     if not _is_test_class(cls, ctx, test_classes):
-        lay.helpers.append((cls, f"assertion is in class `{shown}`, which is not a test class"))
+        lay.helpers.append((cls, f"assertion is in class `{shown}`, which is not a test class (pytest collects "
+                                 "Test* classes and unittest.TestCase subclasses)"))
         return
     test_classes.add(cls.name)
     decs = cls.decorator_list[::-1] + decorators

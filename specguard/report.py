@@ -897,12 +897,14 @@ def render_sarif(data: BatchData, *, overspecified: str = "warning") -> dict[str
         if related:
             msg += " See " + ", ".join(f"[{o['source']} {o['id']}]({k})" for k, o in enumerate(others, 1)) + "."
         res: dict[str, Any] = {
-            "ruleId": rid, "ruleIndex": index.get(rid, 0), "level": "error", "message": {"text": msg},
+            "ruleId": rid, "level": "error", "message": {"text": msg},
             "locations": [loc_entry], "relatedLocations": related,
             "partialFingerprints": {"specguardConflict/v1": fingerprint(r.task_id, f.kind, *sorted(
                 it["statement"] for it in f.items))},
             "properties": {"task": r.key, "task_id": r.task_id, "evidence": r.evidence.value,
                            "bundle": r.bundle, "input": str(r.input)}}
+        if rid in index:
+            res["ruleIndex"] = index[rid]
         if not related:
             del res["relatedLocations"]
         results.append(res)

@@ -52,6 +52,8 @@ ASSUMPTIONS = (
     "by user-defined subclasses, so no two raises expectations are taken to conflict).",
     "Python's == on plain data is modelled by SpecGuard's value classes (specguard/values.py), "
     "tested differentially against CPython.",
+    "For tests given as JSON tables (LiveCodeBench style), results are compared in their JSON "
+    "form (tuples as lists, dict keys as strings), since JSON cannot tell these apart.",
     "What the description states (its examples, return annotation and stated result bounds) is "
     "taken as a requirement; the rest of its prose is not formalized by the rule-based path.",
 )

@@ -28,8 +28,9 @@ Checks on a bundle, in order, stopping at the first failure (each becomes a
    certified no-conflict proves ``Consistent``; certified evidence needs claims and ``cert.lean``),
    every claim is declared in ``claim.lean``;
 5. ``trusted files``: ``spec.lean`` and ``tests.lean`` have exactly the shape SpecGuard's emitter
-   writes (one ``def`` per clause built from names, literals, ``fun`` and ``∀``: no commands,
-   options or other declarations that could bend the kernel check), and ``claim.lean`` is exactly
+   writes (the named inputs, then one ``def`` per clause, all built from names, literals, ``fun``
+   and ``∀``: no commands, options or other declarations that could bend the kernel check; see
+   :func:`module_shape_problem`), and ``claim.lean`` is exactly
    the standard statement of each of its claims (see :func:`claim_statement`);
 6. ``inputs`` (when given): each given file matches a manifest input by sha256 and every manifest
    input is matched; the task is rebuilt from them (same loader and roles as ``check``), and the
@@ -281,9 +282,21 @@ def module_shape_problem(kind: str, text: str) -> str | None:
     if len(lines) < 2 or lines[-2] != "":
         return f"{fname}: unexpected layout near its end"
     names: list[str] = []
+    inputs: set[str] = set()
     prefix_def = "def "
     sig = f" ({IMPL}) : Prop := "
+    input_def = re.compile(r"noncomputable def ([A-Za-z][A-Za-z0-9_]*) : Val := (.*)")
     for i, line in enumerate(lines[:-2], start=_MODULE_HEAD.count("\n") + 1):
+        m = input_def.fullmatch(line)
+        if m and not names:                       # the named inputs come first (emit.name_inputs)
+            name, term = m.groups()
+            if name in inputs or name in ("Spec", "Tests", "Claim"):
+                return f"{fname}:{i}: invalid or repeated input name {name[:40]!r}"
+            why = _term_problem(term)
+            if why:
+                return f"{fname}:{i}: input {name} contains {why}, which SpecGuard never generates"
+            inputs.add(name)
+            continue
         if line.startswith("/-- ") and line.endswith(" -/") and len(line) >= 7:
             inner = line[4:-3]
             if "-/" in inner or "/-" in inner:
@@ -292,7 +305,7 @@ def module_shape_problem(kind: str, text: str) -> str | None:
         if not line.startswith(prefix_def) or sig not in line:
             return f"{fname}:{i}: not a generated clause definition: {line[:80]!r}"
         name, term = line[len(prefix_def):].split(sig, 1)
-        if not _NAME.fullmatch(name) or name in ("Spec", "Tests", "Claim") or name in names:
+        if not _NAME.fullmatch(name) or name in ("Spec", "Tests", "Claim") or name in names or name in inputs:
             return f"{fname}:{i}: invalid or repeated clause name {name[:40]!r}"
         why = _term_problem(term)
         if why:

@@ -16,7 +16,7 @@ from specguard.load import UNRECOVERED_MARKER, load_from_parts
 from specguard.models import ExpectKind
 from specguard.models import TestCase as Case
 from specguard.models import TestSource as Source
-from specguard.values import V, from_python
+from specguard.values import V, from_python, to_python
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -57,7 +57,7 @@ def one(tf):
 
 
 def body(code):
-    """A test function around some lines (line 3 is the first line of ``code``)."""
+    """A test function around some lines (line 4 is the first line of ``code``)."""
     return "from sol import f\n\ndef test_it():\n" + textwrap.indent(textwrap.dedent(code).strip("\n"), "    ") + "\n"
 
 
@@ -364,18 +364,17 @@ def test_assertions_after_a_possible_early_exit(tmp_path, stmt, what):
 
 
 @pytest.mark.parametrize("stmt,what", [
-    ("monkeypatch.setattr('sol.g', 1)", "follows a change of the environment (`monkeypatch.setattr` at line 5)"),
-    ("mock.patch('sol.g').start()", "follows a change of the environment (`unittest.mock.patch` at line 5)"),
-    ("sol.CONFIG = 1", "follows a change of global state (`sol.CONFIG` at line 5)"),
-    ("os.environ['X'] = '1'", "follows a change of global state (`os.environ['X']` at line 5)"),
+    ("monkeypatch.setattr('sol.g', 1)", "follows a change of the environment (`monkeypatch.setattr` at line 6)"),
+    ("mock.patch('sol.g').start()", "follows a change of the environment (`unittest.mock.patch` at line 6)"),
+    ("sol.CONFIG = 1", "follows a change of global state (`sol.CONFIG` at line 6)"),
+    ("os.environ['X'] = '1'", "follows a change of global state (`os.environ['X']` at line 6)"),
 ])
 def test_assertions_after_an_environment_change(tmp_path, stmt, what):
-    code = "import os, sol\nfrom unittest import mock\nfrom sol import f\ndef test_it(monkeypatch):\n" \
-           "    assert f(0) == 0\n".replace("0) == 0\n", "0) == 0\n") + f"    {stmt}\n    assert f(1) == 1\n"
-    code = code.replace("def test_it(monkeypatch):\n", "def test_it(monkeypatch):\n", 1)
+    code = ("import os, sol\nfrom unittest import mock\nfrom sol import f\n"
+            f"def test_it(monkeypatch):\n    assert f(0) == 0\n    {stmt}\n    assert f(1) == 1\n")
     tf = run(tmp_path, code)
     assert stmts(tf) == ["f(0) == 0"]
-    assert [r for _, r in reasons(tf)] == [what.replace("line 5", "line 6")]
+    assert [r for _, r in reasons(tf)] == [what]
 
 
 @pytest.mark.parametrize("decorator", ["@pytest.mark.skip", "@pytest.mark.skip(reason='x')",
@@ -475,16 +474,17 @@ def test_assertions_outside_tests(tmp_path):
     assert reasons(tf) == [
         (3, "assertion at module level (not in a test)"),
         (6, "assertion is in `check`, which is not a test (pytest collects test* functions and Test* classes)"),
-        (10, "assertion is in class `Helper`, which is not a test class"),
-        (16, "assertion is in class `TestWithInit`, which is not a test class"),
+        (10, "assertion is in class `Helper`, which is not a test class (pytest collects Test* classes and "
+            "unittest.TestCase subclasses)"),
+        (16, "assertion is in class `TestWithInit`, which is not a test class (pytest collects Test* classes "
+            "and unittest.TestCase subclasses)"),
         (19, "assertion inside `if __name__ == '__main__'`"),
     ]
 
 
 def test_every_assertion_is_accounted_for(tmp_path):
     """Each assertion gives a demand or an unsupported entry (the file mixes many forms)."""
-    code = (tmp_path / "x").parent / "mixed.py"
-    text = textwrap.dedent(UNITTEST) + textwrap.dedent("""
+    extra = """
         def test_more():
             x = [f(i) for i in range(2)]
             assert x
@@ -493,16 +493,16 @@ def test_every_assertion_is_accounted_for(tmp_path):
                 assert f(1) == 1
             assert f(2) == 2 or f(3) == 3
             assert f(4) == 4 and g(5) == 5
-    """)
-    code.write_text(text)
-    tf = formalize_tests([Source(kind="python", path=str(code), text=text)], "f")
+    """
+    src = source(tmp_path, textwrap.dedent(UNITTEST) + textwrap.dedent(extra))
+    tf = formalize_tests([src], "f")
     seen = {d.loc.line for d in tf.demands} | {u.loc.line for u in tf.unsupported}
-    lines = [i for i, s in enumerate(text.splitlines(), 1)
-             if s.strip().startswith(("assert", "self.assert", "with self.assert", "with pytest.raises"))
-             or "self.assertEqual(f(1), 1))" in s]
-    assert set(lines) <= seen
-    assert (text.splitlines().index("    y = (lambda: self.assertEqual(f(1), 1))") + 1,
-            "assertion in a position that is not formalized (inside an expression)") in reasons(tf)
+    lines = src.text.splitlines()
+    asserting = [i for i, s in enumerate(lines, 1)
+                 if s.strip().startswith(("assert", "self.assert", "with self.assert", "y = (lambda"))]
+    assert asserting and set(asserting) <= seen
+    lambda_line = next(i for i, s in enumerate(lines, 1) if "lambda" in s)
+    assert (lambda_line, "assertion in a position that is not formalized (inside an expression)") in reasons(tf)
 
 
 # -- locals ------------------------------------------------------------------------------------------------
@@ -960,6 +960,9 @@ def test_inference_tie_is_unsupported(tmp_path):
      "call target `O.f` is a method of the module-level object `O` (it may keep state)"),
     ("from sol import Obj\ndef test_it():\n    assert Obj(3).f(1) == 1\n",
      "call target `Obj(3).f` is a method of an object built with arguments (it may keep state)"),
+    ("class Solution:\n    def f(self, x):\n        return x\ndef test_it():\n    assert Solution().f(1) == 1\n",
+     "call target `Solution().f` is defined in the test file (a class defined at line 1), not the function "
+     "under test"),
 ])
 def test_calls_that_may_not_reach_the_function_under_test(tmp_path, code, reason):
     assert only_reason(run(tmp_path, code)) == reason
@@ -1006,8 +1009,8 @@ def test_unrecovered_patch_lines_are_reported(tmp_path):
 
 def _table(*cases):
     return Source(kind="table", path="task.json", cases=tuple(
-        Case(args=tuple(from_python(a) for a in args), expected=V("float", e) if isinstance(e, float) else from_python(e),
-                 pointer=f"tests[{i}]") for i, (args, e) in enumerate(cases)))
+        Case(args=tuple(from_python(a) for a in args), expected=from_python(e), pointer=f"tests[{i}]")
+        for i, (args, e) in enumerate(cases)))
 
 
 def test_table_sources(tmp_path):
@@ -1091,7 +1094,6 @@ def _holds(expect, r):
 
 
 def _py(v):
-    from specguard.values import to_python
     return to_python(v)
 
 
@@ -1153,4 +1155,4 @@ def test_pytest_look_alike_modules(tmp_path):
             nose_raises(ValueError)
     """)
     assert stmts(tf) == ["f(-1) raises ValueError"]
-    assert reasons(tf) == [(8, "assertion helper `nose.tools.raises` is not supported")]
+    assert reasons(tf) == [(7, "assertion helper `nose.tools.raises` is not supported")]

@@ -100,6 +100,8 @@ def _hand_bundle(out: Path, desc: Path, test: Path, expected: int) -> None:
     c = Claim(id="D1", kind=ClaimKind.example, call=Call(target="f", args=(from_python(2),)),
               expect=Expect(kind=ExpectKind.eq, value=from_python(4)), loc=Loc(file=str(desc), line=4), text=">>> f(2)")
     tcl, scl = [emit.clause_of_demand(d)], [emit.clause_of_claim(c)]
+    emit.name_inputs(scl, "SK")
+    emit.name_inputs(tcl, "TK")
     files = {"spec.lean": emit.render_module("Spec", scl, lambda c: f"{c.source.loc}: f(2) == 4"),
              "tests.lean": emit.render_module("Tests", tcl, lambda c: f"{c.source.loc}: f(2) == {expected}")}
     p = prove.plan(scl, tcl)
@@ -702,6 +704,8 @@ def test_claim_statements_mirror_the_prover():
                                        expect=Expect(kind=ExpectKind.eq, value=from_python(4))))]
     tests = [emit.clause_of_demand(Demand(id=i, call=c, loc=loc, expect=Expect(kind=ExpectKind.eq, value=from_python(v))))
              for i, c, v in (("T1", f2, 4), ("T2", f2, 5), ("T3", f3, 9))]
+    emit.name_inputs(spec, "SK")
+    emit.name_inputs(tests, "TK")
     p = prove.plan(spec, tests)
     q = prove.plan(spec, [tests[0], tests[2]])
     seen = set()
@@ -726,11 +730,17 @@ def test_module_shape_accepts_what_the_emitter_writes():
                    (1, ExpectKind.truthy, None, ()),
                ], 1)]
     clauses = [emit.clause_of_demand(d) for d in demands]
+    emit.name_inputs(clauses, "TK")
     text = emit.render_module("Tests", clauses, lambda c: f"{c.source.loc}: {c.source.text}")
     assert V.module_shape_problem("Tests", text) is None
     assert V.module_shape_problem("Spec", emit.render_module("Spec", [], lambda c: "")) is None
     bad = text.replace("def T1 ", "theorem T1 ")
     assert "not a generated clause definition" in V.module_shape_problem("Tests", bad)
+    assert "noncomputable def TK0 : Val := " in text
+    bad = text.replace("noncomputable def TK0 : Val := ", "noncomputable def TK0 : Val := open Lean in ")
+    assert "input TK0 contains the name or keyword 'open'" in V.module_shape_problem("Tests", bad)
+    bad = text.replace("/-- ", "noncomputable def TK0 : Val := Val.none\n/-- ", 1)
+    assert "repeated input name" in V.module_shape_problem("Tests", bad)
 
 
 def test_bundle_constants_agree_with_the_writer():

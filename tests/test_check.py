@@ -1,0 +1,108 @@
+"""The pipeline on small tasks: Python's semantics decide what a test means (real Lean kernel).
+
+Every case here is a soundness edge: SpecGuard must never certify a conflict that CPython's
+own semantics would not produce."""
+
+import json
+
+import pytest
+
+from specguard import load
+from specguard.check import check_task
+
+pytestmark = pytest.mark.lean
+
+
+def run(tmp_path, doc: str, test_body: str, ret: str = "", entry="f"):
+    (tmp_path / "desc.py").write_text(f'def f(x){ret}:\n    """Do it.\n\n{doc}\n    """\n')
+    (tmp_path / "test_f.py").write_text("from m import f\nimport pytest\n\n\ndef test_it():\n" + test_body)
+    task = load.load_from_parts(str(tmp_path / "desc.py"), [str(tmp_path / "test_f.py")], entry)
+    return check_task(task).result
+
+
+def ex(call, out):
+    return f"    >>> {call}\n    {out}\n"
+
+
+@pytest.mark.parametrize("doc_out, assertion, conflict", [
+    ("True", "assert f(1) == 1", False),                      # True == 1
+    ("1.0", "assert f(1) == 1", False),                       # 1.0 == 1
+    ("2", "assert f(1) == 2.5", True),
+    ("{1: 2, 3: 4}", "assert f(1) == {3: 4, 1: 2}", False),   # dict order is irrelevant
+    ("(1, 2)", "assert f(1) == [1, 2]", True),                # a tuple never equals a list
+    ("{1, 2}", "assert f(1) == frozenset({2, 1})", False),    # set == frozenset
+    ("-0.0", "assert f(1) == 0.0", False),
+    ("0.30000000000000004", "assert f(1) == 0.1 + 0.2", False),
+    ("3", "assert f(1) is not None", False),
+    ("None", "assert f(1) is not None", True),
+    ("'a'", "assert f(1) == b'a'", True),                     # str != bytes
+])
+def test_python_equality_decides(tmp_path, doc_out, assertion, conflict):
+    r = run(tmp_path, ex("f(1)", doc_out), f"    {assertion}\n")
+    assert (r.verdict.value == "conflict") == conflict, r.reason
+    if conflict:
+        assert r.evidence.value == "certified"
+
+
+def test_is_true_is_not_weakened_into_a_false_conflict(tmp_path):
+    r = run(tmp_path, ex("f(1)", "1"), "    assert f(1) is True\n")
+    assert r.verdict.value != "conflict"
+    r = run(tmp_path, ex("f(1)", "2"), "    assert f(1) is True\n")
+    assert r.verdict.value == "conflict"
+
+
+def test_exact_inputs_are_not_merged(tmp_path):
+    # f(1), f(1.0) and f(True) are different inputs: a function can tell them apart
+    r = run(tmp_path, ex("f(1)", "2"), "    assert f(1.0) == 3\n    assert f(True) == 4\n")
+    assert r.verdict.value != "conflict"
+
+
+def test_raises_versus_returns(tmp_path):
+    r = run(tmp_path, ex("f(1)", "2"), "    with pytest.raises(ValueError):\n        f(1)\n")
+    assert r.verdict.value == "conflict" and r.evidence.value == "certified"
+
+
+def test_two_exception_classes_do_not_conflict(tmp_path):
+    doc = "    >>> f(1)\n    Traceback (most recent call last):\n    ...\n    TypeError: no\n"
+    r = run(tmp_path, doc, "    with pytest.raises(ValueError):\n        f(1)\n")
+    assert r.verdict.value != "conflict"
+
+
+def test_return_type(tmp_path):
+    assert run(tmp_path, ex("f(0)", "0"), "    assert f(1) == 2.0\n", ret=" -> int").verdict.value != "conflict"
+    r = run(tmp_path, ex("f(0)", "0"), "    assert f(1) == 2.5\n", ret=" -> int")
+    assert r.verdict.value == "conflict" and r.conflict.kind == "description-vs-test"
+
+
+def test_nan_expected_is_unsupported_not_a_conflict(tmp_path):
+    r = run(tmp_path, ex("f(1)", "2"), "    assert f(1) == float('nan')\n")
+    assert r.verdict.value == "inconclusive"
+
+
+def test_tests_contradicting_each_other(tmp_path):
+    r = run(tmp_path, ex("f(0)", "0"), "    assert f(3) == 1\n    assert f(3) == 2\n")
+    assert r.verdict.value == "conflict" and r.conflict.kind == "test-vs-test"
+    assert {i.loc.line for i in r.conflict.items} == {6, 7}
+
+
+def _lcb(tmp_path, doc_call, doc_out, args, expected):
+    desc = f'def g(a) -> list:\n    """Do it.\n\n    >>> {doc_call}\n    {doc_out}\n    """\n'
+    data = {"tasks": [{"task_id": "t1", "entry_point": "g", "description": desc,
+                       "original_tests": [{"args": args, "expected": expected}]}]}
+    p = tmp_path / "lcb.json"
+    p.write_text(json.dumps(data))
+    return check_task(load.load_lcb(str(p), "t1", "original")).result
+
+
+def test_json_tables_cannot_tell_tuples_from_lists(tmp_path):
+    # the description shows tuples; JSON can only write lists: not a conflict
+    r = _lcb(tmp_path, "g(1)", "[(1, 2)]", [1], [[1, 2]])
+    assert r.verdict.value == "no-conflict"
+    r = _lcb(tmp_path, "g(1)", "[(1, 2)]", [1], [[1, 3]])
+    assert r.verdict.value == "conflict" and r.evidence.value == "certified"
+
+
+def test_json_list_argument_versus_tuple_example_is_only_reported(tmp_path):
+    r = _lcb(tmp_path, "g((1, 2))", "[1]", [[1, 2]], [2])
+    assert r.verdict.value == "inconclusive"
+    assert "tuple/list" in r.reason
