@@ -504,7 +504,11 @@ def clause_of_expect(name: str, call: Call, e: Expect, source: Any) -> Clause:
     if k is ExpectKind.raises:
         return mk(pred=Pred("raises"), exact=False)
     if k is ExpectKind.approx:
-        return mk(pred=Pred("returns", ("type", ("float",))), exact=False)
+        # r == approx(v) / assertAlmostEqual(r, v): for a numeric v, r is a number (equal or
+        # within a tolerance); for containers pytest compares elementwise, so only "returns".
+        if e.value is not None and e.value.kind in ("int", "float", "bool"):
+            return mk(pred=Pred("returns", ("type", ("float",))), exact=False)
+        return mk(pred=Pred("returns", ("any",)), exact=False)
     raise NotModelled(f"expectation {k.value}")
 
 

@@ -1540,6 +1540,10 @@ def _swebench_from_doc(doc: _JsonDoc, instance_id: str | None) -> Task:
         known = "\n".join([hl.text for h in fp.hunks for hl in h.lines if hl.tag != "-"]
                           + [h.section for h in fp.hunks])
         only = tuple(n for n in node_ids if node_id_in_file(n, fp.path, known))
+        if node_ids and not only:
+            # the instance names the tests that count, and none of them is in this file: its
+            # other tests are not known to pass on the reference solution, so none counts
+            continue
         sources.append(TestSource(kind="python", path=fp.path, text=rec.text, only_tests=only))
     labels = {k: (r[k] if isinstance(r[k], str) else json.dumps(r[k]))
               for k in _SWE_LABELS if k in r and r[k] is not None}

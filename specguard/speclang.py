@@ -1500,3 +1500,1510 @@ def _live_vars(e) -> set[str]:
                 out |= _live_vars(a)
         return out
     return set()
+
+
+# =====================================================================================
+# Lean emission: continuation-passing style over Py.lean
+# =====================================================================================
+
+def lean_lit(v: Any) -> str:
+    from .emit import NotModelled, lean_int, lean_str
+    if v is None:
+        return "Val.none"
+    if v is True:
+        return "(Val.bool Bool.true)"
+    if v is False:
+        return "(Val.bool Bool.false)"
+    if type(v) is int:
+        return f"(Val.int {lean_int(v)})"
+    if type(v) is str:
+        try:
+            return f"(Val.str {lean_str(v)})"
+        except NotModelled as e:
+            raise SpecError(str(e)) from None
+    raise TypeError(type(v))
+
+
+def _lean_list(items: Sequence[str]) -> str:
+    out = "List.nil"
+    for x in reversed(items):
+        out = f"(List.cons {x} {out})"
+    return out
+
+
+class _Emitter:
+    def __init__(self, fuel: int) -> None:
+        self.fuel = fuel
+        self.n = 0
+
+    def new(self, p: str) -> str:
+        self.n += 1
+        return f"{p}{self.n}"
+
+    # -- state --------------------------------------------------------------------------
+    def set_fn(self, fn: Fn) -> None:
+        self.st = list(fn.locals)
+        self.stt = "Val → " * len(self.st) + "Option Py.Res"
+
+    def call_k(self, k: str) -> str:
+        return k + "".join(" " + v for v in self.st)
+
+    def lam_st(self, body: str) -> str:
+        return f"(fun {' '.join(self.st)} => {body})" if self.st else f"({body})"
+
+    # -- functions --------------------------------------------------------------------------
+    def program(self, fns: Sequence[Fn]) -> str:
+        terms = [self.function(f) for f in fns]
+        return (f"(Nat.rec (motive := fun _ => Nat → List Val → Option Py.Res) (fun _ _ => Option.none) "
+                f"(fun _ tbl => Py.table {_lean_list(terms)}) {self.fuel})")
+
+    def function(self, fn: Fn) -> str:
+        self.set_fn(fn)
+        body = self.block(fn.body, "(Py.ret Val.none)", None, None)
+        extra = [v for v in fn.locals if v not in fn.params]
+        if extra:
+            body = f"((fun {' '.join(extra)} => {body}) {' '.join('Val.none' for _ in extra)})"
+        inner = f"Py.argEnd a {body}"
+        for p in reversed(fn.params):
+            inner = f"Py.arg a (fun {p} a => {inner})"
+        return f"(fun (a : List Val) => {inner})"
+
+    # -- statements -------------------------------------------------------------------------
+    def block(self, stmts: Sequence[S], tail: str, brk: str | None, cont: str | None) -> str:
+        text = tail
+        for s in reversed(stmts):
+            text = self.stmt(s, text, brk, cont)
+        return text
+
+    @staticmethod
+    def simple(text: str) -> bool:
+        return len(text) <= 120 and "(fun" not in text and "Py.bind" not in text
+
+    def join(self, rest: str, build: Callable[[str], str]) -> str:
+        """``build(k)`` gets the text continuing with ``rest`` (bound once when it is large)."""
+        if self.simple(rest):
+            return build(rest)
+        j = self.new("j")
+        return f"((fun ({j} : {self.stt}) => {build(self.call_k(j))}) {self.lam_st(rest)})"
+
+    def bind_target(self, t, src: str, body: str) -> str:
+        """Bind ``src`` (an atom) to target ``t`` around ``body``."""
+        if isinstance(t, TName):
+            return f"((fun {t.name} => {body}) {src})"
+        lv = self.new("l")
+        names, nested = [], []
+        for x in t.items:
+            if isinstance(x, TName):
+                names.append(x.name)
+            else:
+                tmp = self.new("c")
+                names.append(tmp)
+                nested.append((x, tmp))
+        inner = body
+        for x, tmp in reversed(nested):
+            inner = self.bind_target(x, tmp, inner)
+        inner = f"Py.argEnd {lv} ({inner})"
+        for nm in reversed(names):
+            inner = f"Py.arg {lv} (fun {nm} {lv} => {inner})"
+        return f"(Py.unpack {src} {len(t.items)} (fun {lv} => {inner}))"
+
+    def stmt(self, s: S, rest: str, brk: str | None, cont: str | None) -> str:
+        if isinstance(s, SPass):
+            return rest
+        if isinstance(s, SReturn):
+            return self.gen(s.value, lambda t: f"(Py.ret {t})")
+        if isinstance(s, SBreak):
+            return brk
+        if isinstance(s, SContinue):
+            return cont
+        if isinstance(s, SRaise):
+            return self.gens(s.args, lambda _ts: f'(Py.raiseE {lean_str_name(s.name)})')
+        if isinstance(s, SExpr):
+            return self.gen(s.value, lambda _t: rest, force=True)
+        if isinstance(s, SAssert):
+            bn = self.new("b")
+            return self.gen(s.cond, lambda t: f"(Py.bindO (Py.truth {t}) (fun {bn} => cond {bn} ({rest}) Option.none))")
+        if isinstance(s, SAssign):
+            if isinstance(s.target, TName):
+                return self.gen_bind(s.value, s.target.name, rest)
+            return self.gen(s.value, lambda t: self.bind_target(s.target, t, rest))
+        if isinstance(s, SAug):
+            v = s.var
+            if s.owned:
+                fn = "Py.iadd" if s.fn == "Py.add" else s.fn
+                return self.gen(s.value, lambda t: f"(Py.bindO ({fn} {v} {t}) (fun {v} => {rest}))")
+            return self.gen(s.value, lambda t: f"(Py.bindO (Py.immutable {v}) (fun _ => "
+                                               f"Py.bindO ({s.fn} {v} {t}) (fun {v} => {rest})))")
+        if isinstance(s, SSetItem):
+            v = s.var
+
+            def after_value(tv: str) -> str:
+                if len(s.path) == 1:
+                    return self.gen(s.path[0], lambda ti: f"(Py.bindO (Py.setItem {v} {ti} {tv}) (fun {v} => {rest}))")
+                r1, r2 = self.new("r"), self.new("r")
+                return self.gen(s.path[0], lambda ti: f"(Py.bindO (Py.getItem {v} {ti}) (fun {r1} => " + self.gen(
+                    s.path[1], lambda tj: f"Py.bindO (Py.setItem {r1} {tj} {tv}) (fun {r2} => "
+                                          f"Py.bindO (Py.setItem {v} {ti} {r2}) (fun {v} => {rest}))") + "))")
+            return self.gen(s.value, after_value)
+        if isinstance(s, SAugItem):
+            v = s.var
+            o, n = self.new("o"), self.new("n")
+            return self.gen(s.index, lambda ti: f"(Py.bindO (Py.getItem {v} {ti}) (fun {o} => Py.bindO (Py.immutable {o}) "
+                                                f"(fun _ => " + self.gen(s.value, lambda tv: (
+                                                    f"Py.bindO ({s.fn} {o} {tv}) (fun {n} => Py.bindO (Py.setItem {v} {ti} {n}) "
+                                                    f"(fun {v} => {rest}))")) + ")))")
+        if isinstance(s, SDelItem):
+            v = s.var
+            return self.gen(s.index, lambda ti: f"(Py.bindO (Py.delItem {v} {ti}) (fun {v} => {rest}))")
+        if isinstance(s, SMut):
+            v = s.var
+            if s.pair:
+                p = self.new("p")
+
+                def after(ts: list[str]) -> str:
+                    inner = rest if s.result is None else self.bind_target(s.result, f"(Prod.snd {p})", rest)
+                    return f"(Py.bindO (Py.pop {v} {ts[0]}) (fun {p} => ((fun {v} => {inner}) (Prod.fst {p}))))"
+                return self.gens(s.args, after)
+            return self.gens(s.args, lambda ts: f"(Py.bindO ({' '.join([s.fn, v, *ts])}) (fun {v} => {rest}))")
+        if isinstance(s, SSort):
+            v = s.var
+            return self.keys(s.keyed, v, lambda keys: self.opt_atom(
+                s.keyed.reverse, "(Val.bool Bool.false)",
+                lambda rv: f"(Py.bindO (Py.sortList {v} {keys} {rv}) (fun {v} => {rest}))"))
+        if isinstance(s, SIf):
+            def build(k: str) -> str:
+                a = self.block(s.body, k, brk, cont)
+                b = self.block(s.orelse, k, brk, cont)
+                bn = self.new("b")
+                return self.gen(s.cond, lambda t: f"(Py.bindO (Py.truth {t}) (fun {bn} => cond {bn} ({a}) ({b})))")
+            return self.join(rest, build)
+        if isinstance(s, SWhile):
+            x, w, bn = self.new("x"), self.new("w"), self.new("b")
+            body = self.block(s.body, self.call_k(w), self.call_k(x), self.call_k(w))
+            step = self.gen(s.cond, lambda t: f"(Py.bindO (Py.truth {t}) (fun {bn} => cond {bn} ({body}) ({self.call_k(x)})))")
+            params = " ".join(self.st)
+            loop = (f"Nat.rec (motive := fun _ => {self.stt}) {self.lam_st('Option.none')} "
+                    f"(fun _ {w}{' ' + params if params else ''} => {step}) {self.fuel}{' ' + params if params else ''}")
+            return f"((fun ({x} : {self.stt}) => {loop}) {self.lam_st(rest)})"
+        if isinstance(s, SFor):
+            x, nx, c, lv = self.new("x"), self.new("n"), self.new("c"), self.new("l")
+            body = self.block(s.body, self.call_k(nx), self.call_k(x), self.call_k(nx))
+            body = self.bind_target(s.target, c, body)
+            params = " ".join(self.st)
+            loop = (f"List.rec (motive := fun _ => {self.stt}) {self.lam_st(self.call_k(x))} "
+                    f"(fun {c} _ {nx}{' ' + params if params else ''} => {body}) {lv}{' ' + params if params else ''}")
+            return f"((fun ({x} : {self.stt}) => " + self.gen(
+                s.iter, lambda t: f"(Py.bindO (Py.iter {t}) (fun {lv} => {loop}))") + f") {self.lam_st(rest)})"
+        raise TypeError(type(s).__name__)
+
+    # -- expressions -------------------------------------------------------------------------
+    def gen_bind(self, e, name: str, rest: str) -> str:
+        """Bind the value of ``e`` to binder ``name`` and continue with ``rest``."""
+        if isinstance(e, EOp):
+            return self.gens_args(e.args, lambda ts: f"(Py.bindO ({e.fn} {' '.join(ts)}) (fun {name} => {rest}))")
+        if isinstance(e, ECall):
+            return self.gens(e.args, lambda ts: f"(Py.bindE (tbl {e.index} {_lean_list(ts)}) (fun {name} => {rest}))")
+        return self.gen(e, lambda t: f"((fun {name} => {rest}) {t})")
+
+    def gens(self, es: Sequence[Any], k: Callable[[list[str]], str]) -> str:
+        def go(i: int, acc: list[str]) -> str:
+            if i == len(es):
+                return k(acc)
+            return self.gen(es[i], lambda t: go(i + 1, acc + [t]))
+        return go(0, [])
+
+    def gens_args(self, args: Sequence[Any], k: Callable[[list[str]], str]) -> str:
+        def go(i: int, acc: list[str]) -> str:
+            if i == len(args):
+                return k(acc)
+            a = args[i]
+            if isinstance(a, ERaw):
+                return go(i + 1, acc + [a.lean])
+            if isinstance(a, EList):
+                return self.gens(a.items, lambda ts: go(i + 1, acc + [_lean_list(ts)]))
+            if isinstance(a, EOpt):
+                if a.item is None:
+                    return go(i + 1, acc + ["Option.none"])
+                return self.gen(a.item, lambda t: go(i + 1, acc + [f"(Option.some {t})"]))
+            return self.gen(a, lambda t: go(i + 1, acc + [t]))
+        return go(0, [])
+
+    def opt_atom(self, e, dflt: str, k: Callable[[str], str]) -> str:
+        return k(dflt) if e is None else self.gen(e, k)
+
+    def gen(self, e, k: Callable[[str], str], force: bool = False) -> str:
+        """Text evaluating ``e`` then continuing with ``k(atom)``."""
+        if isinstance(e, ELit):
+            return k(lean_lit(e.value))
+        if isinstance(e, EVar):
+            return k(e.name)
+        t = self.new("t")
+        if isinstance(e, EOp):
+            return self.gens_args(e.args, lambda ts: f"(Py.bindO ({e.fn} {' '.join(ts)}) (fun {t} => {k(t)}))")
+        if isinstance(e, ECall):
+            return self.gens(e.args, lambda ts: f"(Py.bindE (tbl {e.index} {_lean_list(ts)}) (fun {t} => {k(t)}))")
+        if isinstance(e, EBool):
+            j, bn = self.new("j"), self.new("b")
+
+            def build(ta: str) -> str:
+                rhs = self.gen(e.b, lambda tb: f"{j} {tb}")
+                yes, no = (rhs, f"{j} {ta}") if e.is_and else (f"{j} {ta}", rhs)
+                return f"(Py.bindO (Py.truth {ta}) (fun {bn} => cond {bn} ({yes}) ({no})))"
+            return f"((fun ({j} : Val → Option Py.Res) => {self.gen(e.a, build)}) (fun {t} => {k(t)}))"
+        if isinstance(e, EIf):
+            j, bn = self.new("j"), self.new("b")
+            inner = self.gen(e.cond, lambda tc: f"(Py.bindO (Py.truth {tc}) (fun {bn} => cond {bn} "
+                                                f"({self.gen(e.a, lambda ta: f'{j} {ta}')}) "
+                                                f"({self.gen(e.b, lambda tb: f'{j} {tb}')})))")
+            return f"((fun ({j} : Val → Option Py.Res) => {inner}) (fun {t} => {k(t)}))"
+        if isinstance(e, EChain):
+            j = self.new("j")
+
+            def step(i: int, left: str) -> str:
+                fn, code = e.ops[i]
+                call = fn if code is None else f"{fn} {code}"
+
+                def with_right(right: str) -> str:
+                    r = self.new("r")
+                    if i == len(e.ops) - 1:
+                        return f"(Py.bindO ({call} {left} {right}) (fun {r} => {j} {r}))"
+                    bn = self.new("b")
+                    return (f"(Py.bindO ({call} {left} {right}) (fun {r} => Py.bindO (Py.truth {r}) (fun {bn} => "
+                            f"cond {bn} ({step(i + 1, right)}) ({j} {r}))))")
+                return self.gen(e.operands[i + 1], with_right)
+            inner = self.gen(e.operands[0], lambda t0: step(0, t0))
+            return f"((fun ({j} : Val → Option Py.Res) => {inner}) (fun {t} => {k(t)}))"
+        if isinstance(e, EComp):
+            if e.kind == "dict":
+                kx, vx = e.elt
+                inner = lambda: self.gen(kx, lambda tk: self.gen(vx, lambda tv: f"(Py.ret (Val.one (Val.pair {tk} {tv})))"))
+            else:
+                inner = lambda: self.gen(e.elt, lambda tx: f"(Py.ret (Val.one {tx}))")
+            seg = self.comp_gens(e.gens, inner, "(Py.ret Val.nil)", "Py.flatMap")
+            sv = self.new("s")
+            fn = {"list": "Py.listOfSeg", "set": "Py.setOfSeg", "dict": "Py.dictOfSeg"}[e.kind]
+            return f"(Py.bindE {seg} (fun {sv} => Py.bindO ({fn} {sv}) (fun {t} => {k(t)})))"
+        if isinstance(e, EAnyAll):
+            want = "Bool.true" if e.want else "Bool.false"
+            skip = f"(Py.ret (Val.bool {'Bool.false' if e.want else 'Bool.true'}))"
+            body = self.comp_gens(e.gens, lambda: self.gen(e.elt, lambda tx: f"(Py.ret {tx})"), skip,
+                                  f"Py.anyGen {want}")
+            return f"(Py.bindE {body} (fun {t} => {k(t)}))"
+        if isinstance(e, EKeyed):
+            def finish(it: str) -> str:
+                return self.keys(e, it, lambda keys: self.after_keys(e, it, keys, t, k))
+            return self.gen(e.iterable, finish)
+        raise TypeError(type(e).__name__)
+
+    def after_keys(self, e: EKeyed, it: str, keys: str, t: str, k: Callable[[str], str]) -> str:
+        if e.kind == "sorted":
+            return self.opt_atom(e.reverse, "(Val.bool Bool.false)",
+                                 lambda rv: f"(Py.bindO (Py.sorted {it} {keys} {rv}) (fun {t} => {k(t)}))")
+        op = "0" if e.kind == "min" else "2"
+        if e.default is None:
+            return f"(Py.bindO (Py.minmax {op} {it} {keys} Option.none) (fun {t} => {k(t)}))"
+        return self.gen(e.default, lambda d: f"(Py.bindO (Py.minmax {op} {it} {keys} (Option.some {d})) (fun {t} => {k(t)}))")
+
+    def keys(self, e: EKeyed, it: str, k: Callable[[str], str]) -> str:
+        """The key list of ``e`` (``Val.none`` without a key function)."""
+        if e.key is None:
+            return k("Val.none")
+        lv, sv = self.new("l"), self.new("s")
+        fn = f"(fun {e.key.param} => {self.gen(e.key.body, lambda t: f'(Py.ret {t})')})"
+        return f"(Py.bindO (Py.iter {it}) (fun {lv} => Py.bindE (Py.mapE {fn} {lv}) (fun {sv} => {k(f'(Py.keysOf {sv})')})))"
+
+    def comp_gens(self, gens: Sequence[Gen], inner: Callable[[], str], skip: str, combinator: str) -> str:
+        if not gens:
+            return inner()
+        g, rest = gens[0], gens[1:]
+
+        def body() -> str:
+            text = self.comp_gens(rest, inner, skip, combinator)
+            for c in reversed(g.conds):
+                bn = self.new("b")
+                text = self.gen(c, lambda tc, text=text, bn=bn: f"(Py.bindO (Py.truth {tc}) (fun {bn} => cond {bn} ({text}) {skip}))")
+            return text
+        lv = self.new("l")
+        if isinstance(g.target, TName):
+            fn = f"(fun {g.target.name} => {body()})"
+        else:
+            c = self.new("c")
+            fn = f"(fun {c} => {self.bind_target(g.target, c, body())})"
+        return self.gen(g.iter, lambda ti: f"(Py.bindO (Py.iter {ti}) (fun {lv} => {combinator} {lv} {fn}))")
+
+
+def lean_str_name(name: str) -> str:
+    from .emit import lean_str
+    return lean_str(name)
+
+
+# =====================================================================================
+# the mirror: the same semantics, in Python (decides what SpecGuard asks the kernel)
+# =====================================================================================
+
+class Undefined(Exception):
+    """The spec says nothing here: an implicit Python error, a case outside the subset, or fuel."""
+
+
+class _SpecRaise(Exception):
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class TooLong(Exception):
+    """The mirror's step limit was reached (nothing is claimed)."""
+
+
+class Opaque:
+    """A value outside the subset (float, bytes, frozenset ...): every operation on it fails."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def __eq__(self, other):
+        raise Undefined(f"{self.kind} value")
+
+    def __hash__(self):
+        raise Undefined(f"{self.kind} value")
+
+    def __repr__(self) -> str:
+        return f"<{self.kind}>"
+
+
+_U = Undefined
+
+
+def _num(x) -> int:
+    t = type(x)
+    if t is int:
+        return x
+    if t is bool:
+        return int(x)
+    raise _U("not a number")
+
+
+def _depth(x, d: int = 0) -> None:
+    if d > MAX_DEPTH:
+        raise _U("nesting too deep")
+    t = type(x)
+    if t in (list, tuple, set):
+        for y in x:
+            _depth(y, d + 1)
+    elif t is dict:
+        for k, v in x.items():
+            _depth(k, d + 1)
+            _depth(v, d + 1)
+
+
+def _in_subset(x) -> bool:
+    return x is None or type(x) in (bool, int, str, list, tuple, dict, set)
+
+
+def m_truth(x) -> bool:
+    t = type(x)
+    if t is bool:
+        return x
+    if t is int:
+        return x != 0
+    if x is None:
+        return False
+    if t in (str, list, tuple, dict, set):
+        return len(x) > 0
+    raise _U("truth of a value outside the subset")
+
+
+def m_eq(a, b, d: int = 0) -> bool:
+    if d > MAX_DEPTH:
+        raise _U("nesting too deep")
+    ta, tb = type(a), type(b)
+    if ta is int and tb is int or ta is str and tb is str:
+        return a == b
+    if a is None and b is None:
+        return True
+    if ta in (int, bool) and tb in (int, bool):
+        return int(a) == int(b)
+    if ta is tb and ta in (list, tuple):
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b):
+            if not m_eq(x, y, d + 1):
+                return False
+        return True
+    if ta is dict and tb is dict:
+        if len(a) != len(b):
+            return False
+        for k, v in a.items():
+            found = False
+            for k2, v2 in b.items():
+                if m_eq(k, k2, d + 1):
+                    if not m_eq(v, v2, d + 1):
+                        return False
+                    found = True
+                    break
+            if not found:
+                return False
+        return True
+    if ta is set and tb is set:
+        if len(a) != len(b):
+            return False
+        return all(any(m_eq(x, y, d + 1) for y in b) for x in a)
+    if _in_subset(a) and _in_subset(b):
+        return False
+    raise _U("== on a value outside the subset")
+
+
+def m_hashable(x, d: int = 0) -> bool:
+    if d > MAX_DEPTH:
+        raise _U("nesting too deep")
+    if x is None or type(x) in (bool, int, str):
+        return True
+    if type(x) is tuple:
+        return all(m_hashable(y, d + 1) for y in x)
+    if type(x) in (list, dict, set):
+        return False
+    raise _U("hash of a value outside the subset")
+
+
+def _need_hash(x) -> None:
+    if not m_hashable(x):
+        raise _U("unhashable")
+
+
+def _nat_cmp(op: int, a, b) -> bool:
+    return (a < b, a <= b, a > b, a >= b)[op]
+
+
+def m_cmp(op: int, a, b, d: int = 0) -> bool:
+    if d > MAX_DEPTH:
+        raise _U("nesting too deep")
+    ta, tb = type(a), type(b)
+    if ta is str and tb is str:
+        return _nat_cmp(op, a, b)
+    if ta is tb and ta in (list, tuple):
+        for x, y in zip(a, b):
+            if not m_eq(x, y, d + 1):
+                return m_cmp(op, x, y, d + 1)
+        return _nat_cmp(op, len(a), len(b))
+    return _nat_cmp(op, _num(a), _num(b))
+
+
+def _mk_int(i: int) -> int:
+    if i.bit_length() > MAX_BITS:
+        raise _U("integer too large")
+    return i
+
+
+def _cap_len(n: int) -> None:
+    if n > MAX_LEN:
+        raise _U("value too large")
+
+
+def m_add(a, b):
+    ta, tb = type(a), type(b)
+    if ta is int and tb is int:
+        return _mk_int(a + b)
+    if ta is str and tb is str or ta is list and tb is list or ta is tuple and tb is tuple:
+        _cap_len(len(a) + len(b))
+        return a + b
+    return _mk_int(_num(a) + _num(b))
+
+
+def _set_op(keep_left, add_right: bool, a: set, b: set) -> set:
+    left = [x for x in a if keep_left(any(m_eq(x, y) for y in b))]
+    right = [y for y in b if not any(m_eq(y, x) for x in a)] if add_right else []
+    return set(left + right)
+
+
+def m_sub(a, b):
+    if type(a) is int and type(b) is int:
+        return _mk_int(a - b)
+    if type(a) is set and type(b) is set:
+        return _set_op(lambda m: not m, False, a, b)
+    return _mk_int(_num(a) - _num(b))
+
+
+def _repeat(seq, n):
+    n = max(n, 0)
+    _cap_len(len(seq) * n)
+    return seq * n
+
+
+def m_mul(a, b):
+    ta, tb = type(a), type(b)
+    if ta is int and tb is int:
+        return _mk_int(a * b)
+    for seq_t in (str, list, tuple):
+        if ta is seq_t:
+            return _repeat(a, _num(b))
+        if tb is seq_t:
+            return _repeat(b, _num(a))
+    return _mk_int(_num(a) * _num(b))
+
+
+def m_floordiv(a, b):
+    x, y = _num(a), _num(b)
+    if y == 0:
+        raise _U("division by zero")
+    return x // y
+
+
+def m_mod(a, b):
+    x, y = _num(a), _num(b)
+    if y == 0:
+        raise _U("division by zero")
+    return x % y
+
+
+def m_pow(a, b):
+    x, y = _num(a), _num(b)
+    if y < 0:
+        raise _U("negative exponent (a float)")
+    if y > 1 and abs(x) > 1 and y * max(abs(x).bit_length(), 1) > MAX_BITS:
+        raise _U("integer too large")
+    return x ** y
+
+
+def _bitop(f, g, a, b):
+    if type(a) is bool and type(b) is bool:
+        return g(a, b)
+    return f(_num(a), _num(b))
+
+
+def m_bitand(a, b):
+    if type(a) is set and type(b) is set:
+        return _set_op(lambda m: m, False, a, b)
+    return _bitop(lambda x, y: x & y, lambda x, y: x and y, a, b)
+
+
+def m_bitor(a, b):
+    if type(a) is set and type(b) is set:
+        return _set_op(lambda m: True, True, a, b)
+    return _bitop(lambda x, y: x | y, lambda x, y: x or y, a, b)
+
+
+def m_bitxor(a, b):
+    if type(a) is set and type(b) is set:
+        return _set_op(lambda m: not m, True, a, b)
+    return _bitop(lambda x, y: x ^ y, lambda x, y: x != y, a, b)
+
+
+def m_lshift(a, b):
+    x, n = _num(a), _num(b)
+    if n < 0:
+        raise _U("negative shift")
+    if n > MAX_BITS:
+        raise _U("integer too large")
+    return _mk_int(x << n)
+
+
+def m_rshift(a, b):
+    x, n = _num(a), _num(b)
+    if n < 0:
+        raise _U("negative shift")
+    if n > MAX_BITS:
+        raise _U("shift too large")
+    return x >> n
+
+
+def m_contains(c, x) -> bool:
+    t = type(c)
+    if t in (list, tuple):
+        return any(m_eq(x, y) for y in c)
+    if t is str:
+        if type(x) is not str:
+            raise _U("in <str> needs a str")
+        return x in c
+    if t is dict:
+        _need_hash(x)
+        return any(m_eq(x, k) for k in c)
+    if t is set:
+        _need_hash(x)
+        return any(m_eq(x, k) for k in c)
+    raise _U("in on a value outside the subset")
+
+
+def m_is(a, b):
+    if b is None:
+        return a is None
+    if type(b) is bool:
+        return type(a) is bool and a == b
+    raise _U("is")
+
+
+def m_len(x) -> int:
+    if type(x) in (str, list, tuple, dict, set):
+        return len(x)
+    raise _U("len of a value without length")
+
+
+def m_iter(x) -> list:
+    t = type(x)
+    if t in (list, tuple):
+        return list(x)
+    if t is str:
+        return list(x)
+    if t is dict:
+        return list(x.keys())
+    raise _U("iteration over this value is outside the subset")
+
+
+def _norm_idx(n: int, i: int) -> int:
+    if 0 <= i < n:
+        return i
+    if i < 0 and -i <= n:
+        return n + i
+    raise _U("index out of range")
+
+
+def m_getitem(a, i):
+    t = type(a)
+    if t in (list, tuple, str):
+        return a[_norm_idx(len(a), _num(i))]
+    if t is dict:
+        _need_hash(i)
+        for k, v in a.items():
+            if m_eq(i, k):
+                return v
+        raise _U("key not found")
+    raise _U("subscript of a value outside the subset")
+
+
+def _slice_bound(v):
+    if v is None:
+        return None
+    return _num(v)
+
+
+def m_slice(a, lo, hi, st):
+    if type(a) not in (list, tuple, str):
+        raise _U("slice of a value outside the subset")
+    step = 1 if st is None else _num(st)
+    if step == 0:
+        raise _U("slice step 0")
+    return a[_slice_bound(lo):_slice_bound(hi):step]
+
+
+def m_setitem(a, i, v):
+    if type(a) is list:
+        j = _norm_idx(len(a), _num(i))
+        b = list(a)
+        b[j] = v
+        return b
+    if type(a) is dict:
+        return _dict_set(a, i, v)
+    raise _U("item assignment on a value outside the subset")
+
+
+def _dict_set(d: dict, k, v) -> dict:
+    _need_hash(k)
+    out = {}
+    done = False
+    for k2, v2 in d.items():
+        if not done and m_eq(k, k2):
+            out[k2] = v
+            done = True
+        else:
+            out[k2] = v2
+    if not done:
+        out[k] = v
+    return out
+
+
+def m_delitem(a, i):
+    if type(a) is list:
+        j = _norm_idx(len(a), _num(i))
+        return a[:j] + a[j + 1:]
+    if type(a) is dict:
+        _need_hash(i)
+        keys = [k for k in a if m_eq(i, k)]
+        if not keys:
+            raise _U("key not found")
+        return {k: v for k, v in a.items() if not m_eq(i, k)}
+    raise _U("del on a value outside the subset")
+
+
+def _set_add(items: list, x) -> list:
+    _need_hash(x)
+    if any(m_eq(x, y) for y in items):
+        return items
+    return items + [x]
+
+
+def m_mkset(items) -> set:
+    acc: list = []
+    for x in items:
+        acc = _set_add(acc, x)
+    return set(acc)
+
+
+def m_mkdict(pairs) -> dict:
+    out: dict = {}
+    for k, v in pairs:
+        out = _dict_set(out, k, v)
+    return out
+
+
+def m_range(args) -> list:
+    xs = [_num(a) for a in args]
+    if not 1 <= len(xs) <= 3:
+        raise _U("range arity")
+    r = range(*xs) if len(xs) > 1 else range(xs[0])
+    if len(xs) == 3 and xs[2] == 0:
+        raise _U("range step 0")
+    _cap_len(len(r))
+    return list(r)
+
+
+def m_enumerate(v, start):
+    s = _num(start)
+    return [(s + i, x) for i, x in enumerate(m_iter(v))]
+
+
+def m_zip(args):
+    ls = [m_iter(a) for a in args]
+    return [tuple(t) for t in zip(*ls)] if ls else []
+
+
+def m_reversed(v):
+    if type(v) is set:
+        raise _U("reversed(set)")
+    return list(reversed(m_iter(v)))
+
+
+def m_sum(v, start):
+    if type(start) is str:
+        raise _U("sum of strs")
+    acc = start
+    for x in m_iter(v):
+        acc = m_add(acc, x)
+    return acc
+
+
+def m_abs(v):
+    return abs(_num(v))
+
+
+_NODEFAULT = object()
+
+
+def m_minmax(op: int, v, keys, dflt):
+    items = m_iter(v)
+    if not items:
+        if dflt is _NODEFAULT:
+            raise _U("min/max of an empty sequence")
+        return dflt
+    ks = items if keys is None else _keys(keys, items)
+    best_k, best = ks[0], items[0]
+    for k, x in zip(ks[1:], items[1:]):
+        if m_cmp(op, k, best_k):
+            best_k, best = k, x
+    return best
+
+
+def _keys(keys, items) -> list:
+    ks = m_iter(keys)
+    if len(ks) != len(items):
+        raise _U("key count")
+    return ks
+
+
+def _shape(v, d: int = 0):
+    if d > MAX_DEPTH:
+        raise _U("nesting too deep")
+    t = type(v)
+    if t in (int, bool):
+        return "num"
+    if t is str:
+        return "str"
+    if t in (list, tuple):
+        return (t is list, tuple(_shape(x, d + 1) for x in v))
+    raise _U("sort key outside the subset")
+
+
+def _join_shape(a, b, d: int = 0):
+    if d > MAX_DEPTH:
+        raise _U("nesting too deep")
+    if a == "any":
+        return b
+    if b == "any":
+        return a
+    if a in ("num", "str") or b in ("num", "str"):
+        if a == b:
+            return a
+        raise _U("sort keys of different kinds")
+    if a[0] != b[0]:
+        raise _U("sort keys of different kinds")
+    cols = []
+    for i in range(max(len(a[1]), len(b[1]))):
+        if i < len(a[1]) and i < len(b[1]):
+            cols.append(_join_shape(a[1][i], b[1][i], d + 1))
+        else:
+            cols.append(a[1][i] if i < len(a[1]) else b[1][i])
+    return (a[0], tuple(cols))
+
+
+def _uniform(keys) -> None:
+    s = "any"
+    for k in keys:
+        s = _join_shape(s, _shape(k))
+
+
+def _py_key(k):
+    """A Python sort key equivalent to ``m_cmp`` on uniform keys (bools as ints)."""
+    if type(k) is bool:
+        return int(k)
+    if type(k) in (list, tuple):
+        return tuple(_py_key(x) for x in k)
+    return k
+
+
+def m_sorted(v, keys, reverse):
+    items = m_iter(v)
+    r = m_truth(reverse)
+    ks = items if keys is None else _keys(keys, items)
+    _uniform(ks)
+    pairs = list(zip(ks, range(len(items)), items))
+    pairs.sort(key=lambda p: _py_key(p[0]), reverse=r)
+    return [p[2] for p in pairs]
+
+
+def m_listof(v):
+    return m_iter(v)
+
+
+def m_tupleof(v):
+    return tuple(m_iter(v))
+
+
+def m_setof(v):
+    if type(v) is set:
+        return v
+    return m_mkset(m_iter(v))
+
+
+def m_dictof(v):
+    if type(v) is dict:
+        return v
+    pairs = []
+    for x in m_iter(v):
+        p = m_iter(x)
+        if len(p) != 2:
+            raise _U("dict() item is not a pair")
+        pairs.append((p[0], p[1]))
+    return m_mkdict(pairs)
+
+
+def _is_ascii(s: str) -> bool:
+    return all(ord(c) < 128 for c in s)
+
+
+def m_str_repr(s: str) -> str:
+    if not _is_ascii(s):
+        raise _U("repr of a non-ASCII str")
+    return repr(s)
+
+
+def m_int_str(i: int) -> str:
+    if len(str(abs(i))) > 4300:
+        raise _U("int too large for str()")
+    return str(i)
+
+
+def m_repr(v, d: int = 0) -> str:
+    if d > MAX_DEPTH:
+        raise _U("nesting too deep")
+    t = type(v)
+    if v is None:
+        return "None"
+    if t is bool:
+        return "True" if v else "False"
+    if t is int:
+        if v.bit_length() > 15000:
+            raise _U("int too large for str()")
+        return m_int_str(v)
+    if t is str:
+        return m_str_repr(v)
+    if t is list:
+        return "[" + ", ".join(m_repr(x, d + 1) for x in v) + "]"
+    if t is tuple:
+        inner = ", ".join(m_repr(x, d + 1) for x in v)
+        return "(" + inner + (",)" if len(v) == 1 else ")")
+    if t is dict:
+        return "{" + ", ".join(f"{m_repr(k, d + 1)}: {m_repr(x, d + 1)}" for k, x in v.items()) + "}"
+    if t is set:
+        if not v:
+            return "set()"
+        raise _U("str() of a non-empty set (its order)")
+    raise _U("repr of a value outside the subset")
+
+
+def m_strof(v):
+    if type(v) is str:
+        return v
+    return m_repr(v)
+
+
+def _ws(c: str) -> bool:
+    if ord(c) >= 128:
+        raise _U("non-ASCII whitespace test")
+    return c in " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def m_intof(v):
+    if type(v) is str:
+        s = list(v)
+        while s and _ws(s[0]):
+            s.pop(0)
+        while s and _ws(s[-1]):
+            s.pop()
+        t = "".join(s)
+        if not t or not _is_ascii(t):
+            raise _U("int() of a non-numeric str")
+        body = t[1:] if t[0] in "+-" else t
+        if not body or not body[0].isdigit() or body.endswith("_") or "__" in body \
+                or any(not (c.isdigit() or c == "_") for c in body):
+            raise _U("int() of a non-numeric str")
+        if sum(c.isdigit() for c in body) > 4300:
+            raise _U("int() of more than 4300 digits")
+        return int(t)
+    return _num(v)
+
+
+def m_ord(v):
+    if type(v) is str and len(v) == 1:
+        return ord(v)
+    raise _U("ord")
+
+
+def m_chr(v):
+    i = _num(v)
+    if 0 <= i <= 0x10FFFF and not 0xD800 <= i <= 0xDFFF:
+        return chr(i)
+    raise _U("chr")
+
+
+def m_divmod(a, b):
+    return (m_floordiv(a, b), m_mod(a, b))
+
+
+def m_fstr(parts):
+    return "".join(m_strof(p) for p in parts)
+
+
+def _str(v) -> str:
+    if type(v) is not str:
+        raise _U("str method on a non-str")
+    return v
+
+
+def m_strip(which: int, s, chars):
+    s = _str(s)
+    if chars is None:
+        test = _ws
+    elif type(chars) is str:
+        test = lambda c: c in chars  # noqa: E731
+    else:
+        raise _U("strip chars")
+    i, j = 0, len(s)
+    if which != 2:
+        while i < j and test(s[i]):
+            i += 1
+    if which != 1:
+        while j > i and test(s[j - 1]):
+            j -= 1
+    return s[i:j]
+
+
+def m_split(s, sep):
+    s = _str(s)
+    if sep is None:
+        if not _is_ascii(s):
+            raise _U("split() of a non-ASCII str")
+        return s.split()
+    if type(sep) is not str or sep == "":
+        raise _U("split separator")
+    return s.split(sep)
+
+
+def m_join(sep, items):
+    sep = _str(sep)
+    parts = m_iter(items)
+    if any(type(p) is not str for p in parts):
+        raise _U("join of non-strs")
+    _cap_len(sum(len(p) for p in parts) + len(sep) * len(parts))
+    return sep.join(parts)
+
+
+def m_replace(s, old, new):
+    s, old, new = _str(s), _str(old), _str(new)
+    if old:
+        _cap_len(len(s) + len(new) * (s.count(old)))
+    else:
+        _cap_len(len(s) + len(new) * (len(s) + 1))
+    return s.replace(old, new)
+
+
+def m_find(s, sub):
+    return _str(s).find(_str(sub))
+
+
+def m_count_any(s, x):
+    if type(s) is str:
+        return s.count(_str(x))
+    if type(s) in (list, tuple):
+        return sum(1 for y in s if m_eq(y, x))
+    raise _U("count")
+
+
+def m_index_any(s, x):
+    if type(s) is str:
+        i = s.find(_str(x))
+        if i < 0:
+            raise _U("index: not found")
+        return i
+    if type(s) in (list, tuple):
+        for i, y in enumerate(s):
+            if m_eq(y, x):
+                return i
+        raise _U("index: not found")
+    raise _U("index")
+
+
+def m_affix(suffix: bool, s, p):
+    s = _str(s)
+    ps = [_str(x) for x in p] if type(p) is tuple else [_str(p)]
+    return any(s.endswith(q) if suffix else s.startswith(q) for q in ps)
+
+
+def m_casemap(up: bool, s):
+    s = _str(s)
+    if not _is_ascii(s):
+        raise _U("case mapping of a non-ASCII str")
+    return s.upper() if up else s.lower()
+
+
+def m_strtest(which: int, s):
+    s = _str(s)
+    if not _is_ascii(s):
+        raise _U("str test on a non-ASCII str")
+    return bool(s) and all((c.isdigit(), c.isalpha(), c.isalnum(), _ws(c))[which] for c in s)
+
+
+def m_casetest(up: bool, s):
+    s = _str(s)
+    if not _is_ascii(s):
+        raise _U("case test on a non-ASCII str")
+    return s.isupper() if up else s.islower()
+
+
+def m_dictget(d, k, dflt):
+    if type(d) is not dict:
+        raise _U("get on a non-dict")
+    _need_hash(k)
+    for k2, v in d.items():
+        if m_eq(k, k2):
+            return v
+    return dflt
+
+
+def _dict(d) -> dict:
+    if type(d) is not dict:
+        raise _U("dict method on a non-dict")
+    return d
+
+
+def m_copy(x):
+    if type(x) in (list, dict, set):
+        return type(x)(x)
+    raise _U("copy")
+
+
+def m_immutable(v):
+    if type(v) in (list, dict, set):
+        raise _U("in-place operation on a value the function does not own")
+    return v
+
+
+# mutators: return the new container
+def m_append(x, v):
+    if type(x) is not list:
+        raise _U("append on a non-list")
+    _cap_len(len(x) + 1)
+    return x + [v]
+
+
+def m_extend(x, it):
+    if type(x) is not list:
+        raise _U("extend on a non-list")
+    return x + m_iter(it)
+
+
+def m_iadd(x, y):
+    return m_extend(x, y) if type(x) is list else m_add(x, y)
+
+
+def m_insert(x, i, v):
+    if type(x) is not list:
+        raise _U("insert on a non-list")
+    k, n = _num(i), len(x)
+    j = max(k + n, 0) if k < 0 else min(k, n)
+    return x[:j] + [v] + x[j:]
+
+
+def m_pop(x, i):
+    if type(x) is not list:
+        raise _U("pop on a non-list")
+    k = -1 if i is None else _num(i)
+    j = _norm_idx(len(x), k)
+    return (x[:j] + x[j + 1:], x[j])
+
+
+def m_remove(x, v):
+    if type(x) is list:
+        j = m_index_any(x, v)
+        return x[:j] + x[j + 1:]
+    if type(x) is set:
+        if not any(m_eq(v, y) for y in x):
+            raise _U("remove: not found")
+        return {y for y in x if not m_eq(v, y)}
+    raise _U("remove")
+
+
+def m_discard(x, v):
+    if type(x) is not set:
+        raise _U("discard on a non-set")
+    _need_hash(v)
+    return m_remove(x, v) if any(m_eq(v, y) for y in x) else x
+
+
+def m_addelem(x, v):
+    if type(x) is not set:
+        raise _U("add on a non-set")
+    return set(_set_add(list(x), v))
+
+
+def m_sortlist(x, keys, reverse):
+    if type(x) is not list:
+        raise _U("sort on a non-list")
+    return m_sorted(x, keys, reverse)
+
+
+def m_reverselist(x):
+    if type(x) is not list:
+        raise _U("reverse on a non-list")
+    return x[::-1]
+
+
+def m_clear(x):
+    if type(x) in (list, dict, set):
+        return type(x)()
+    raise _U("clear")
+
+
+MIRROR_OPS: dict[str, Callable] = {
+    "Py.add": m_add, "Py.sub": m_sub, "Py.mul": m_mul, "Py.floordiv": m_floordiv, "Py.mod": m_mod,
+    "Py.pow": m_pow, "Py.bitand": m_bitand, "Py.bitor": m_bitor, "Py.bitxor": m_bitxor,
+    "Py.lshift": m_lshift, "Py.rshift": m_rshift,
+    "Py.neg": lambda a: -_num(a), "Py.pos": lambda a: _num(a), "Py.invert": lambda a: ~_num(a),
+    "Py.notOp": lambda a: not m_truth(a),
+    "Py.eqOp": lambda a, b: m_eq(a, b), "Py.neOp": lambda a, b: not m_eq(a, b),
+    "Py.cmpOp": lambda op, a, b: m_cmp(op, a, b),
+    "Py.inOp": lambda x, c: m_contains(c, x), "Py.notInOp": lambda x, c: not m_contains(c, x),
+    "Py.isOp": m_is, "Py.isNotOp": lambda a, b: not m_is(a, b),
+    "Py.getItem": m_getitem, "Py.slice": m_slice,
+    "Py.lenV": m_len, "Py.absV": m_abs, "Py.boolV": m_truth, "Py.intOf": m_intof, "Py.strOf": m_strof,
+    "Py.reprV": m_repr, "Py.ord": m_ord, "Py.chr": m_chr, "Py.divmod": m_divmod,
+    "Py.listOf": m_listof, "Py.tupleOf": m_tupleof, "Py.setOf": m_setof, "Py.dictOf": m_dictof,
+    "Py.reversed": m_reversed, "Py.sum": m_sum, "Py.anyB": lambda v: any(m_truth(x) for x in m_iter(v)),
+    "Py.allB": lambda v: all(m_truth(x) for x in m_iter(v)),
+    "Py.enumerate": m_enumerate, "Py.zip": m_zip, "Py.rangeV": m_range, "Py.fstr": m_fstr,
+    "Py.listV": lambda items: list(items), "Py.tupleV": lambda items: tuple(items),
+    "Py.mkSet": m_mkset, "Py.mkDict": lambda entries: m_mkdict(entries), "Py.entryV": lambda k, v: (k, v),
+    "Py.caseMap": m_casemap, "Py.strip": m_strip, "Py.split": m_split, "Py.join": m_join,
+    "Py.replace": m_replace, "Py.findM": m_find, "Py.countAny": m_count_any, "Py.indexAny": m_index_any,
+    "Py.affix": m_affix, "Py.strTest": m_strtest, "Py.caseTest": m_casetest, "Py.dictGet": m_dictget,
+    "Py.dictKeys": lambda d: list(_dict(d).keys()), "Py.dictValues": lambda d: list(_dict(d).values()),
+    "Py.dictItems": lambda d: [(k, v) for k, v in _dict(d).items()], "Py.copy": m_copy,
+    "Py.immutable": m_immutable,
+    "Py.append": m_append, "Py.extend": m_extend, "Py.iadd": m_iadd, "Py.insert": m_insert,
+    "Py.remove": m_remove, "Py.discard": m_discard, "Py.addElem": m_addelem, "Py.reverseList": m_reverselist,
+    "Py.clear": m_clear,
+}
+# Lean functions taking a Bool/Nat code as their first argument
+_CODED = {"(Py.caseMap Bool.false)": ("Py.caseMap", False), "(Py.caseMap Bool.true)": ("Py.caseMap", True),
+          "(Py.strip 0)": ("Py.strip", 0), "(Py.strip 1)": ("Py.strip", 1), "(Py.strip 2)": ("Py.strip", 2),
+          "(Py.affix Bool.false)": ("Py.affix", False), "(Py.affix Bool.true)": ("Py.affix", True),
+          "(Py.strTest 0)": ("Py.strTest", 0), "(Py.strTest 1)": ("Py.strTest", 1),
+          "(Py.strTest 2)": ("Py.strTest", 2), "(Py.strTest 3)": ("Py.strTest", 3),
+          "(Py.caseTest Bool.true)": ("Py.caseTest", True), "(Py.caseTest Bool.false)": ("Py.caseTest", False)}
+
+
+def _mirror_fn(fn: str) -> Callable:
+    if fn in _CODED:
+        name, code = _CODED[fn]
+        f = MIRROR_OPS[name]
+        return lambda *a: f(code, *a)
+    return MIRROR_OPS[fn]
+
+
+class _Flow(Exception):
+    pass
+
+
+class _Break(_Flow):
+    pass
+
+
+class _Continue(_Flow):
+    pass
+
+
+class _Return(_Flow):
+    def __init__(self, value) -> None:
+        self.value = value
+
+
+class Mirror:
+    """Evaluates the IR with the semantics of ``Py.lean`` (``Undefined`` for Lean's ``none``)."""
+
+    def __init__(self, fns: Sequence[Fn], fuel: int, step_limit: int = MIRROR_STEP_LIMIT) -> None:
+        self.fns = list(fns)
+        self.fuel = fuel
+        self.step_limit = step_limit
+        self.steps = 0
+
+    def tick(self, n: int = 1) -> None:
+        self.steps += n
+        if self.steps > self.step_limit:
+            raise TooLong(f"more than {self.step_limit} steps")
+
+    # -- calls -----------------------------------------------------------------------------
+    def call(self, index: int, args: Sequence, level: int | None = None):
+        """Run function ``index``: its value, or ``_SpecRaise`` / ``Undefined``."""
+        level = self.fuel if level is None else level
+        if level <= 0:
+            raise _U("out of fuel (call depth)")
+        fn = self.fns[index]
+        if len(args) != len(fn.params):
+            raise _U("wrong number of arguments")
+        self.tick()
+        env = dict(zip(fn.params, args))
+        saved = getattr(self, "level", None)
+        self.level = level - 1
+        try:
+            self.block(fn.body, env)
+        except _Return as r:
+            return r.value
+        finally:
+            self.level = saved
+        return None
+
+    # -- statements ------------------------------------------------------------------------
+    def block(self, stmts: Sequence[S], env: dict) -> None:
+        for s in stmts:
+            self.stmt(s, env)
+
+    def bind(self, t, value, env: dict) -> None:
+        if isinstance(t, TName):
+            env[t.name] = value
+            return
+        items = m_iter(value)
+        if len(items) != len(t.items):
+            raise _U("unpacking: wrong number of values")
+        for x, v in zip(t.items, items):
+            self.bind(x, v, env)
+
+    def stmt(self, s: S, env: dict) -> None:
+        self.tick()
+        if isinstance(s, SPass):
+            return
+        if isinstance(s, SAssign):
+            self.bind(s.target, self.ev(s.value, env), env)
+        elif isinstance(s, SExpr):
+            self.ev(s.value, env)
+        elif isinstance(s, SReturn):
+            raise _Return(self.ev(s.value, env))
+        elif isinstance(s, SIf):
+            if m_truth(self.ev(s.cond, env)):
+                self.block(s.body, env)
+            else:
+                self.block(s.orelse, env)
+        elif isinstance(s, SWhile):
+            level = self.fuel
+            while True:
+                if level <= 0:
+                    raise _U("out of fuel (while loop)")
+                level -= 1
+                self.tick()
+                if not m_truth(self.ev(s.cond, env)):
+                    break
+                try:
+                    self.block(s.body, env)
+                except _Break:
+                    break
+                except _Continue:
+                    continue
+        elif isinstance(s, SFor):
+            for x in m_iter(self.ev(s.iter, env)):
+                self.tick()
+                self.bind(s.target, x, env)
+                try:
+                    self.block(s.body, env)
+                except _Break:
+                    break
+                except _Continue:
+                    continue
+        elif isinstance(s, SBreak):
+            raise _Break()
+        elif isinstance(s, SContinue):
+            raise _Continue()
+        elif isinstance(s, SRaise):
+            for a in s.args:
+                self.ev(a, env)
+            raise _SpecRaise(s.name)
+        elif isinstance(s, SAssert):
+            if not m_truth(self.ev(s.cond, env)):
+                raise _U("assertion failed")
+        elif isinstance(s, SAug):
+            v = self.ev(s.value, env)
+            cur = env[s.var]
+            if s.owned:
+                f = m_iadd if s.fn == "Py.add" else MIRROR_OPS[s.fn]
+            else:
+                m_immutable(cur)
+                f = MIRROR_OPS[s.fn]
+            env[s.var] = f(cur, v)
+        elif isinstance(s, SSetItem):
+            v = self.ev(s.value, env)
+            i = self.ev(s.path[0], env)
+            if len(s.path) == 1:
+                env[s.var] = m_setitem(env[s.var], i, v)
+            else:
+                row = m_getitem(env[s.var], i)
+                j = self.ev(s.path[1], env)
+                env[s.var] = m_setitem(env[s.var], i, m_setitem(row, j, v))
+        elif isinstance(s, SAugItem):
+            i = self.ev(s.index, env)
+            old = m_immutable(m_getitem(env[s.var], i))
+            v = self.ev(s.value, env)
+            env[s.var] = m_setitem(env[s.var], i, MIRROR_OPS[s.fn](old, v))
+        elif isinstance(s, SDelItem):
+            env[s.var] = m_delitem(env[s.var], self.ev(s.index, env))
+        elif isinstance(s, SMut):
+            args = [self.ev(a, env) for a in s.args]
+            if s.pair:
+                new, item = m_pop(env[s.var], args[0])
+                env[s.var] = new
+                if s.result is not None:
+                    self.bind(s.result, item, env)
+            else:
+                env[s.var] = MIRROR_OPS[s.fn](env[s.var], *args)
+        elif isinstance(s, SSort):
+            keys = self.keys(s.keyed, env[s.var], env)
+            rev = False if s.keyed.reverse is None else self.ev(s.keyed.reverse, env)
+            env[s.var] = m_sortlist(env[s.var], keys, rev)
+        else:
+            raise TypeError(type(s).__name__)
+
+    # -- expressions -----------------------------------------------------------------------
+    def arg(self, a, env: dict):
+        if isinstance(a, ERaw):
+            return a.py
+        if isinstance(a, EList):
+            return [self.ev(x, env) for x in a.items]
+        if isinstance(a, EOpt):
+            return _NODEFAULT if a.item is None else self.ev(a.item, env)
+        return self.ev(a, env)
+
+    def ev(self, e, env: dict):
+        if isinstance(e, ELit):
+            return e.value
+        if isinstance(e, EVar):
+            return env[e.name]
+        self.tick()
+        if isinstance(e, EOp):
+            args = [self.arg(a, env) for a in e.args]
+            return _mirror_fn(e.fn)(*args)
+        if isinstance(e, ECall):
+            args = [self.ev(a, env) for a in e.args]
+            return self.call(e.index, args, self.level)
+        if isinstance(e, EBool):
+            a = self.ev(e.a, env)
+            t = m_truth(a)
+            if t == e.is_and:
+                return self.ev(e.b, env)
+            return a
+        if isinstance(e, EIf):
+            return self.ev(e.a, env) if m_truth(self.ev(e.cond, env)) else self.ev(e.b, env)
+        if isinstance(e, EChain):
+            left = self.ev(e.operands[0], env)
+            r = None
+            for (fn, code), right_e in zip(e.ops, e.operands[1:]):
+                right = self.ev(right_e, env)
+                f = MIRROR_OPS[fn]
+                r = f(code, left, right) if code is not None else f(left, right)
+                if not m_truth(r):
+                    return r
+                left = right
+            return r
+        if isinstance(e, EComp):
+            out: list = []
+            self.comp(e.gens, 0, dict(env), out, e)
+            if e.kind == "list":
+                return out
+            if e.kind == "set":
+                return m_mkset(out)
+            return m_mkdict(out)
+        if isinstance(e, EAnyAll):
+            return self.anyall(e, e.gens, 0, dict(env))
+        if isinstance(e, EKeyed):
+            it = self.ev(e.iterable, env)
+            keys = self.keys(e, it, env)
+            if e.kind == "sorted":
+                return m_sorted(it, keys, False if e.reverse is None else self.ev(e.reverse, env))
+            dflt = _NODEFAULT if e.default is None else self.ev(e.default, env)
+            return m_minmax(0 if e.kind == "min" else 2, it, keys, dflt)
+        raise TypeError(type(e).__name__)
+
+    def keys(self, e: EKeyed, it, env: dict):
+        if e.key is None:
+            return None
+        items = m_iter(it)
+        out = []
+        for x in items:
+            self.tick()
+            out.append(self.ev(e.key.body, {**env, e.key.param: x}))
+        return out
+
+    def comp(self, gens, i: int, env: dict, out: list, e: EComp) -> None:
+        if i == len(gens):
+            if e.kind == "dict":
+                k = self.ev(e.elt[0], env)
+                out.append((k, self.ev(e.elt[1], env)))
+            else:
+                out.append(self.ev(e.elt, env))
+            return
+        g = gens[i]
+        for x in m_iter(self.ev(g.iter, env)):
+            self.tick()
+            self.bind(g.target, x, env)
+            if all(m_truth(self.ev(c, env)) for c in g.conds):
+                self.comp(gens, i + 1, env, out, e)
+
+    def anyall(self, e: EAnyAll, gens, i: int, env: dict) -> bool:
+        if i == len(gens):
+            return m_truth(self.ev(e.elt, env))
+        g = gens[i]
+        for x in m_iter(self.ev(g.iter, env)):
+            self.tick()
+            self.bind(g.target, x, env)
+            ok = True
+            for c in g.conds:
+                if not m_truth(self.ev(c, env)):
+                    ok = False
+                    break
+            if ok and self.anyall(e, gens, i + 1, env) == e.want:
+                return e.want
+        return not e.want

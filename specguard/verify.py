@@ -1035,8 +1035,16 @@ def export_prefix() -> str:
         "-- Accept only exit code 0, no error, and \"'final_X' does not depend on any axioms\" for every claim.\n",
         "-- `specguard verify THIS_FILE.lean` also checks that everything outside the certificate section is\n",
         "-- exactly what `specguard export` writes, and the certificate's tokens.\n",
-        f"{_MARK}core begin (SpecGuard.Core and SpecGuard.Value, library hash {lean_runner.library_hash()})\n",
     ]
+    # the checker's command-line options (certcheck.LEAN_OPTIONS), so a plain `lean FILE` needs no flags
+    for opt in getattr(certcheck, "LEAN_OPTIONS", ()):
+        name, _, value = opt[2:].partition("=")
+        if not (opt.startswith("-D") and re.fullmatch(r"[A-Za-z][A-Za-z0-9_.]*", name)
+                and re.fullmatch(r"[0-9]+|true|false", value)):
+            raise SpecGuardError(f"cannot express the checker option {opt!r} in an exported file",
+                                 hint="this is a SpecGuard bug; please report it")
+        out.append(f"set_option {name} {value}\n")
+    out.append(f"{_MARK}core begin (library hash {lean_runner.library_hash()})\n")
     for mod in lean_runner.LIBRARY_MODULES:
         body = _core_body((src / (mod.replace(".", "/") + ".lean")).read_text(encoding="utf-8"))
         if not body.endswith("\n"):
