@@ -63,6 +63,7 @@ def score(rows, conflicted: bool) -> dict:
            "false_positives": c(lambda r: not conflicted and r["verdict"] == "conflict"),
            "certified_false_positives": c(lambda r: not conflicted and r["verdict"] == "conflict"
                                           and r["evidence"] == "certified"),
+           "no_conflict": c(lambda r: r["verdict"] == "no-conflict"),
            "no_conflict_certified": c(lambda r: r["verdict"] == "no-conflict" and r["evidence"] == "certified")}
     out["fractions"] = {k: round(v / n, 4) if n else 0.0 for k, v in out.items() if k != "n"}
     return out
@@ -100,7 +101,7 @@ def main(argv=None) -> int:
         print(json.dumps(report, indent=2))
         return 0
     cols = ["n", "detected", "certified", "false_negatives", "inconclusive", "false_positives",
-            "certified_false_positives", "no_conflict_certified"]
+            "certified_false_positives", "no_conflict"]
     print(f"{'run':22}" + "".join(f"{c[:14]:>16}" for c in cols) + f"{'seconds':>10}")
     for run in args.runs:
         s = report[run]

@@ -34,8 +34,10 @@ from .errors import LeanCrash, LeanTimeout, SpecGuardError
 
 MAX_CERT_BYTES = 4 * 1024 * 1024
 # Options for every Lean run of a check (only from here, never from the files): deep
-# recursion for large literal values, and no linters (their output is not needed).
-LEAN_OPTIONS = ("-DmaxRecDepth=20000", "-Dlinter.all=false")
+# recursion for large literal values and for evaluating compiled specs (the elaborator recurses
+# once per loop iteration; bounded in practice by speclang.DEFAULT_KERNEL_BUDGET and the time
+# limit), and no linters (their output is not needed).
+LEAN_OPTIONS = ("-DmaxRecDepth=400000", "-Dlinter.all=false")
 NAMESPACE = "SGTask"
 TRUSTED_MODULES = ("Spec", "Tests", "Claim")
 
@@ -43,6 +45,7 @@ CERT_HEADER = (
     "prelude\n"
     "import SpecGuard.Core\n"
     "import SpecGuard.Value\n"
+    "import SpecGuard.Py\n"
     f"import {NAMESPACE}.Claim\n"
     "noncomputable section\n"
     f"namespace {NAMESPACE}\n"
@@ -94,7 +97,7 @@ def scan_certificate(raw: bytes) -> str | None:
 
 
 def _final_text(claims: Sequence[str]) -> str:
-    lines = ["prelude", "import SpecGuard.Core", "import SpecGuard.Value",
+    lines = ["prelude", "import SpecGuard.Core", "import SpecGuard.Value", "import SpecGuard.Py",
              f"import {NAMESPACE}.Claim", f"import {NAMESPACE}.Cert"]
     for c in claims:
         lines.append(f"theorem final_{c} : {NAMESPACE}.{c} := {NAMESPACE}.proof_{c}")

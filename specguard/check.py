@@ -230,9 +230,20 @@ def _decide(p: prove.Plan, certified: bool, cert: CertReport, tests, spec, unsup
         return Verdict.inconclusive, Evidence.none, \
             ("the tests agree with each other, but nothing in the description could be formalized"
              + (f" ({df.notes[0]})" if df.notes else "")), None
+    witness = (" (a witness implementation satisfying both is kernel-checked)" if p.consistent and certified
+               else "")
+    open_tests = [tc for tc in p.classes if tc.status != "entailed"] if p.classes else list(tests)
+    if open_tests:
+        # The formalized description does not decide these tests: a conflict may hide in the
+        # prose SpecGuard did not formalize, so the task is not cleared.
+        return Verdict.inconclusive, Evidence.none, \
+            (f"no conflict between the {len(tests)} test assertions and the {len(spec)} formalized description "
+             f"statement(s){witness}, but {len(open_tests)} test(s) are left open by what was formalized "
+             f"(first: {open_tests[0].name if hasattr(open_tests[0], 'name') else open_tests[0]})"), None
     if p.consistent and certified:
         return Verdict.no_conflict, Evidence.certified, \
-            (f"a witness implementation satisfying the {len(spec)} formalized description statement(s) and "
-             f"all {len(tests)} test assertions is kernel-checked"), None
+            (f"every test assertion is entailed by the formalized description, and a witness implementation "
+             f"satisfying the {len(spec)} description statement(s) and all {len(tests)} test assertions is "
+             f"kernel-checked"), None
     return Verdict.no_conflict, Evidence.none, \
-        f"no conflict found among {len(spec)} description statement(s) and {len(tests)} test assertions", None
+        f"every test assertion is entailed by the {len(spec)} formalized description statement(s)", None

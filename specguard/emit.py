@@ -26,7 +26,7 @@ from .models import Call, Claim, ClaimKind, Demand, ExpectKind, Expect, TypeExpr
 from .values import V
 
 NS = "SGTask"
-HEADER = "prelude\nimport SpecGuard.Core\nimport SpecGuard.Value\n"
+HEADER = "prelude\nimport SpecGuard.Core\nimport SpecGuard.Value\nimport SpecGuard.Py\n"
 MAX_MEMBERS = 2000
 
 
@@ -362,8 +362,20 @@ class Clause:
     source: Any = None              # the Demand or Claim
     input_id: str | None = None     # Call.key() (Python identity of the input)
     key_text: str | None = None     # the input as a Lean term (``key`` becomes its name)
+    # A spec written in SpecGuard's specification language (``--spec``, specguard/speclang.py):
+    # ``py`` is the Lean term of its ``Py.Spec``; the clause is ``∀ k, Py.Sat py k (impl k)``.
+    py: str | None = None
+    # An instance of such a clause at one input (``key``), as evaluated there (never rendered:
+    # proofs instantiate the ``py`` clause): ``eq``, ``pred`` (raises), or a postcondition
+    # (``check``, with ``post_args`` the Lean list of the arguments) -- see Py.lean.
+    instance_of: "Clause | None" = None
+    check: Any = None
+    post_args: str | None = None
+    candidates: tuple = ()          # outcomes worth trying in witnesses (postconditions)
 
     def lean_prop(self) -> str:
+        if self.py is not None:
+            return f"∀ k : Val, Py.Sat {self.py} k (impl k)"
         if self.eq is not None:
             return f"Eq (impl {self.key}) (Outcome.ret {lean_val(self.eq)})"
         assert self.pred is not None
@@ -372,6 +384,10 @@ class Clause:
         return f"Holds {self.pred.lean()} (impl {self.key})"
 
     def holds(self, o: Outcome) -> bool:
+        if self.check is not None:
+            return self.check(o)
+        if self.py is not None:
+            raise TypeError("a spec clause holds or not per input: use its instances")
         if self.eq is not None:
             return o.exc is None and o.cls == self.eq
         return eval_pred(self.pred, o)

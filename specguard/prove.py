@@ -70,6 +70,7 @@ class TestClass:
     status: str                   # entailed | contradicted | left-open
     by: str | None = None         # the description clause that decides it
     witness: Outcome | None = None
+    by_clause: Clause | None = None   # that clause (an instance of a ``--spec`` clause included)
 
 
 @dataclass
@@ -97,21 +98,40 @@ def _same_input(a: Clause, b: Clause) -> bool:
 
 
 class Prover:
-    def __init__(self, spec: Sequence[Clause], tests: Sequence[Clause]) -> None:
+    def __init__(self, spec: Sequence[Clause], tests: Sequence[Clause], instances: Sequence[Clause] = (),
+                 witness_ok: bool = True) -> None:
         self.spec = list(spec)
         self.tests = list(tests)
+        # ``--spec`` clauses hold or not per input: they take part through their instances
+        self.instances = list(instances)
         self.si = {c.name: i for i, c in enumerate(self.spec)}
         self.ti = {c.name: i for i, c in enumerate(self.tests)}
         self.by_input: dict[str, list[Clause]] = {}
-        for c in self.spec + self.tests:
+        for c in self.spec + self.tests + self.instances:
             if c.key is not None:
                 self.by_input.setdefault(c.input_id, []).append(c)
-        self.universal = [c for c in self.spec if c.key is None]
+        self.universal = [c for c in self.spec if c.key is None and c.py is None]
+        self.py = [c for c in self.spec if c.py is not None]
+        # witnesses satisfy a ``--spec`` clause through ``Py.wit`` (its own outcome off the table);
+        # they cannot also satisfy another universal clause, and need every tabled input evaluated
+        self.witness_ok = witness_ok and not (self.py and self.universal)
+
+    def related(self, input_id: str | None) -> list[Clause]:
+        """The description clauses that speak about ``input_id``."""
+        return [s for s in self.spec if (s.key is None and s.py is None) or (s.key is not None and s.input_id == input_id)] \
+            + [s for s in self.instances if s.input_id == input_id]
 
     # -- proof terms of clauses from hypotheses -----------------------------------------
     def proj(self, c: Clause, hs: str, ht: str, key: str | None = None) -> str:
         """Proof of clause ``c`` (at ``key`` for a universal clause) from ``hs : Spec impl``
         and ``ht : Tests impl``."""
+        if c.instance_of is not None:
+            base = f"({projection(self.si[c.instance_of.name], len(self.spec), hs)} {c.key})"
+            if c.eq is not None:
+                return f"(Py.eq_of_sat (c := {emit.lean_val(c.eq)}) {base} (Eq.refl _))"
+            if c.pred is not None:
+                return f"(Py.raises_of_sat {base} (Eq.refl _))"
+            return base
         if c.name in self.si:
             p = projection(self.si[c.name], len(self.spec), hs)
         else:
@@ -120,12 +140,20 @@ class Prover:
             p = f"({p} {key})"
         return p
 
+    @staticmethod
+    def post_refute(post: Clause, p_post: str, p_eq: str) -> str:
+        """Proof of False from a postcondition instance and an equation with a class failing it."""
+        return (f"(Py.post_refute (a := {post.post_args}) {p_post} (Eq.refl _) {p_eq} (Eq.refl Bool.false) "
+                f"(Eq.refl Bool.false))")
+
     def refute(self, a: Clause, b: Clause, hs: str, ht: str) -> str:
         """Proof of False from clauses ``a``, ``b`` (``_refutes(a, b)`` holds)."""
         key = a.key or b.key
         pa, pb = self.proj(a, hs, ht, key), self.proj(b, hs, ht, key)
         if a.eq is None:
             a, b, pa, pb = b, a, pb, pa
+        if b.check is not None:
+            return self.post_refute(b, pb, pa)
         if b.eq is not None:
             return f"(outcome_ne (same_outcome {pa} {pb}) (Eq.refl Bool.false))"
         return f"(not_holds {pb} {pa} (Eq.refl Bool.false))"
@@ -159,14 +187,14 @@ class Prover:
     def classify(self) -> list[TestClass]:
         out = []
         for t in self.tests:
-            related = [s for s in self.spec if s.key is None or s.input_id == t.input_id]
+            related = self.related(t.input_id)
             bad = next((s for s in related if _refutes(s, t)), None)
             if bad is not None:
-                out.append(TestClass(t.name, "contradicted", bad.name))
+                out.append(TestClass(t.name, "contradicted", bad.name, by_clause=bad))
                 continue
             good = next((s for s in related if s.key is not None and self._entails(s, t)), None)
             if good is not None:
-                out.append(TestClass(t.name, "entailed", good.name))
+                out.append(TestClass(t.name, "entailed", good.name, by_clause=good))
                 continue
             w = self._choose(related, against=t)
             out.append(TestClass(t.name, "left-open", None, w))
@@ -180,6 +208,8 @@ class Prover:
 
     def _candidates(self, clauses: Sequence[Clause]) -> list[Outcome]:
         cands: list[Outcome] = []
+        for c in clauses:
+            cands += list(c.candidates)
         for c in clauses:
             if c.eq is not None:
                 cands.append(Outcome(cls=c.eq))
@@ -223,6 +253,10 @@ class Prover:
     def at_proof(self, w: str, table: "Table", input_id: str) -> str:
         return f"{w}_at{table.index[input_id]}"
 
+    def dflt(self, w: str, key: str) -> str:
+        """The witness's outcome off its table, as seen at ``key``."""
+        return f"(Py.self {PY_SPEC} {key})" if self.py else f"{w}_dflt"
+
     def clause_proof(self, c: Clause, w: str, table: "Table") -> str:
         """Proof that the witness satisfies clause ``c`` (a keyed clause at a tabled input)."""
         at = self.at_proof(w, table, c.input_id)
@@ -234,7 +268,9 @@ class Prover:
         """Proof of ``Spec w``."""
         parts = []
         for c in self.spec:
-            if c.key is None:
+            if c.py is not None:
+                parts.append(f"(Py.wit_sat {PY_SPEC} {w}_t0 (Eq.refl Bool.true))")
+            elif c.key is None:
                 parts.append(f"(fun k => lookup_holds {c.pred.lean()} {w}_dflt (Eq.refl Bool.true) k {w}_t0 "
                              f"(Eq.refl Bool.true))")
             else:
@@ -254,12 +290,16 @@ class Prover:
         out.append(f"noncomputable def {w}_t{n} : List (Prod Val Outcome) := List.nil")
         for i in reversed(range(n)):
             out.append(f"noncomputable def {w}_t{i} : List (Prod Val Outcome) := List.cons (Prod.mk {w}_k{i} {w}_o{i}) {w}_t{i + 1}")
-        out.append(f'noncomputable def {w}_dflt : Outcome := Outcome.raise "SpecGuardWitness"')
-        out.append(f"noncomputable def {w} : Val → Outcome := fun k => lookup {w}_t0 {w}_dflt k")
+        if self.py:
+            out.append(f"noncomputable def {w} : Val → Outcome := Py.wit {PY_SPEC} {w}_t0")
+        else:
+            out.append(f'noncomputable def {w}_dflt : Outcome := Outcome.raise "SpecGuardWitness"')
+            out.append(f"noncomputable def {w} : Val → Outcome := fun k => lookup {w}_t0 {w}_dflt k")
         for i in range(n):
-            proof = f"(lookup_hit {w}_k{i} {w}_o{i} {w}_dflt {w}_t{i + 1})"
+            d = self.dflt(w, f"{w}_k{i}")
+            proof = f"(lookup_hit {w}_k{i} {w}_o{i} {d} {w}_t{i + 1})"
             for j in reversed(range(i)):
-                proof = (f"(Eq.trans (lookup_miss {w}_k{i} {w}_k{j} {w}_o{j} {w}_dflt {w}_t{j + 1} "
+                proof = (f"(Eq.trans (lookup_miss {w}_k{i} {w}_k{j} {w}_o{j} {d} {w}_t{j + 1} "
                          f"(Eq.refl Bool.false)) {proof})")
             out.append(f"theorem {w}_at{i} : Eq ({w} {w}_k{i}) {w}_o{i} := {proof}")
         return "\n".join(out) + "\n"
@@ -269,7 +309,7 @@ class Prover:
         for c in self.spec:
             if c.key is None or c.input_id in table.index:
                 continue
-            group = [s for s in self.spec if s.input_id == c.input_id]
+            group = [s for s in self.spec + self.instances if s.key is not None and s.input_id == c.input_id]
             o = self._choose(group)
             if o is None:
                 return None
@@ -286,9 +326,16 @@ def _and_intro(parts: Sequence[str]) -> str:
     return f"(And.intro {_and_intro(parts[:mid])} {_and_intro(parts[mid:])})"
 
 
-def plan(spec: Sequence[Clause], tests: Sequence[Clause], *, classify: bool = True) -> Plan:
-    """Decide, and build the claims and their proofs (not yet checked)."""
-    pr = Prover(spec, tests)
+PY_SPEC = "PySpec0"
+
+
+def plan(spec: Sequence[Clause], tests: Sequence[Clause], *, classify: bool = True,
+         instances: Sequence[Clause] = (), witness_ok: bool = True) -> Plan:
+    """Decide, and build the claims and their proofs (not yet checked).
+
+    ``instances``: a ``--spec`` clause evaluated at tested inputs (see ``emit.Clause``);
+    ``witness_ok``: witnesses may table every tested input (the spec was evaluated at each)."""
+    pr = Prover(spec, tests, instances, witness_ok)
     p = Plan()
     core = pr.find_conflict()
     exists = f"Exists (fun ({IMPL}) => And (Spec impl) (Tests impl))"
@@ -304,21 +351,21 @@ def plan(spec: Sequence[Clause], tests: Sequence[Clause], *, classify: bool = Tr
         for tc in p.classes:
             t = tests[pr.ti[tc.name]]
             if tc.status == "contradicted":
-                s = spec[pr.si[tc.by]]
+                s = tc.by_clause or spec[pr.si[tc.by]]
                 name = f"Contradicted_{tc.name}"
                 p.claims[name] = f"∀ ({IMPL}), Spec impl → Not ({tc.name} impl)"
                 p.proofs.append(f"theorem proof_{name} : {name} :=\n  fun _impl hs ht => "
                                 f"{_refute_single(pr, s, t)}\n")
             elif tc.status == "entailed":
-                s = spec[pr.si[tc.by]]
+                s = tc.by_clause or spec[pr.si[tc.by]]
                 name = f"Entailed_{tc.name}"
                 p.claims[name] = f"∀ ({IMPL}), Spec impl → {tc.name} impl"
-                sp = projection(pr.si[s.name], len(spec), "hs")
+                sp = pr.proj(s, "hs", "ht", s.key)
                 body = sp if t.eq is not None or t.pred == s.pred else \
                     f"(holds_of_eq' (P := {t.pred.lean()}) {sp} (Eq.refl Bool.true))"
                 p.proofs.append(f"theorem proof_{name} : {name} :=\n  fun _impl hs => {body}\n")
         _left_open_proofs(pr, p, tests)
-    if core is None:
+    if core is None and pr.witness_ok:
         table = _consistent_table(pr)
         if table is not None and len(table) < MAX_TABLE and table.cost <= WITNESS_BUDGET:
             p.consistent = True
@@ -336,7 +383,7 @@ def _left_open_proofs(pr: Prover, p: Plan, tests: Sequence[Clause]) -> None:
     for tc in p.classes:
         if tc.status == "left-open" and tc.witness is not None:
             groups.setdefault(tests[pr.ti[tc.name]].input_id, []).append(tc)
-    base = pr.spec_table()
+    base = pr.spec_table() if pr.witness_ok else None
     if not groups or base is None:
         for tcs in groups.values():
             for tc in tcs:
@@ -346,7 +393,7 @@ def _left_open_proofs(pr: Prover, p: Plan, tests: Sequence[Clause]) -> None:
     done: list[TestClass] = []
     for input_id, tcs in groups.items():
         ts = [tests[pr.ti[tc.name]] for tc in tcs]
-        related = [s for s in pr.spec if s.key is None or s.input_id == input_id]
+        related = pr.related(input_id)
         need = related + [u for u in pr.universal if u not in related]
         pool = [tc.witness for tc in tcs] + pr._candidates(need + ts)
         o = next((o for o in pool if all(c.holds(o) for c in need) and not any(t.holds(o) for t in ts)), None)
@@ -376,7 +423,12 @@ def _left_open_proofs(pr: Prover, p: Plan, tests: Sequence[Clause]) -> None:
 def _refute_single(pr: Prover, s: Clause, t: Clause) -> str:
     """Proof of False from ``hs`` (Spec) and ``ht : T impl`` (the test clause itself)."""
     key = t.key
-    ps = projection(pr.si[s.name], len(pr.spec), "hs")
+    if s.instance_of is not None:
+        ps = pr.proj(s, "hs", "ht", key)
+        if s.check is not None:
+            return pr.post_refute(s, ps, "ht")
+    else:
+        ps = projection(pr.si[s.name], len(pr.spec), "hs")
     if s.key is None:
         ps = f"({ps} {key})"
     a, b, pa, pb = s, t, ps, "ht"
@@ -404,5 +456,12 @@ def _consistent_table(pr: Prover) -> Table | None:
     return table
 
 
-def render_cert(p: Plan) -> str:
-    return CERT_HEADER + "open SpecGuard\n\n" + "\n".join(p.proofs) + f"\nend {emit.NS}\n"
+def render_cert(p: Plan, spec: Sequence[Clause] = ()) -> str:
+    """The certificate; ``spec`` (the description clauses) supplies the ``--spec`` term that
+    witness implementations refer to (``PySpec0``), when they do."""
+    head = ""
+    body = "\n".join(p.proofs)
+    py = [c for c in spec if c.py is not None]
+    if py and PY_SPEC in body:
+        head = f"noncomputable def {PY_SPEC} : Py.Spec := {py[0].py}\n\n"
+    return CERT_HEADER + "open SpecGuard\n\n" + head + body + f"\nend {emit.NS}\n"

@@ -1551,11 +1551,16 @@ class _Emitter:
     def lam_st(self, body: str) -> str:
         return f"(fun {' '.join(self.st)} => {body})" if self.st else f"({body})"
 
+    def typed_lam_st(self, body: str) -> str:
+        """``lam_st`` with typed binders and a typed body (fixes a combinator's state type)."""
+        if not self.st:
+            return f"({body} : Option Py.Res)"
+        return f"(fun {' '.join(f'({v} : Val)' for v in self.st)} => ({body} : Option Py.Res))"
+
     # -- functions --------------------------------------------------------------------------
     def program(self, fns: Sequence[Fn]) -> str:
         terms = [self.function(f) for f in fns]
-        return (f"(Nat.rec (motive := fun _ => Nat → List Val → Option Py.Res) (fun _ _ => Option.none) "
-                f"(fun _ tbl => Py.table {_lean_list(terms)}) {self.fuel})")
+        return f"(Py.fix {self.fuel} (fun tbl => Py.table {_lean_list(terms)}))"
 
     def function(self, fn: Fn) -> str:
         self.set_fn(fn)
@@ -1667,9 +1672,8 @@ class _Emitter:
             return self.gens(s.args, lambda ts: f"(Py.bindO ({' '.join([s.fn, v, *ts])}) (fun {v} => {rest}))")
         if isinstance(s, SSort):
             v = s.var
-            return self.keys(s.keyed, v, lambda keys: self.opt_atom(
-                s.keyed.reverse, "(Val.bool Bool.false)",
-                lambda rv: f"(Py.bindO (Py.sortList {v} {keys} {rv}) (fun {v} => {rest}))"))
+            return self.opt_atom(s.keyed.reverse, "(Val.bool Bool.false)", lambda rv: self.keys(
+                s.keyed, v, lambda keys: f"(Py.bindO (Py.sortList {v} {keys} {rv}) (fun {v} => {rest}))"))
         if isinstance(s, SIf):
             def build(k: str) -> str:
                 a = self.block(s.body, k, brk, cont)
@@ -1682,16 +1686,16 @@ class _Emitter:
             body = self.block(s.body, self.call_k(w), self.call_k(x), self.call_k(w))
             step = self.gen(s.cond, lambda t: f"(Py.bindO (Py.truth {t}) (fun {bn} => cond {bn} ({body}) ({self.call_k(x)})))")
             params = " ".join(self.st)
-            loop = (f"Nat.rec (motive := fun _ => {self.stt}) {self.lam_st('Option.none')} "
-                    f"(fun _ {w}{' ' + params if params else ''} => {step}) {self.fuel}{' ' + params if params else ''}")
+            loop = (f"Py.loop {self.fuel} {self.typed_lam_st('Option.none')} "
+                    f"(fun {w} => {self.lam_st(step)}){' ' + params if params else ''}")
             return f"((fun ({x} : {self.stt}) => {loop}) {self.lam_st(rest)})"
         if isinstance(s, SFor):
             x, nx, c, lv = self.new("x"), self.new("n"), self.new("c"), self.new("l")
             body = self.block(s.body, self.call_k(nx), self.call_k(x), self.call_k(nx))
             body = self.bind_target(s.target, c, body)
             params = " ".join(self.st)
-            loop = (f"List.rec (motive := fun _ => {self.stt}) {self.lam_st(self.call_k(x))} "
-                    f"(fun {c} _ {nx}{' ' + params if params else ''} => {body}) {lv}{' ' + params if params else ''}")
+            loop = (f"Py.forEach {lv} {self.typed_lam_st(self.call_k(x))} "
+                    f"(fun {c} {nx} => {self.lam_st(body)}){' ' + params if params else ''}")
             return f"((fun ({x} : {self.stt}) => " + self.gen(
                 s.iter, lambda t: f"(Py.bindO (Py.iter {t}) (fun {lv} => {loop}))") + f") {self.lam_st(rest)})"
         raise TypeError(type(s).__name__)
@@ -1791,18 +1795,19 @@ class _Emitter:
             return f"(Py.bindE {body} (fun {t} => {k(t)}))"
         if isinstance(e, EKeyed):
             def finish(it: str) -> str:
-                return self.keys(e, it, lambda keys: self.after_keys(e, it, keys, t, k))
+                extra = e.reverse if e.kind == "sorted" else e.default
+                return self.opt_atom(extra, "", lambda x: self.keys(e, it, lambda keys: self.after_keys(e, it, keys, x, t, k)))
             return self.gen(e.iterable, finish)
         raise TypeError(type(e).__name__)
 
-    def after_keys(self, e: EKeyed, it: str, keys: str, t: str, k: Callable[[str], str]) -> str:
+    def after_keys(self, e: EKeyed, it: str, keys: str, x: str, t: str, k: Callable[[str], str]) -> str:
+        """``x``: the atom of reverse= (sorted) or default= (min/max), "" when absent."""
         if e.kind == "sorted":
-            return self.opt_atom(e.reverse, "(Val.bool Bool.false)",
-                                 lambda rv: f"(Py.bindO (Py.sorted {it} {keys} {rv}) (fun {t} => {k(t)}))")
+            rv = x or "(Val.bool Bool.false)"
+            return f"(Py.bindO (Py.sorted {it} {keys} {rv}) (fun {t} => {k(t)}))"
         op = "0" if e.kind == "min" else "2"
-        if e.default is None:
-            return f"(Py.bindO (Py.minmax {op} {it} {keys} Option.none) (fun {t} => {k(t)}))"
-        return self.gen(e.default, lambda d: f"(Py.bindO (Py.minmax {op} {it} {keys} (Option.some {d})) (fun {t} => {k(t)}))")
+        d = f"(Option.some {x})" if x else "Option.none"
+        return f"(Py.bindO (Py.minmax {op} {it} {keys} {d}) (fun {t} => {k(t)}))"
 
     def keys(self, e: EKeyed, it: str, k: Callable[[str], str]) -> str:
         """The key list of ``e`` (``Val.none`` without a key function)."""
@@ -1843,6 +1848,11 @@ def lean_str_name(name: str) -> str:
 
 class Undefined(Exception):
     """The spec says nothing here: an implicit Python error, a case outside the subset, or fuel."""
+
+
+class Unsure(Undefined):
+    """The mirror refuses a case the kernel may still evaluate (a size or depth cap): nothing is
+    claimed there, and no witness table relies on the spec saying nothing there."""
 
 
 class _SpecRaise(Exception):
@@ -1886,7 +1896,7 @@ def _num(x) -> int:
 
 def _depth(x, d: int = 0) -> None:
     if d > MAX_DEPTH:
-        raise _U("nesting too deep")
+        raise Unsure("nesting too deep")
     t = type(x)
     if t in (list, tuple, set):
         for y in x:
@@ -1916,7 +1926,7 @@ def m_truth(x) -> bool:
 
 def m_eq(a, b, d: int = 0) -> bool:
     if d > MAX_DEPTH:
-        raise _U("nesting too deep")
+        raise Unsure("nesting too deep")
     ta, tb = type(a), type(b)
     if ta is int and tb is int or ta is str and tb is str:
         return a == b
@@ -1956,7 +1966,7 @@ def m_eq(a, b, d: int = 0) -> bool:
 
 def m_hashable(x, d: int = 0) -> bool:
     if d > MAX_DEPTH:
-        raise _U("nesting too deep")
+        raise Unsure("nesting too deep")
     if x is None or type(x) in (bool, int, str):
         return True
     if type(x) is tuple:
@@ -1977,7 +1987,7 @@ def _nat_cmp(op: int, a, b) -> bool:
 
 def m_cmp(op: int, a, b, d: int = 0) -> bool:
     if d > MAX_DEPTH:
-        raise _U("nesting too deep")
+        raise Unsure("nesting too deep")
     ta, tb = type(a), type(b)
     if ta is str and tb is str:
         return _nat_cmp(op, a, b)
@@ -1991,13 +2001,13 @@ def m_cmp(op: int, a, b, d: int = 0) -> bool:
 
 def _mk_int(i: int) -> int:
     if i.bit_length() > MAX_BITS:
-        raise _U("integer too large")
+        raise Unsure("integer too large")
     return i
 
 
 def _cap_len(n: int) -> None:
     if n > MAX_LEN:
-        raise _U("value too large")
+        raise Unsure("value too large")
 
 
 def m_add(a, b):
@@ -2061,7 +2071,7 @@ def m_pow(a, b):
     if y < 0:
         raise _U("negative exponent (a float)")
     if y > 1 and abs(x) > 1 and y * max(abs(x).bit_length(), 1) > MAX_BITS:
-        raise _U("integer too large")
+        raise Unsure("integer too large")
     return x ** y
 
 
@@ -2094,7 +2104,7 @@ def m_lshift(a, b):
     if n < 0:
         raise _U("negative shift")
     if n > MAX_BITS:
-        raise _U("integer too large")
+        raise Unsure("integer too large")
     return _mk_int(x << n)
 
 
@@ -2103,7 +2113,7 @@ def m_rshift(a, b):
     if n < 0:
         raise _U("negative shift")
     if n > MAX_BITS:
-        raise _U("shift too large")
+        raise Unsure("shift too large")
     return x >> n
 
 
@@ -2272,9 +2282,16 @@ def m_reversed(v):
     return list(reversed(m_iter(v)))
 
 
+def m_iter_u(x) -> list:
+    """Items including a set's, for order-insensitive builtins (see ``Py.iterU``)."""
+    return list(x) if type(x) is set else m_iter(x)
+
+
 def m_sum(v, start):
     if type(start) is str:
         raise _U("sum of strs")
+    if type(v) is set:
+        return _mk_int(_num(start) + sum(_num(x) for x in v))
     acc = start
     for x in m_iter(v):
         acc = m_add(acc, x)
@@ -2289,11 +2306,15 @@ _NODEFAULT = object()
 
 
 def m_minmax(op: int, v, keys, dflt):
-    items = m_iter(v)
+    items = m_iter_u(v)
     if not items:
         if dflt is _NODEFAULT:
             raise _U("min/max of an empty sequence")
         return dflt
+    if type(v) is set:
+        if keys is not None:
+            raise _U("min/max of a set with a key (ties depend on the set's order)")
+        _uniform(items)
     ks = items if keys is None else _keys(keys, items)
     best_k, best = ks[0], items[0]
     for k, x in zip(ks[1:], items[1:]):
@@ -2311,7 +2332,7 @@ def _keys(keys, items) -> list:
 
 def _shape(v, d: int = 0):
     if d > MAX_DEPTH:
-        raise _U("nesting too deep")
+        raise Unsure("nesting too deep")
     t = type(v)
     if t in (int, bool):
         return "num"
@@ -2324,7 +2345,7 @@ def _shape(v, d: int = 0):
 
 def _join_shape(a, b, d: int = 0):
     if d > MAX_DEPTH:
-        raise _U("nesting too deep")
+        raise Unsure("nesting too deep")
     if a == "any":
         return b
     if b == "any":
@@ -2360,8 +2381,10 @@ def _py_key(k):
 
 
 def m_sorted(v, keys, reverse):
-    items = m_iter(v)
+    items = m_iter_u(v)
     r = m_truth(reverse)
+    if type(v) is set and keys is not None:
+        raise _U("sorted(set, key=...) (ties depend on the set's order)")
     ks = items if keys is None else _keys(keys, items)
     _uniform(ks)
     pairs = list(zip(ks, range(len(items)), items))
@@ -2406,22 +2429,21 @@ def m_str_repr(s: str) -> str:
 
 
 def m_int_str(i: int) -> str:
-    if len(str(abs(i))) > 4300:
-        raise _U("int too large for str()")
-    return str(i)
+    try:
+        return str(i)
+    except ValueError:          # CPython 3.11: more than 4300 digits
+        raise _U("int too large for str()") from None
 
 
 def m_repr(v, d: int = 0) -> str:
     if d > MAX_DEPTH:
-        raise _U("nesting too deep")
+        raise Unsure("nesting too deep")
     t = type(v)
     if v is None:
         return "None"
     if t is bool:
         return "True" if v else "False"
     if t is int:
-        if v.bit_length() > 15000:
-            raise _U("int too large for str()")
         return m_int_str(v)
     if t is str:
         return m_str_repr(v)
@@ -2716,8 +2738,8 @@ MIRROR_OPS: dict[str, Callable] = {
     "Py.lenV": m_len, "Py.absV": m_abs, "Py.boolV": m_truth, "Py.intOf": m_intof, "Py.strOf": m_strof,
     "Py.reprV": m_repr, "Py.ord": m_ord, "Py.chr": m_chr, "Py.divmod": m_divmod,
     "Py.listOf": m_listof, "Py.tupleOf": m_tupleof, "Py.setOf": m_setof, "Py.dictOf": m_dictof,
-    "Py.reversed": m_reversed, "Py.sum": m_sum, "Py.anyB": lambda v: any(m_truth(x) for x in m_iter(v)),
-    "Py.allB": lambda v: all(m_truth(x) for x in m_iter(v)),
+    "Py.reversed": m_reversed, "Py.sum": m_sum, "Py.anyB": lambda v: any(m_truth(x) for x in m_iter_u(v)),
+    "Py.allB": lambda v: all(m_truth(x) for x in m_iter_u(v)),
     "Py.enumerate": m_enumerate, "Py.zip": m_zip, "Py.rangeV": m_range, "Py.fstr": m_fstr,
     "Py.listV": lambda items: list(items), "Py.tupleV": lambda items: tuple(items),
     "Py.mkSet": m_mkset, "Py.mkDict": lambda entries: m_mkdict(entries), "Py.entryV": lambda k, v: (k, v),
@@ -2901,9 +2923,8 @@ class Mirror:
             else:
                 env[s.var] = MIRROR_OPS[s.fn](env[s.var], *args)
         elif isinstance(s, SSort):
-            keys = self.keys(s.keyed, env[s.var], env)
             rev = False if s.keyed.reverse is None else self.ev(s.keyed.reverse, env)
-            env[s.var] = m_sortlist(env[s.var], keys, rev)
+            env[s.var] = m_sortlist(env[s.var], self.keys(s.keyed, env[s.var], env), rev)
         else:
             raise TypeError(type(s).__name__)
 
@@ -2960,11 +2981,11 @@ class Mirror:
             return self.anyall(e, e.gens, 0, dict(env))
         if isinstance(e, EKeyed):
             it = self.ev(e.iterable, env)
-            keys = self.keys(e, it, env)
             if e.kind == "sorted":
-                return m_sorted(it, keys, False if e.reverse is None else self.ev(e.reverse, env))
+                rev = False if e.reverse is None else self.ev(e.reverse, env)
+                return m_sorted(it, self.keys(e, it, env), rev)
             dflt = _NODEFAULT if e.default is None else self.ev(e.default, env)
-            return m_minmax(0 if e.kind == "min" else 2, it, keys, dflt)
+            return m_minmax(0 if e.kind == "min" else 2, it, self.keys(e, it, env), dflt)
         raise TypeError(type(e).__name__)
 
     def keys(self, e: EKeyed, it, env: dict):
@@ -3007,3 +3028,607 @@ class Mirror:
             if ok and self.anyall(e, gens, i + 1, env) == e.want:
                 return e.want
         return not e.want
+
+
+# =====================================================================================
+# values: exact test inputs -> mirror values -> canonical classes
+# =====================================================================================
+
+def to_mirror(v: V):
+    """The mirror value of an exact input (kinds outside the subset become :class:`Opaque`)."""
+    k = v.kind
+    if k == "none":
+        return None
+    if k in ("bool", "int", "str"):
+        return v.val
+    if k == "list":
+        return [to_mirror(x) for x in v.val]
+    if k == "tuple":
+        return tuple(to_mirror(x) for x in v.val)
+    if k in ("dict", "set"):
+        try:
+            if k == "dict":
+                out = {}
+                for a, b in v.val:
+                    key = to_mirror(a)
+                    _check_plain_key(key)
+                    out[key] = to_mirror(b)
+                return out
+            elems = [to_mirror(x) for x in v.val]
+            for x in elems:
+                _check_plain_key(x)
+            return set(elems)
+        except (Undefined, TypeError):
+            return Opaque(k)
+    return Opaque(k)
+
+
+def _has_opaque_container(x) -> bool:
+    if isinstance(x, Opaque):
+        return x.kind in ("dict", "set")
+    if type(x) in (list, tuple):
+        return any(_has_opaque_container(y) for y in x)
+    if type(x) is dict:
+        return any(_has_opaque_container(y) for y in x.values())
+    return False
+
+
+def _check_plain_key(x) -> None:
+    if isinstance(x, Opaque) or not m_hashable(x):
+        raise Undefined("key outside the subset")
+
+
+def _sortable_key(x) -> None:
+    """Lean's ``jrepr`` is defined on this key (ASCII strs, ints of at most 4300 digits)."""
+    if type(x) is str:
+        if not _is_ascii(x):
+            raise Undefined("non-ASCII str in a dict key or set element")
+    elif type(x) is int:
+        m_int_str(x)
+    elif type(x) in (tuple, list):
+        for y in x:
+            _sortable_key(y)
+    elif type(x) is set:
+        for y in x:
+            _sortable_key(y)
+    elif not (x is None or type(x) is bool):
+        raise Undefined("key outside the subset")
+
+
+def _plain(x, d: int = 0):
+    if d > MAX_DEPTH:
+        raise Unsure("nesting too deep")
+    if isinstance(x, Opaque):
+        raise Undefined(f"{x.kind} in the result")
+    t = type(x)
+    if t in (list, tuple):
+        for y in x:
+            _plain(y, d + 1)
+    elif t is dict:
+        for k, y in x.items():
+            _sortable_key(k)
+            _plain(k, d + 1)
+            _plain(y, d + 1)
+    elif t is set:
+        for y in x:
+            _sortable_key(y)
+            _plain(y, d + 1)
+    elif not (x is None or t in (bool, int, str)):
+        raise Undefined("value outside the subset")
+
+
+def m_canon(x) -> V:
+    """The canonical class (``values.canon``) of a mirror value, where ``Py.canon`` is defined."""
+    _plain(x)
+    return vals.canon(vals.from_python(x))
+
+
+def _from_class(t: tuple, c: V):
+    tag = t[0]
+    if tag == "int" and c.kind == "int":
+        return c.val
+    if tag == "bool" and c.kind == "int" and c.val in (0, 1):
+        return bool(c.val)
+    if tag == "str" and c.kind == "str":
+        return c.val
+    if tag == "none" and c.kind == "none":
+        return None
+    if tag == "list" and c.kind == "list":
+        return [_from_class(t[1], x) for x in c.val]
+    if tag == "tupleOf" and c.kind == "tuple":
+        return tuple(_from_class(t[1], x) for x in c.val)
+    if tag == "tuple" and c.kind == "tuple" and len(c.val) == len(t[1]):
+        return tuple(_from_class(a, x) for a, x in zip(t[1], c.val))
+    if tag == "opt":
+        return None if c.kind == "none" else _from_class(t[1], c)
+    raise Undefined("result of another type")
+
+
+def _json_safe(c: V) -> bool:
+    if c.kind in ("none", "int", "str"):
+        return True
+    if c.kind == "list":
+        return all(_json_safe(x) for x in c.val)
+    if c.kind == "dict":
+        return all(a.kind == "str" and _json_safe(b) for a, b in c.val)
+    return False
+
+
+def _has_tuple(t: tuple) -> bool:
+    if t[0] in ("tupleOf", "tuple"):
+        return True
+    if t[0] in ("list", "opt"):
+        return _has_tuple(t[1])
+    return False
+
+
+def _lean_pty(t: tuple) -> str:
+    tag = t[0]
+    if tag in ("int", "bool", "str", "none"):
+        return f"Py.PTy.{tag}"
+    if tag in ("list", "tupleOf", "opt"):
+        return f"(Py.PTy.{tag} {_lean_pty(t[1])})"
+    if tag == "tuple":
+        out = "Py.PTy.nil"
+        for x in reversed(t[1]):
+            out = f"(Py.PTy.cons {_lean_pty(x)} {out})"
+        return f"(Py.PTy.tuple {out})"
+    raise TypeError(tag)
+
+
+def _pty_of(ann: ast.expr, path: str) -> tuple:
+    """The type of post's ``result`` (how a class is turned back into a value of that type)."""
+    bad = _err(path, ann, "the type of post's result must be built from int, bool, str, None, list[...], "
+                          "tuple[...] and Optional[...]",
+               "dicts and sets have no single order; compare them through a reference instead")
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            raise bad from None
+    if isinstance(ann, ast.Constant) and ann.value is None or isinstance(ann, ast.Name) and ann.id == "None":
+        return ("none",)
+    if isinstance(ann, ast.Name) and ann.id in ("int", "bool", "str"):
+        return (ann.id,)
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+        parts = [ann.left, ann.right]
+        nones = [p for p in parts if isinstance(p, ast.Constant) and p.value is None
+                 or isinstance(p, ast.Name) and p.id == "None"]
+        if len(nones) == 1:
+            other = parts[0] if parts[1] in nones else parts[1]
+            return ("opt", _pty_of(other, path))
+        raise bad
+    if isinstance(ann, ast.Subscript) and isinstance(ann.value, ast.Name):
+        head = ann.value.id
+        sl = ann.slice
+        if head in ("list", "List"):
+            return ("list", _pty_of(sl, path))
+        if head == "Optional":
+            return ("opt", _pty_of(sl, path))
+        if head in ("tuple", "Tuple"):
+            elts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+            if len(elts) == 2 and isinstance(elts[1], ast.Constant) and elts[1].value is Ellipsis:
+                return ("tupleOf", _pty_of(elts[0], path))
+            return ("tuple", [_pty_of(x, path) for x in elts])
+        if head == "Union" and isinstance(sl, ast.Tuple) and len(sl.elts) == 2:
+            return _pty_of(ast.BinOp(left=sl.elts[0], op=ast.BitOr(), right=sl.elts[1], lineno=ann.lineno,
+                                     col_offset=0), path)
+    raise bad
+
+
+# =====================================================================================
+# the program
+# =====================================================================================
+
+@dataclass(frozen=True)
+class MirrorOut:
+    """What the spec says at one input, as the mirror computes it.
+
+    ``kind``: ``eq`` (returns a value of class ``value``), ``raises``, ``post`` (returns a value
+    satisfying the postcondition), ``none`` (nothing is said: pre false, an implicit error, fuel,
+    outside the subset) or ``unknown`` (the mirror gave up: its step limit)."""
+
+    kind: str
+    value: V | None = None
+    args: tuple = ()
+    steps: int = 0
+    reason: str = ""
+    sure: bool = True        # ``none``: the kernel certainly says nothing here either
+
+
+@dataclass(frozen=True)
+class Example:
+    args: tuple
+    expected: V
+    line: int
+    text: str
+
+
+class SpecProgram:
+    """A checked spec: its IR, its Lean term and its evaluators."""
+
+    def __init__(self, source: str, path: str = "<spec>") -> None:
+        self.source = source
+        self.path = path
+        p = _Parser(source, path)
+        self.fns: list[Fn] = p.module()
+        self.index = dict(p.index)
+        self.fuel = p.fuel
+        self.entry_override = p.entry
+        self.raise_lines = dict(p.raise_lines)
+        for fn in self.fns:
+            _check_defined(fn, path)
+            _Ownership(fn, path).check()
+        self._check_signatures(p)
+        self.examples = self._examples(p)
+        self._lean_prog: str | None = None
+
+    # -- structure -------------------------------------------------------------------------
+    def fn(self, name: str) -> Fn | None:
+        i = self.index.get(name)
+        return None if i is None else self.fns[i]
+
+    def _check_signatures(self, p: _Parser) -> None:
+        ref, post = self.fn("reference"), self.fn("post")
+        if ref is not None:
+            self.nparams = len(ref.params)
+            self.defaults = [d.value for d in ref.defaults]
+        else:
+            self.nparams = len(post.params) - 1
+            self.defaults = [d.value for d in post.defaults]
+            if post.defaults and len(post.defaults) == len(post.params):
+                raise _err(self.path, post.line, "post's result parameter cannot have a default")
+        for name in ("pre", "raises"):
+            f = self.fn(name)
+            if f is not None and len(f.params) != self.nparams:
+                raise _err(self.path, f.line, f"{name}() must take the same {self.nparams} parameter(s) as the "
+                                              f"function under test")
+        if post is not None:
+            if len(post.params) != self.nparams + 1:
+                raise _err(self.path, post.line, f"post() must take the {self.nparams} parameter(s) of the function "
+                                                 f"and then the result")
+            self.post_type = _pty_of(post.annotations[-1], self.path)
+        else:
+            self.post_type = ("int",)
+
+    def _examples(self, p: _Parser) -> list[Example]:
+        from .literals import NotLiteral, eval_literal
+        node = p.examples
+        if node is None:
+            return []
+        if not isinstance(node, (ast.List, ast.Tuple)):
+            raise _err(self.path, node, "EXAMPLES must be a list of `((args...), expected)` pairs")
+        lines = self.source.splitlines()
+        out = []
+        for item in node.elts:
+            if not (isinstance(item, ast.Tuple) and len(item.elts) == 2):
+                raise _err(self.path, item, "each example must be `((args...), expected)`")
+            a, b = item.elts
+            try:
+                if isinstance(a, ast.Tuple):
+                    args = tuple(eval_literal(x) for x in a.elts)
+                elif self.nparams == 1:
+                    args = (eval_literal(a),)
+                else:
+                    raise _err(self.path, a, "the arguments of an example must be a tuple `(a, b, ...)`")
+                expected = eval_literal(b)
+            except NotLiteral as e:
+                raise _err(self.path, item, f"example is not a literal: {e.reason}") from None
+            text = lines[item.lineno - 1].strip() if 0 < item.lineno <= len(lines) else ""
+            out.append(Example(args, expected, item.lineno, text))
+        return out
+
+    # -- Lean ----------------------------------------------------------------------------------
+    def lean_prog(self) -> str:
+        if self._lean_prog is None:
+            self._lean_prog = _Emitter(self.fuel).program(self.fns)
+        return self._lean_prog
+
+    def entry(self, default: str | None) -> str:
+        e = self.entry_override or default
+        if not e:
+            raise SpecError("the task names no function under test; give --entry-point or `ENTRY = \"name\"` in the spec",
+                            path=self.path)
+        return e
+
+    def lean_spec(self, entry: str, json: bool = False) -> str:
+        """The Lean term of type ``Py.Spec`` for tests calling ``entry`` (``json``: a JSON-table
+        task, whose tests compare JSON views of results)."""
+        def opt(name: str) -> str:
+            i = self.index.get(name)
+            return "Option.none" if i is None else f"(Option.some {i})"
+        defaults = _lean_list([lean_lit(d) for d in self.defaults])
+        return (f"(Py.Spec.mk {self.lean_prog()} {lean_str_name(entry)} {self.nparams} {defaults} {opt('pre')} "
+                f"{opt('raises')} {opt('reference')} {opt('post')} {_lean_pty(self.post_type)} "
+                f"{'Bool.true' if json else 'Bool.false'})")
+
+    # -- evaluation (mirror) --------------------------------------------------------------------
+    def bind(self, args: Sequence[V], kwargs: Sequence = ()) -> list | None:
+        if kwargs:
+            return None
+        need = self.nparams - len(self.defaults)
+        if not need <= len(args) <= self.nparams:
+            return None
+        return [to_mirror(a) for a in args] + list(self.defaults[len(args) - need:])
+
+    def outcome(self, args: Sequence[V], kwargs: Sequence = (), step_limit: int = MIRROR_STEP_LIMIT,
+                json: bool = False) -> MirrorOut:
+        """What the spec says about a call with exact arguments ``args`` (see :class:`MirrorOut`);
+        ``json`` as in :meth:`lean_spec`."""
+        out = self._outcome_any(args, kwargs, step_limit)
+        if json and out.kind == "eq" and not _json_safe(out.value):
+            return MirrorOut("none", steps=out.steps, reason="result has no faithful JSON view")
+        if json and out.kind == "post" and _has_tuple(self.post_type):
+            return MirrorOut("none", steps=out.steps, reason="postcondition on tuples in a JSON-table task")
+        return out
+
+    def _outcome_any(self, args: Sequence[V], kwargs: Sequence, step_limit: int) -> MirrorOut:
+        margs = self.bind(args, kwargs)
+        if margs is None:
+            return MirrorOut("none", reason="the call does not match the spec's parameters")
+        m = Mirror(self.fns, self.fuel, step_limit)
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 20_000))
+        try:
+            out = self._outcome(m, margs)
+            if out.kind == "none" and out.sure and any(_has_opaque_container(a) for a in margs):
+                out = MirrorOut("none", steps=out.steps, reason=out.reason, sure=False)
+            return out
+        except TooLong as e:
+            return MirrorOut("unknown", steps=m.steps, reason=str(e))
+        except RecursionError:
+            return MirrorOut("unknown", steps=m.steps, reason="recursion too deep for the mirror")
+        finally:
+            sys.setrecursionlimit(old)
+
+    def _outcome(self, m: Mirror, margs: list) -> MirrorOut:
+        def run(name: str):
+            return m.call(self.index[name], list(margs))
+        try:
+            if "pre" in self.index:
+                try:
+                    if not m_truth(run("pre")):
+                        return MirrorOut("none", steps=m.steps, reason="pre() is false")
+                except _SpecRaise:
+                    return MirrorOut("none", steps=m.steps, reason="pre() raised")
+            if "raises" in self.index:
+                try:
+                    r = run("raises")
+                except _SpecRaise:
+                    return MirrorOut("none", steps=m.steps, reason="raises() raised")
+                if type(r) is str:
+                    return MirrorOut("raises", steps=m.steps, reason=f"raises() says {r}")
+                if r is not None:
+                    return MirrorOut("none", steps=m.steps, reason="raises() returned neither a str nor None")
+            if "reference" in self.index:
+                try:
+                    v = run("reference")
+                except _SpecRaise as e:
+                    return MirrorOut("raises", steps=m.steps, reason=f"reference() raises {e.name}")
+                return MirrorOut("eq", value=m_canon(v), steps=m.steps)
+            return MirrorOut("post", args=tuple(margs), steps=m.steps)
+        except Unsure as e:
+            return MirrorOut("none", steps=m.steps, reason=str(e), sure=False)
+        except Undefined as e:
+            return MirrorOut("none", steps=m.steps, reason=str(e))
+
+    def post_holds(self, margs: Sequence, cls: V, step_limit: int = MIRROR_STEP_LIMIT) -> bool:
+        """``Py.postCheck``: the class ``cls`` of a result satisfies ``post`` (True when unknown)."""
+        try:
+            x = _from_class(self.post_type, cls)
+        except Undefined:
+            return False
+        m = Mirror(self.fns, self.fuel, step_limit)
+        try:
+            return m_truth(m.call(self.index["post"], [*margs, x]))
+        except (Undefined, _SpecRaise, TooLong, RecursionError):
+            return True
+
+    def run(self, name: str, args: Sequence[V]) -> tuple[str, Any]:
+        """Call one function of the spec: ``("ret", canonical V)``, ``("raise", name)`` or ``("none", why)``."""
+        m = Mirror(self.fns, self.fuel)
+        try:
+            v = m.call(self.index[name], [to_mirror(a) for a in args])
+            return "ret", m_canon(v)
+        except _SpecRaise as e:
+            return "raise", e.name
+        except (Undefined, TooLong, RecursionError) as e:
+            return "none", str(e) or type(e).__name__
+
+
+def load_spec(path: str | Path) -> SpecProgram:
+    """Read and check a spec file (raises :class:`SpecError`)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError(f"cannot read the spec: {e}", path=str(path)) from None
+    return SpecProgram(text, str(path))
+
+
+# =====================================================================================
+# CPython in a sandbox (execution evidence, differential tests)
+# =====================================================================================
+
+_CHILD = r'''
+import json, sys, math
+def dec(j):
+    k = j[0]
+    if k == "none": return None
+    if k == "bool": return bool(j[1])
+    if k == "int": return int(j[1])
+    if k == "float": return float.fromhex(j[1]) if j[1] not in ("inf", "-inf", "nan") else float(j[1])
+    if k == "str": return j[1]
+    if k == "bytes": return bytes.fromhex(j[1])
+    if k == "list": return [dec(x) for x in j[1]]
+    if k == "tuple": return tuple(dec(x) for x in j[1])
+    if k == "set": return {dec(x) for x in j[1]}
+    if k == "frozenset": return frozenset(dec(x) for x in j[1])
+    if k == "dict": return {dec(a): dec(b) for a, b in j[1]}
+    raise ValueError(k)
+def enc(x, d=0):
+    if d > 900: raise ValueError("deep")
+    t = type(x)
+    if x is None: return ["none"]
+    if t is bool: return ["bool", x]
+    if t is int: return ["int", str(x)]
+    if t is float: return ["float", x.hex() if math.isfinite(x) else repr(x)]
+    if t is str: return ["str", x]
+    if t is bytes: return ["bytes", x.hex()]
+    if t in (list, tuple, set, frozenset):
+        return [t.__name__, [enc(y, d + 1) for y in x]]
+    if t is dict: return ["dict", [[enc(a, d + 1), enc(b, d + 1)] for a, b in x.items()]]
+    raise ValueError(t.__name__)
+req = json.loads(sys.stdin.read())
+raise_lines = {int(k): v for k, v in req["raise_lines"].items()}
+g = {"__name__": "specguard_spec"}
+out = []
+try:
+    exec(compile(req["source"], "<spec>", "exec"), g)
+except BaseException as e:
+    print(json.dumps({"load_error": type(e).__name__ + ": " + str(e)[:200]}))
+    sys.exit(0)
+for name, args in req["calls"]:
+    try:
+        v = g[name](*[dec(a) for a in args])
+        try:
+            out.append({"kind": "ret", "value": enc(v)})
+        except (ValueError, RecursionError):
+            out.append({"kind": "error", "reason": "result is not plain data"})
+    except BaseException as e:
+        tb, line = e.__traceback__, None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == "<spec>":
+                line = tb.tb_lineno
+            tb = tb.tb_next
+        name_ = type(e).__name__
+        out.append({"kind": "raise", "name": name_, "explicit": raise_lines.get(line) == name_})
+sys.stdout.write(json.dumps({"results": out}))
+'''
+
+
+@dataclass(frozen=True)
+class CPythonResult:
+    kind: str                 # ret | raise | error
+    value: Any = None         # ret: the exact value (V)
+    name: str = ""            # raise: exception class name
+    explicit: bool = False    # raise: raised by a `raise` statement of the spec
+
+
+def run_cpython(program: SpecProgram, calls: Sequence[tuple[str, Sequence[V]]], *, timeout: float = 20.0,
+                memory_mb: int = 1024) -> list[CPythonResult]:
+    """Run spec functions with CPython in a sandboxed subprocess: ``python -I -S`` (no site, no
+    environment), an empty working folder, CPU-time and memory limits, stdin/stdout only.  The
+    source is the checked spec (no imports beyond ``typing``, so no I/O or network by
+    construction); arguments and results travel as SpecGuard's tagged JSON."""
+    req = {"source": program.source, "raise_lines": {str(k): v for k, v in program.raise_lines.items()},
+           "calls": [[name, [vals.to_json(a) for a in args]] for name, args in calls]}
+
+    def limits() -> None:
+        os.setsid()
+        cpu = int(timeout) + 1
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        mem = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NPROC, (64, 64))
+
+    with tempfile.TemporaryDirectory(prefix="specguard-cpy-") as tmp:
+        try:
+            proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _CHILD], stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp, env={},
+                                    preexec_fn=limits, close_fds=True)
+        except OSError as e:
+            raise SpecError(f"cannot start CPython for the spec: {e}") from None
+        try:
+            out, err = proc.communicate(json.dumps(req).encode(), timeout=timeout * 2 + 5)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, 9)
+            except (ProcessLookupError, PermissionError):
+                pass
+            proc.communicate()
+            return [CPythonResult("error", name="timeout") for _ in calls]
+    try:
+        data = json.loads(out.decode("utf-8", "replace") or "{}")
+    except ValueError:
+        data = {}
+    if "results" not in data:
+        why = data.get("load_error") or err.decode("utf-8", "replace").strip()[-200:] or f"exit {proc.returncode}"
+        return [CPythonResult("error", name=why) for _ in calls]
+    res = []
+    for r in data["results"]:
+        if r["kind"] == "ret":
+            res.append(CPythonResult("ret", value=vals.from_json(r["value"])))
+        elif r["kind"] == "raise":
+            res.append(CPythonResult("raise", name=r["name"], explicit=bool(r["explicit"])))
+        else:
+            res.append(CPythonResult("error", name=r.get("reason", "")))
+    return res
+
+
+def cpython_outcomes(program: SpecProgram, arg_lists: Sequence[Sequence[V]], **kw) -> list[MirrorOut]:
+    """The spec's outcome at each input, evaluated by CPython (pre, raises, then reference)."""
+    n = len(arg_lists)
+    outs: list[MirrorOut | None] = [None] * n
+    full = []
+    for i, a in enumerate(arg_lists):
+        need = program.nparams - len(program.defaults)
+        if not need <= len(a) <= program.nparams:
+            outs[i] = MirrorOut("none", reason="the call does not match the spec's parameters")
+            full.append(None)
+        else:
+            extra = tuple(vals.from_python(d) for d in program.defaults[len(a) - need:])
+            full.append(tuple(a) + extra)
+    todo = [i for i in range(n) if outs[i] is None]
+    for stage in ("pre", "raises", "reference"):
+        if stage not in program.index or not todo:
+            continue
+        res = run_cpython(program, [(stage, full[i]) for i in todo], **kw)
+        left = []
+        for i, r in zip(todo, res):
+            if r.kind == "error":
+                outs[i] = MirrorOut("unknown", reason=f"CPython: {r.name}")
+            elif stage == "pre":
+                ok = r.kind == "ret" and _truthy_exact(r.value)
+                if ok is None:
+                    outs[i] = MirrorOut("unknown", reason="pre() returned a value outside the subset")
+                elif not ok:
+                    outs[i] = MirrorOut("none", reason="pre() is false or raised")
+                else:
+                    left.append(i)
+            elif stage == "raises":
+                if r.kind == "ret" and r.value.kind == "str":
+                    outs[i] = MirrorOut("raises", reason=f"raises() says {r.value.val}")
+                elif r.kind == "ret" and r.value.kind == "none":
+                    left.append(i)
+                else:
+                    outs[i] = MirrorOut("none", reason="raises() returned neither a str nor None")
+            else:
+                if r.kind == "raise":
+                    outs[i] = MirrorOut("raises", reason=f"reference() raises {r.name}") if r.explicit \
+                        else MirrorOut("none", reason=f"reference() fails with {r.name}")
+                else:
+                    try:
+                        outs[i] = MirrorOut("eq", value=vals.canon(r.value))
+                    except (TypeError, ValueError):
+                        outs[i] = MirrorOut("unknown", reason="result outside the value model")
+        todo = left
+    for i in todo:
+        if outs[i] is None:
+            outs[i] = MirrorOut("post", args=tuple(full[i])) if "post" in program.index else \
+                MirrorOut("none", reason="no reference")
+    return [o if o is not None else MirrorOut("unknown") for o in outs]
+
+
+def _truthy_exact(v: V) -> bool | None:
+    k = v.kind
+    if k == "none":
+        return False
+    if k in ("bool", "int"):
+        return bool(v.val)
+    if k == "float":
+        return v.val != 0
+    if k in ("str", "bytes", "list", "tuple", "dict", "set", "frozenset"):
+        return len(v.val) > 0
+    return None

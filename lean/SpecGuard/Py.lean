@@ -329,11 +329,13 @@ def parseDigits (l : List Char) : Option Nat :=
 
 def dropWs (l : List Char) : Option (List Char) := dropWhileO spaceO l
 
-/-- `int(s)` for a str: surrounding whitespace, a sign, digits (ASCII only, at most 4300). -/
+/-- `int(s)` for a str: surrounding whitespace, a sign, digits and single underscores (ASCII only,
+at most 4300 digits, as CPython 3.11 allows). -/
 def parseInt (s : List Char) : Option Int :=
   bindO (dropWs s) (fun a => bindO (dropWs (rev a)) (fun b =>
     let t := rev b
-    cond (Nat.ble (len t) 4301)
+    cond (Nat.ble (len (List.rec (motive := fun _ => List Char) List.nil
+        (fun c _ ih => cond (isDigitA c) (List.cons c ih) ih) t)) 4300)
       (match t with
         | List.cons c r => cond (Nat.beq c.val 45) (bindO (parseDigits r) (fun n => Option.some (Int.negOfNat n)))
             (cond (Nat.beq c.val 43) (bindO (parseDigits r) (fun n => Option.some (Int.ofNat n)))
@@ -825,17 +827,31 @@ def reversed (v : Val) : Option Val :=
   | Val.set _ => Option.none
   | _ => bindO (iter v) (fun l => Option.some (mkList (rev l)))
 
+def isSet (v : Val) : Bool := match v with
+  | Val.set _ => Bool.true
+  | _ => Bool.false
+
+/-- The items of `v`, including a set's (only for builtins whose result does not depend on the
+order: `sorted`/`min`/`max` without a key, `sum` of ints, `any`, `all`). -/
+def iterU (v : Val) : Option (List Val) :=
+  match v with
+  | Val.set s => Option.some (elems s)
+  | _ => iter v
+
 def sum (v start : Val) : Option Val :=
   match start with
   | Val.str _ => Option.none
-  | _ => bindO (iter v) (fun l => List.rec (motive := fun _ => Val → Option Val) (fun acc => Option.some acc)
-      (fun x _ ih acc => bindO (add acc x) ih) l start)
+  | _ => match v with
+    | Val.set s => bindO (num start) (fun n => bindO (mapO num (elems s)) (fun xs =>
+        intV (List.rec (motive := fun _ => Int) n (fun x _ ih => Int.add x ih) xs)))
+    | _ => bindO (iter v) (fun l => List.rec (motive := fun _ => Val → Option Val) (fun acc => Option.some acc)
+        (fun x _ ih acc => bindO (add acc x) ih) l start)
 
 def anyB (v : Val) : Option Val :=
-  bindO (iter v) (fun l => bindO (anyO truth l) (fun b => Option.some (Val.bool b)))
+  bindO (iterU v) (fun l => bindO (anyO truth l) (fun b => Option.some (Val.bool b)))
 
 def allB (v : Val) : Option Val :=
-  bindO (iter v) (fun l => bindO (allO truth l) (fun b => Option.some (Val.bool b)))
+  bindO (iterU v) (fun l => bindO (allO truth l) (fun b => Option.some (Val.bool b)))
 
 def absV (v : Val) : Option Val := bindO (num v) (fun x => intV (cond (isNeg x) (Int.neg x) x))
 
@@ -857,13 +873,6 @@ def withKeys (keys : Val) (l : List Val) : Option (List (Prod Val Val)) :=
         | List.nil => List.nil
         | List.cons x xs => List.cons (Prod.mk k x) (ih xs)) ks l))
     Option.none)
-
-def minmax (op : Nat) (v : Val) (keys : Val) (dflt : Option Val) : Option Val :=
-  bindO (iter v) (fun l => match l with
-    | List.nil => dflt
-    | List.cons _ _ => match keys with
-      | Val.none => best op (selfKeys l)
-      | _ => bindO (withKeys keys l) (fun ps => best op ps))
 
 /-- The "shape" of a sort key: sorting is defined here only when all keys have one shape, so
 that any comparison sort performs no failing comparison and gives CPython's (stable) order. -/
@@ -906,6 +915,14 @@ def uniformKeys (l : List (Prod Val Val)) : Option Unit :=
   bindO (List.rec (motive := fun _ => Option Shape) (Option.some Shape.any)
     (fun p _ ih => bindO ih (fun s => bindO (shapeOf p.fst) (fun t => joinShape s t))) l) (fun _ => Option.some Unit.unit)
 
+def minmax (op : Nat) (v : Val) (keys : Val) (dflt : Option Val) : Option Val :=
+  bindO (iterU v) (fun l => match l with
+    | List.nil => dflt
+    | List.cons _ _ => match keys with
+      | Val.none => bindO (cond (isSet v) (uniformKeys (selfKeys l)) (Option.some Unit.unit)) (fun _ =>
+          best op (selfKeys l))
+      | _ => cond (isSet v) Option.none (bindO (withKeys keys l) (fun ps => best op ps)))
+
 /-- Stable merge by key `<` (only called on uniform keys, so `cmp` never fails there). -/
 def lessKey (a b : Prod Val Val) : Bool := Option.getD (cmp 0 a.fst b.fst) Bool.false
 
@@ -928,10 +945,10 @@ def msort (fuel : Nat) (l : List (Prod Val Val)) : List (Prod Val Val) :=
 
 /-- `sorted(v, key=..., reverse=...)`; `keys` is `none` or the list of key values. -/
 def sorted (v : Val) (keys : Val) (reverse : Val) : Option Val :=
-  bindO (iter v) (fun l => bindO (truth reverse) (fun r =>
+  bindO (iterU v) (fun l => bindO (truth reverse) (fun r =>
     bindO (match keys with
       | Val.none => Option.some (selfKeys l)
-      | _ => withKeys keys l) (fun ps => bindO (uniformKeys ps) (fun _ =>
+      | _ => cond (isSet v) Option.none (withKeys keys l)) (fun ps => bindO (uniformKeys ps) (fun _ =>
     let n := len ps
     Option.some (mkList (map (fun p => p.snd)
       (cond r (rev (msort n (rev ps))) (msort n ps))))))))
@@ -1222,6 +1239,21 @@ def forList (xs : List Val) {S : Type} (body : Val → S → (S → Option Res) 
     (exit : S → Option Res) (st : S) : Option Res :=
   List.rec (motive := fun _ => S → Option Res) exit (fun x _ ih st => body x st ih) xs st
 
+/-- The function table of a compiled spec: `body` receives the table one fuel level down, so
+calls nest at most `fuel` deep. -/
+def fix (fuel : Nat) (body : (Nat → List Val → Option Res) → Nat → List Val → Option Res) :
+    Nat → List Val → Option Res :=
+  Nat.rec (motive := fun _ => Nat → List Val → Option Res) (fun _ _ => Option.none) (fun _ r => body r) fuel
+
+/-- A `while` loop: `step next` tests the condition once and continues with `next` (one fuel
+level down); after `fuel` tests the loop is `stop` (out of fuel). `α` is the state-passing type. -/
+def loop {α : Type} (fuel : Nat) (stop : α) (step : α → α) : α :=
+  Nat.rec (motive := fun _ => α) stop (fun _ r => step r) fuel
+
+/-- A `for` loop over the items: `body x next` runs one iteration, `exit` follows the last. -/
+def forEach {α : Type} (xs : List Val) (exit : α) (body : Val → α → α) : α :=
+  List.rec (motive := fun _ => α) exit (fun x _ ih => body x ih) xs
+
 /-- Flat-map for comprehensions: each item gives a (possibly empty) segment of the result. -/
 def flatMap (xs : List Val) (f : Val → Option Res) : Option Res :=
   List.rec (motive := fun _ => Option Res) (ret Val.nil)
@@ -1433,6 +1465,9 @@ structure Spec where
   ref : Option Nat
   post : Option Nat
   postTy : PTy
+  /-- JSON-table tasks compare the JSON view of results (tuples read as lists, dict keys as
+  strings): the spec then speaks only of results whose JSON view is themselves. -/
+  json : Bool
 
 /-- The positional arguments of `k` for `s`'s entry point, defaults filled in. -/
 def argsOf (s : Spec) (k : Val) : Option (List Val) :=
@@ -1473,14 +1508,36 @@ def raisesSays (s : Spec) (a : List Val) : Option Bool :=
       | _ => Option.none
     | _ => Option.none
 
+def jsonStep (j : Val → Bool) (v : Val) : Bool :=
+  match v with
+  | Val.none => Bool.true
+  | Val.int _ => Bool.true
+  | Val.str _ => Bool.true
+  | Val.list s => List.all j (elems s)
+  | Val.dict s => List.all (fun e => Bool.and (match key e with
+      | Val.str _ => Bool.true
+      | _ => Bool.false) (j (value e))) (elems s)
+  | _ => Bool.false
+
+/-- A canonical class that is its own JSON view (no tuple, set, or non-str dict key). -/
+def jsonSafe (v : Val) : Bool := nest (fun _ => Bool.false) jsonStep v
+
+def hasTuple : PTy → Bool
+  | PTy.tupleOf _ => Bool.true
+  | PTy.tuple _ => Bool.true
+  | PTy.list t => hasTuple t
+  | PTy.opt t => hasTuple t
+  | _ => Bool.false
+
 def refOut (s : Spec) (a : List Val) : Option Out :=
   match s.ref with
   | Option.some i => match s.prog i a with
-    | Option.some (Res.ret v) => bindO (canon v) (fun c => Option.some (Out.eq c))
+    | Option.some (Res.ret v) => bindO (canon v) (fun c =>
+        cond (Bool.and s.json (Bool.not (jsonSafe c))) Option.none (Option.some (Out.eq c)))
     | Option.some (Res.raise _) => Option.some Out.raises
     | Option.none => Option.none
   | Option.none => match s.post with
-    | Option.some _ => Option.some (Out.post a)
+    | Option.some _ => cond (Bool.and s.json (hasTuple s.postTy)) Option.none (Option.some (Out.post a))
     | Option.none => Option.none
 
 def outcome (s : Spec) (k : Val) : Option Out :=
@@ -1929,6 +1986,35 @@ theorem lookup_sat (s : Spec) (k : Val) :
       (fun hb => Eq.ndrec (motive := fun x => satOut s (outcome s x) o)
         (satOut_of_B s (outcome s k') o (eq_true_of_and_left h)) (Eq.symm (Val.eq_of_beq k k' hb)))
       (Val.beq k k') (Eq.refl _)
+
+/-- The spec's clause at `k` where it says "returns a value of class `c`". -/
+theorem eq_of_sat {s : Spec} {k : Val} {o : Outcome} {c : Val} (h : Sat s k o)
+    (hk : Eq (outcome s k) (Option.some (Out.eq c))) : Eq o (Outcome.ret c) :=
+  Eq.ndrec (motive := fun x => satOut s x o) h hk
+
+/-- The spec's clause at `k` where it says "raises". -/
+theorem raises_of_sat {s : Spec} {k : Val} {o : Outcome} (h : Sat s k o)
+    (hk : Eq (outcome s k) (Option.some Out.raises)) : Holds Outcome.raises o :=
+  Eq.ndrec (motive := fun x => satOut s x o) h hk
+
+/-- A returned class `c` that fails the postcondition refutes the spec's clause at `k`. -/
+theorem post_refute {s : Spec} {k : Val} {o : Outcome} {a : List Val} {c : Val} (h : Sat s k o)
+    (hk : Eq (outcome s k) (Option.some (Out.post a))) (ho : Eq o (Outcome.ret c))
+    (hj : Eq (Val.beq c junk) Bool.false) (hp : Eq (postCheck s a c) Bool.false) : False :=
+  have h2 : satOut s (Option.some (Out.post a)) o := Eq.ndrec (motive := fun x => satOut s x o) h hk
+  Or.rec (motive := fun _ => False)
+    (fun e => Bool.false_ne_true (Eq.trans (Eq.symm hj)
+      (Eq.ndrec (motive := fun x => Eq (Outcome.beq x (Outcome.ret junk)) Bool.true)
+        (Outcome.beq_refl (Outcome.ret junk)) (Eq.trans (Eq.symm e) ho))))
+    (fun e => Bool.false_ne_true (Eq.trans (Eq.symm hp)
+      (Eq.ndrec (motive := fun x => Eq (Outcome.returns (postCheck s a) x) Bool.true) e ho)))
+    h2
+
+/-- A lookup-table witness for specs: the table's outcomes, and the spec's own elsewhere. -/
+def wit (s : Spec) (t : List (Prod Val Outcome)) (k : Val) : Outcome := lookup t (self s k) k
+
+theorem wit_sat (s : Spec) (t : List (Prod Val Outcome)) (h : Eq (allSat s t) Bool.true) (k : Val) :
+    Sat s k (wit s t k) := lookup_sat s k t h
 
 end Py
 end SpecGuard
