@@ -36,13 +36,14 @@ def default_data() -> Path:
 
 
 def _check_one(job):
-    path, task_id, suite = job
+    path, task_id, suite, classify = job
     from specguard import load
     from specguard.check import check_task
     t0 = time.monotonic()
     try:
         task = load.load_lcb(path, task_id, suite)
-        r = check_task(task).result
+        from specguard.check import Options
+        r = check_task(task, Options(classify=classify)).result
         return {"task_id": task_id, "verdict": r.verdict.value, "evidence": r.evidence.value,
                 "reason": r.reason, "seconds": time.monotonic() - t0,
                 "core": r.conflict.kind if r.conflict else None}
@@ -75,6 +76,8 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--data", type=Path, default=default_data())
     ap.add_argument("--limit", type=int, default=None, help="only the first N tasks of each file")
+    ap.add_argument("--conflicts-only", action="store_true",
+                    help="only look for conflicts (no per-test classification, no consistency witness)")
     ap.add_argument("--runs", nargs="+", default=list(RUNS), choices=list(RUNS))
     ap.add_argument("--details", type=Path, help="write every task's row to this JSONL file")
     args = ap.parse_args(argv)
@@ -89,7 +92,7 @@ def main(argv=None) -> int:
             path = str(args.data / fname)
             ids = load.list_lcb_ids(path)[: args.limit]
             t0 = time.monotonic()
-            rows = list(pool.map(_check_one, [(path, i, suite) for i in ids], chunksize=2))
+            rows = list(pool.map(_check_one, [(path, i, suite, not args.conflicts_only) for i in ids], chunksize=2))
             s = score(rows, conflicted)
             s["seconds"] = round(time.monotonic() - t0, 2)
             report[run] = s

@@ -96,6 +96,40 @@ def scan_certificate(raw: bytes) -> str | None:
     return None
 
 
+_HEADER_LINE = re.compile(rf"^(prelude|import SpecGuard\.\w+|import {NAMESPACE}\.(Spec|Tests)|"
+                          rf"noncomputable section|namespace {NAMESPACE}|)$")
+
+
+def merge_trusted(trusted: dict[str, str]) -> str:
+    """The trusted modules (``Spec``, ``Tests``, ``Claim``) as one module ``SGTask.Claim``.
+
+    They are written as three files for people to read; compiling them as one saves two Lean
+    runs.  Each must be in SpecGuard's generated layout: a header of ``prelude``/``import``
+    lines, ``open SpecGuard``, the body, ``end SGTask``."""
+    imports: list[str] = []
+    body: list[str] = []
+    for name in TRUSTED_MODULES:
+        lines = trusted[name].split("\n")
+        try:
+            i = lines.index("open SpecGuard")
+            j = len(lines) - 1 - lines[::-1].index(f"end {NAMESPACE}")
+        except ValueError:
+            raise SpecGuardError(f"{name}.lean is not in SpecGuard's generated layout",
+                                 hint="regenerate the bundle with `specguard check`") from None
+        for h in lines[:i]:
+            if not _HEADER_LINE.match(h):
+                raise SpecGuardError(f"{name}.lean has an unexpected header line: {h[:80]!r}",
+                                     hint="regenerate the bundle with `specguard check`")
+            if h.startswith("import SpecGuard.") and h not in imports:
+                imports.append(h)
+        if any(x.strip() for x in lines[j + 1:]):
+            raise SpecGuardError(f"{name}.lean has text after `end {NAMESPACE}`",
+                                 hint="regenerate the bundle with `specguard check`")
+        body += lines[i + 1:j]
+    return "\n".join(["prelude", *imports, "noncomputable section", f"namespace {NAMESPACE}", "open SpecGuard",
+                      *body, f"end {NAMESPACE}"]) + "\n"
+
+
 def _final_text(claims: Sequence[str]) -> str:
     lines = ["prelude", "import SpecGuard.Core", "import SpecGuard.Value", "import SpecGuard.Py",
              f"import {NAMESPACE}.Claim", f"import {NAMESPACE}.Cert"]
@@ -148,13 +182,12 @@ def check_certificate(trusted: dict[str, str], cert: bytes | str, claims: Sequen
                                         lean_path=paths, cwd=root, timeout=timeout, memory_mb=memory_mb,
                                         runtime=runtime)
 
-        for name in TRUSTED_MODULES:
-            res = compile_module(name, trusted[name])
-            if not res.ok:
-                detail = "; ".join(str(m) for m in res.errors[:3]) or res.stderr[-300:]
-                raise SpecGuardError(
-                    f"SpecGuard's generated {name}.lean does not compile: {detail}",
-                    hint="this is a SpecGuard bug; please report it with the task")
+        res = compile_module("Claim", merge_trusted(trusted))
+        if not res.ok:
+            detail = "; ".join(str(m) for m in res.errors[:3]) or res.stderr[-300:]
+            raise SpecGuardError(
+                f"SpecGuard's generated spec/tests/claim modules do not compile: {detail}",
+                hint="this is a SpecGuard bug; please report it with the task")
         try:
             res = compile_module("Cert", raw.decode("utf-8"))
         except LeanTimeout as e:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from . import __version__, certcheck, emit, lean_runner, prove
+from . import __version__, certcheck, emit, lean_runner, prove, speclang
 from .formalize_desc import formalize_description
 from .formalize_tests import formalize_tests
-from .models import Claim, DescFormalization, Demand, Task, TestFormalization, Unsupported
+from .models import (Call, Claim, ClaimKind, DescFormalization, Demand, Expect, ExpectKind, Loc, Task,
+                     TestFormalization, Unsupported)
 from .results import (CertReport, ClaimReport, ConflictCore, Evidence, Item, Result, RuntimeReport,
                       TestReport, Verdict)
 
@@ -23,6 +24,10 @@ class Options:
     timeout: float = 60.0
     memory_mb: int = lean_runner.DEFAULT_MEMORY_MB
     classify: bool = True
+    # ``--spec``: a spec in SpecGuard's specification language replaces the description's rules
+    spec: "speclang.SpecProgram | None" = None
+    # mirror steps the kernel is asked to evaluate per input (more: CPython, execution evidence)
+    spec_budget: int = speclang.DEFAULT_KERNEL_BUDGET
 
 
 @dataclass
@@ -37,6 +42,8 @@ def _statement(call, expect) -> str:
 
 
 def claim_statement(c: Claim) -> str:
+    if isinstance(c, speclang.SpecItem):
+        return c.statement
     if c.call is not None and c.expect is not None:
         return _statement(c.call, c.expect)
     if c.type is not None:
@@ -50,6 +57,8 @@ def _item(clause: emit.Clause) -> Item:
     src = clause.source
     if isinstance(src, Demand):
         return Item(id=src.id, source="test", loc=src.loc, text=src.text, statement=_statement(src.call, src.expect))
+    if isinstance(clause.source, speclang.SpecItem) and clause.instance_of is not None:
+        src = clause.source
     return Item(id=src.id, source="description", loc=src.loc, text=src.text, statement=claim_statement(src))
 
 
@@ -83,46 +92,239 @@ class _Formal:
     spec_unmodelled: list[Unsupported]
     files: dict[str, str]
     plan: prove.Plan
+    spec: "_SpecUse | None" = None
 
 
-def _formal(task: Task, classify: bool) -> _Formal:
+@dataclass
+class _SpecUse:
+    """How a ``--spec`` took part: its clause, its instances, what the mirror said at each
+    tested input, and the inputs left to CPython (execution evidence)."""
+
+    program: speclang.SpecProgram
+    clause: emit.Clause
+    instances: list[emit.Clause]
+    outcomes: dict[str, speclang.MirrorOut]
+    calls: dict[str, Call]
+    over_budget: list[str]
+    json: bool
+    notes: list[str]
+
+
+_SPEC_CLAUSE = "S0"
+
+
+def _spec_claims(program: speclang.SpecProgram, entry: str) -> list[Claim]:
+    """The spec's EXAMPLES, as description examples."""
+    out = []
+    for i, ex in enumerate(program.examples, start=1):
+        out.append(Claim(id=f"S{i}", kind=ClaimKind.example, call=Call(target=entry, args=ex.args),
+                         expect=Expect(kind=ExpectKind.eq, value=ex.expected),
+                         loc=Loc(file=program.path, line=ex.line), text=ex.text))
+    return out
+
+
+def _spec_item(program: speclang.SpecProgram, statement: str) -> speclang.SpecItem:
+    fn = program.fn("reference") or program.fn("post")
+    lines = program.source.splitlines()
+    text = lines[fn.line - 1].strip() if 0 < fn.line <= len(lines) else ""
+    return speclang.SpecItem(id=_SPEC_CLAUSE, loc=Loc(file=program.path, line=fn.line), text=text, statement=statement)
+
+
+def _variants(c) -> list:
+    """Other classes worth trying as witnesses against a test expecting ``c`` (postconditions)."""
+    from .values import V
+    import itertools
+    out = []
+    if c.kind in ("list", "tuple") and len(c.val) > 1:
+        items = list(c.val)
+        alts = [items[::-1], items[1:] + items[:1], sorted(items, key=lambda x: speclang.vals.sort_key(x))]
+        alts += [items[:i] + [items[i + 1], items[i]] + items[i + 2:] for i in range(min(len(items) - 1, 50))]
+        if len(items) <= 5:
+            alts += [list(p) for p in itertools.permutations(items)]
+        for alt in alts:
+            v = V(c.kind, tuple(alt))
+            if alt != items and v not in out:
+                out.append(v)
+    if c.kind == "str" and len(c.val) > 1:
+        out.append(V("str", c.val[::-1]))
+    if c.kind == "int":
+        out += [V("int", c.val + d) for d in (1, -1)]
+    return out
+
+
+def _spec_use(program: speclang.SpecProgram, entry: str, json: bool, keyed: list[emit.Clause],
+              tests: list[emit.Clause], budget: int) -> _SpecUse:
+    """Evaluate the spec (mirror) at every tested input and build its instances there."""
+    clause = emit.Clause(name=_SPEC_CLAUSE, key=None, py=program.lean_spec(entry, json), exact=True,
+                         source=_spec_item(program, f"the spec {program.path} (for `{entry}`)"))
+    outcomes: dict[str, speclang.MirrorOut] = {}
+    calls: dict[str, Call] = {}
+    keys: dict[str, str] = {}
+    for c in keyed:
+        call = c.source.call
+        if c.input_id in outcomes:
+            continue
+        keys[c.input_id] = c.key
+        calls[c.input_id] = call
+        if call.target != entry:
+            outcomes[c.input_id] = speclang.MirrorOut("none", reason=f"a call of {call.target}, not {entry}")
+            continue
+        outcomes[c.input_id] = program.outcome(call.args, call.kwargs, json=json)
+    instances: list[emit.Clause] = []
+    over: list[str] = []
+    notes: list[str] = []
+    spent = 0
+    for input_id, out in outcomes.items():
+        call = calls[input_id]
+        if out.kind == "unknown":
+            notes.append(f"the spec was not evaluated at {call.source(60)}: {out.reason}")
+            continue
+        if out.kind == "none":
+            continue
+        if out.steps > budget or spent + out.steps > 3 * budget:
+            over.append(input_id)
+            continue
+        spent += out.steps
+        common = dict(name=_SPEC_CLAUSE, key=keys[input_id], input_id=input_id, instance_of=clause, exact=True)
+        if out.kind == "eq":
+            try:
+                emit.lean_val(out.value)
+            except emit.NotModelled:
+                continue
+            st = f"{call.source()} == {speclang.vals.py_repr(out.value)} (the spec, evaluated by the kernel)"
+            instances.append(emit.Clause(eq=out.value, source=_spec_item(program, st), **common))
+        elif out.kind == "raises":
+            st = f"{call.source()} raises (the spec: {out.reason})"
+            instances.append(emit.Clause(pred=emit.Pred("raises"), source=_spec_item(program, st), **common))
+        else:
+            margs = out.args
+            def check(o: emit.Outcome, margs=margs) -> bool:
+                return o.exc is None and program.post_holds(margs, o.cls)
+            lean_args = speclang._lean_list([emit.lean_val(a) for a in call.args] +
+                                            [speclang.lean_lit(d) for d in program.defaults[
+                                                len(call.args) - (program.nparams - len(program.defaults)):]])
+            cands = []
+            for t in tests:
+                if t.input_id == input_id and t.eq is not None:
+                    for v in _variants(t.eq):
+                        o = emit.Outcome(cls=v)
+                        if check(o):
+                            cands.append(o)
+            st = f"{call.source()} returns a value satisfying post (the spec)"
+            instances.append(emit.Clause(check=check, post_args=lean_args, candidates=tuple(cands),
+                                         source=_spec_item(program, st), **common))
+    return _SpecUse(program, clause, instances, outcomes, calls, over, json, notes)
+
+
+def _witness_ok(use: _SpecUse, tests: list[emit.Clause], budget: int) -> bool:
+    """Witnesses table every tested input, so the kernel evaluates the spec at each of them."""
+    from .certcheck import BANNED
+    if any(tok in use.clause.py for tok in BANNED):
+        return False
+    total = 0
+    for t in tests:
+        out = use.outcomes.get(t.input_id)
+        if out is None or out.kind == "unknown" or (out.kind == "none" and not out.sure) \
+                or t.input_id in use.over_budget:
+            return False
+        total += out.steps
+    return total <= budget
+
+
+def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None,
+            budget: int = speclang.DEFAULT_KERNEL_BUDGET) -> _Formal:
     tf, df = formalize(task)
-    with emit.json_mode(any(src.kind == "table" for src in task.tests)):
+    json = any(src.kind == "table" for src in task.tests)
+    claims = list(df.claims)
+    entry = None
+    if spec is not None:
+        entry = spec.entry(task.entry_point)
+        # the spec replaces the description's universal rules (return type, bounds); the
+        # description's worked examples stay
+        claims = [c for c in claims if c.kind is ClaimKind.example] + _spec_claims(spec, entry)
+    with emit.json_mode(json):
         test_clauses, unmodelled = _clauses(tf.demands, emit.clause_of_demand)
-        spec_clauses, spec_unmodelled = _clauses(df.claims, emit.clause_of_claim)
+        spec_clauses, spec_unmodelled = _clauses(claims, emit.clause_of_claim)
     emit.name_inputs(spec_clauses, "SK")
     emit.name_inputs(test_clauses, "TK")
+    use = None
+    instances: list[emit.Clause] = []
+    witness_ok = True
+    if spec is not None:
+        use = _spec_use(spec, entry, json, [c for c in spec_clauses + test_clauses if c.key is not None],
+                        test_clauses, budget)
+        spec_clauses.append(use.clause)
+        instances = use.instances
+        witness_ok = _witness_ok(use, test_clauses, budget)
     files = {
         "spec.lean": emit.render_module("Spec", spec_clauses, lambda c: f"{c.source.loc}: {claim_statement(c.source)}"),
         "tests.lean": emit.render_module("Tests", test_clauses, lambda c: f"{c.source.loc}: {_statement(c.source.call, c.source.expect)}"),
     }
-    p = prove.plan(spec_clauses, test_clauses, classify=classify)
+    p = prove.plan(spec_clauses, test_clauses, classify=classify, instances=instances, witness_ok=witness_ok)
     files["claim.lean"] = emit.render_claim(p.claims)
-    return _Formal(tf, df, test_clauses, unmodelled, spec_clauses, spec_unmodelled, files, p)
+    return _Formal(tf, df, test_clauses, unmodelled, spec_clauses, spec_unmodelled, files, p, use)
 
 
-def render_trusted(task: Task, *, classify: bool = True) -> dict[str, str]:
+def render_trusted(task: Task, *, classify: bool = True, spec: speclang.SpecProgram | None = None) -> dict[str, str]:
     """The trusted Lean texts ``check_task`` writes for ``task`` (``spec.lean``, ``tests.lean``,
     ``claim.lean``), derived without running Lean.  Pure and deterministic: ``specguard verify
     --inputs`` re-derives them and compares them byte for byte with a bundle's."""
-    return dict(_formal(task, classify).files)
+    return dict(_formal(task, classify, spec).files)
+
+
+def _execution_conflict(f: _Formal, opts: Options) -> tuple[ConflictCore, str] | None:
+    """At inputs where evaluating the spec in the kernel exceeds the budget: evaluate it with
+    CPython (sandboxed); a test it contradicts is a conflict with *execution* evidence."""
+    use = f.spec
+    if use is None or not use.over_budget:
+        return None
+    ids = [i for i in use.over_budget if use.outcomes[i].kind in ("eq", "raises")]
+    if not ids:
+        return None
+    cp = speclang.cpython_outcomes(use.program, [use.calls[i].args for i in ids], timeout=opts.timeout)
+    for input_id, out in zip(ids, cp):
+        mine = use.outcomes[input_id]
+        if out.kind == "eq" and use.json and not speclang._json_safe(out.value):
+            continue
+        if out.kind != mine.kind or (out.kind == "eq" and out.value != mine.value):
+            use.notes.append(f"CPython and SpecGuard's evaluator disagree on the spec at "
+                             f"{use.calls[input_id].source(60)}; nothing is claimed there")
+            continue
+        o = emit.Outcome(cls=out.value) if out.kind == "eq" else emit.Outcome(exc="SpecGuardSpec")
+        for t in f.test_clauses:
+            if t.input_id == input_id and (not t.holds(o) if out.kind == "eq" else t.eq is not None):
+                call = use.calls[input_id]
+                said = f"returns {speclang.vals.py_repr(out.value)}" if out.kind == "eq" else "raises"
+                st = f"{call.source()} {said} (the spec, evaluated by CPython)"
+                spec_item = _item(emit.Clause(name=_SPEC_CLAUSE, key=None, source=_spec_item(use.program, st)))
+                test_item = _item(t)
+                core = ConflictCore(kind="description-vs-test", items=(test_item, spec_item),
+                                    explanation=f"no implementation satisfies both `{test_item.statement}` "
+                                                f"({test_item.loc}) and `{spec_item.statement}` ({spec_item.loc})")
+                return core, (f"description-vs-test conflict (execution evidence: the spec was run by CPython "
+                              f"in a sandbox at this input, beyond the kernel budget of {opts.spec_budget} "
+                              f"steps): {core.explanation}")
+    return None
 
 
 def check_task(task: Task, options: Options | None = None) -> Bundle:
     """Run the whole deterministic pipeline on one task."""
     opts = options or Options()
     start = time.monotonic()
-    f = _formal(task, opts.classify)
+    f = _formal(task, opts.classify, opts.spec, opts.spec_budget)
     tf, df, test_clauses, unmodelled = f.tf, f.df, f.test_clauses, f.unmodelled
     spec_clauses, spec_unmodelled = f.spec_clauses, f.spec_unmodelled
     notes = list(df.notes) + [f"{u.loc}: description statement not modelled: {u.reason}" for u in spec_unmodelled]
+    if opts.spec is not None:
+        notes.insert(0, f"the description is formalized by the spec {opts.spec.path}; the description's "
+                        "own rules (return type, bounds) are not used")
     unsupported = tuple(tf.errors) + tuple(tf.unsupported) + tuple(unmodelled)
 
     files, p = f.files, f.plan
     cert = CertReport()
     rt = lean_runner.find_runtime()
     if p.claims:
-        cert_text = prove.render_cert(p)
+        cert_text = prove.render_cert(p, spec_clauses)
         v = certcheck.check_certificate({"Spec": files["spec.lean"], "Tests": files["tests.lean"],
                                          "Claim": files["claim.lean"]}, cert_text, list(p.claims),
                                         timeout=opts.timeout, memory_mb=opts.memory_mb)
@@ -147,8 +349,21 @@ def check_task(task: Task, options: Options | None = None) -> Bundle:
                                 exact=c.exact))
     claims = tuple(ClaimReport(id=c.id, kind=c.kind.value, loc=c.loc, text=c.text, statement=claim_statement(c))
                    for c in df.claims)
+    if f.spec is not None:
+        src = f.spec.clause.source
+        claims += (ClaimReport(id=src.id, kind="spec", loc=src.loc, text=src.text, statement=src.statement),)
+        claims += tuple(ClaimReport(id=c.source.id, kind="example", loc=c.source.loc, text=c.source.text,
+                                    statement=claim_statement(c.source))
+                        for c in spec_clauses if isinstance(c.source, Claim) and c.source.id.startswith("S"))
 
     verdict, evidence, reason, core = _decide(p, certified, cert, test_clauses, spec_clauses, unsupported, df)
+    if f.spec is not None:
+        if verdict is not Verdict.conflict or evidence is not Evidence.certified:
+            ex = _execution_conflict(f, opts)
+            if ex is not None:
+                core, reason = ex
+                verdict, evidence = Verdict.conflict, Evidence.execution
+        notes += f.spec.notes
     if verdict is not Verdict.conflict:
         near = _json_near_conflicts(task, spec_clauses, test_clauses)
         if near:

@@ -43,6 +43,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--out", help="output bundle folder (default: a new folder under ./specguard-out/)")
     c.add_argument("--json", action="store_true", help="print result.json instead of a summary")
     c.add_argument("--timeout", type=float, default=None, help="seconds per Lean run (default 60)")
+    c.add_argument("--no-classify", action="store_true",
+                   help="only look for conflicts: no per-test classification and no consistency witness")
+    c.add_argument("--spec", help="a spec in SpecGuard's specification language (a restricted-Python .py file with "
+                                  "reference/pre/post/raises; see docs/spec-language.md), used instead of the "
+                                  "description's rules")
+    c.add_argument("--spec-budget", type=int, default=None,
+                   help="spec evaluation steps per input the kernel is asked to check (more: CPython, execution "
+                        "evidence; default %d)" % 20_000)
     _add_common(c)
 
     d = sub.add_parser("doctor", help="show the Lean runtime and cache, build the core, check a small certificate")
@@ -157,10 +165,24 @@ def _load(args: argparse.Namespace):
 def cmd_check(args: argparse.Namespace) -> int:
     from .bundle import default_out_dir, write_bundle
     from .check import Options, check_task
+    spec = None
+    if args.spec:
+        from . import speclang
+        spec = speclang.load_spec(args.spec)
+        if not args.task and not args.description:
+            args.description = f"(the function is described by the spec {Path(args.spec).name})"
     task, cfg = _load(args)
     if args.entry_point and task.entry_point != args.entry_point:
         task = task.model_copy(update={"entry_point": args.entry_point})
-    opts = Options(timeout=args.timeout or cfg.timeout, memory_mb=cfg.memory_mb)
+    opts = Options(timeout=args.timeout or cfg.timeout, memory_mb=cfg.memory_mb, classify=not args.no_classify)
+    if spec is not None:
+        import hashlib
+        from .models import InputFile
+        digest = hashlib.sha256(Path(args.spec).read_bytes()).hexdigest()
+        task = task.model_copy(update={"inputs": task.inputs + (InputFile(path=args.spec, sha256=digest, role="spec"),)})
+        opts.spec = spec
+        if args.spec_budget:
+            opts.spec_budget = args.spec_budget
     b = check_task(task, opts)
     out = Path(args.out) if args.out else default_out_dir(task.id, Path(cfg.out_dir))
     write_bundle(out, task, b)

@@ -365,7 +365,7 @@ def plan(spec: Sequence[Clause], tests: Sequence[Clause], *, classify: bool = Tr
                     f"(holds_of_eq' (P := {t.pred.lean()}) {sp} (Eq.refl Bool.true))"
                 p.proofs.append(f"theorem proof_{name} : {name} :=\n  fun _impl hs => {body}\n")
         _left_open_proofs(pr, p, tests)
-    if core is None and pr.witness_ok:
+    if core is None and classify and pr.witness_ok:
         table = _consistent_table(pr)
         if table is not None and len(table) < MAX_TABLE and table.cost <= WITNESS_BUDGET:
             p.consistent = True

@@ -3237,6 +3237,16 @@ class MirrorOut:
 
 
 @dataclass(frozen=True)
+class SpecItem:
+    """A statement of a spec, for reports: where it is (``models.Loc``) and what it says."""
+
+    id: str
+    loc: Any
+    text: str
+    statement: str
+
+
+@dataclass(frozen=True)
 class Example:
     args: tuple
     expected: V

@@ -21,7 +21,7 @@ def cert(body: str) -> str:
 def test_valid_certificate_accepted(core):
     v = check_certificate(TRUSTED, VALID, ["Conflict"])
     assert v.accepted, v.reason
-    assert v.lean_runs == 5
+    assert v.lean_runs == 3
 
 
 ADVERSARIAL = {
