@@ -67,13 +67,9 @@ def lean_bytes(b: bytes) -> str:
 
 
 def lean_seq(items: Sequence[str]) -> str:
-    """Balanced ``nil``/``one``/``cat`` tree, split at the midpoint (deterministic)."""
-    if not items:
-        return "Val.nil"
-    if len(items) == 1:
-        return f"(Val.one {items[0]})"
-    mid = len(items) // 2
-    return f"(Val.cat {lean_seq(items[:mid])} {lean_seq(items[mid:])})"
+    """Balanced ``nil``/``one``/``cat`` tree, split at the midpoint (deterministic, so equal
+    sequences give identical trees)."""
+    return balanced([f"(Val.one {x})" for x in items], "Val.nil", "(Val.cat {} {})")
 
 
 def lean_val(v: V) -> str:
@@ -549,14 +545,20 @@ def clause_of_claim(c: Claim) -> Clause:
 
 # -- modules ---------------------------------------------------------------------------------
 
-def conj(parts: Sequence[str]) -> str:
-    """Balanced conjunction (depth log n)."""
+def balanced(parts: Sequence[str], empty: str, node: str) -> str:
+    """``parts`` as a balanced binary tree (depth log n, so Lean never recurses deeply):
+    ``empty`` for none, the part itself for one, else ``node.format(left, right)``."""
     if not parts:
-        return "True"
+        return empty
     if len(parts) == 1:
         return parts[0]
     mid = len(parts) // 2
-    return f"And ({conj(parts[:mid])}) ({conj(parts[mid:])})"
+    return node.format(balanced(parts[:mid], empty, node), balanced(parts[mid:], empty, node))
+
+
+def conj(parts: Sequence[str]) -> str:
+    """Balanced conjunction; :func:`projection` extracts its parts."""
+    return balanced(parts, "True", "And ({}) ({})")
 
 
 def projection(i: int, n: int, h: str) -> str:

@@ -318,12 +318,8 @@ class Prover:
 
 
 def _and_intro(parts: Sequence[str]) -> str:
-    if not parts:
-        return "True.intro"
-    if len(parts) == 1:
-        return parts[0]
-    mid = len(parts) // 2
-    return f"(And.intro {_and_intro(parts[:mid])} {_and_intro(parts[mid:])})"
+    """Proof of a :func:`emit.conj` from proofs of its parts."""
+    return emit.balanced(parts, "True.intro", "(And.intro {} {})")
 
 
 PY_SPEC = "PySpec0"
