@@ -94,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--out", help="the Markdown file to write")
     rp.add_argument("--html", help="the HTML file to write (self-contained)")
     rp.add_argument("--sarif", help="the SARIF 2.1.0 file to write")
-    rp.add_argument("--overspecified", default="warning", choices=["warning", "note", "none"],
+    rp.add_argument("--overspecified", default="none", choices=["warning", "note", "none"],
                     help="SARIF level of over-specified tests (default: warning)")
     rp.add_argument("--json", action="store_true", help="print the summary (counts, scores) as JSON")
     _add_common(rp)

@@ -407,24 +407,32 @@ def render_markdown(data: BatchData, report_path: Path | None = None) -> str:
             L.append(f"| {METRIC_NAMES[mname]} | " + " | ".join(cells) + " |")
         L.append("")
 
-    findings = _conflicts(data)
-    L += [f"## Conflicts ({len(findings)})", ""]
-    if not findings:
-        L += ["None found.", ""]
-    for f in findings:
-        r = f.row
-        link = f" - [bundle]({_rel_link(data.out_dir / r.bundle, base)}/)" if r.bundle else ""
-        L.append(f"### {_md_code(r.task_id)}: {f.kind}, {r.evidence.value}{link}")
-        L.append("")
-        if r.key != r.task_id:
-            L += [f"Task {_md_code(r.key)} ({_md_cell(str(r.input))}).", ""]
-        for it in f.items:
-            what = "Test" if it["source"] == "test" else "Description"
-            L.append(f"- **{what}** {_md_code(_loc_str(it['loc']))} - reads as {_md_code(it['statement'])}")
-            if it["text"] and it["text"].strip() != it["statement"].strip():
-                L.append("")
-                L.append("  " + _fence(it["text"]).replace("\n", "\n  "))
-        L += ["", f"{_md_cell(f.explanation)}", ""]
+    allf = _conflicts(data)
+    for title, findings, empty in (
+            ("Conflicts", [f for f in allf if f.row.verdict.value == "conflict"], "None found."),
+            ("Conflicts found but not certified", [f for f in allf if f.row.verdict.value != "conflict"], None)):
+        if not findings and empty is None:
+            continue
+        L += [f"## {title} ({len(findings)})", ""]
+        if title != "Conflicts":
+            L += ["A conflict core was found, but the kernel did not accept its certificate, so the verdict "
+                  "is inconclusive.", ""]
+        if not findings:
+            L += [empty, ""]
+        for f in findings:
+            r = f.row
+            link = f" - [bundle]({_rel_link(data.out_dir / r.bundle, base)}/)" if r.bundle else ""
+            L.append(f"### {_md_code(r.task_id)}: {f.kind}, {r.evidence.value}{link}")
+            L.append("")
+            if r.key != r.task_id:
+                L += [f"Task {_md_code(r.key)} ({_md_cell(str(r.input))}).", ""]
+            for it in f.items:
+                what = "Test" if it["source"] == "test" else "Description"
+                L.append(f"- **{what}** {_md_code(_loc_str(it['loc']))} - reads as {_md_code(it['statement'])}")
+                if it["text"] and it["text"].strip() != it["statement"].strip():
+                    L.append("")
+                    L.append("  " + _fence(it["text"]).replace("\n", "\n  "))
+            L += ["", f"{_md_cell(f.explanation if r.verdict.value == 'conflict' else r.reason)}", ""]
 
     flagged, ta, tb, nt = _flagged(data)
     if flagged:
@@ -504,6 +512,7 @@ white-space:pre-wrap;word-break:break-word}
 .b-conflict{background:var(--conflict)}.b-no-conflict{background:var(--clean)}.b-inconclusive{background:var(--inc)}
 .b-error{background:var(--err)}
 .finding{border:1px solid var(--line);border-left:4px solid var(--conflict);border-radius:6px;padding:10px 14px;margin:10px 0}
+.finding.uncertified{border-left-color:var(--inc)}
 .finding .side{margin:6px 0}.finding .lbl{font-weight:600}.muted{color:var(--muted)}
 .warn{border:1px solid var(--conflict);background:#ffebe9;border-radius:6px;padding:8px 12px}
 svg text{font:11px sans-serif;fill:#1f2328}
@@ -645,27 +654,37 @@ def render_html(data: BatchData, report_path: Path | None = None) -> str:
             H.append(f'<tr><td>{_e(METRIC_NAMES[mname])}</td>' + "".join(cells) + '</tr>')
         H.append('</table>')
 
-    findings = _conflicts(data)
-    H.append(f'<h2>Conflicts ({len(findings)})</h2>')
-    if not findings:
-        H.append('<p class="muted">None found.</p>')
-    for f in findings:
-        r = f.row
-        link = (f' &middot; <a href="{_rel_link(data.out_dir / r.bundle, base)}/">bundle</a>'
-                f' &middot; <a href="{_rel_link(data.out_dir / r.bundle / "result.json", base)}">result.json</a>'
-                if r.bundle else "")
-        H.append(f'<div class="finding" id="c-{_e(r.index)}"><h3><code>{_e(r.task_id)}</code> '
-                 f'<span class="muted">{_e(f.kind)}, evidence {_e(r.evidence.value)}</span>{link}</h3>')
-        if r.key != r.task_id:
-            H.append(f'<div class="muted">task <code>{_e(r.key)}</code> from {_e(str(r.input))}</div>')
-        for it in f.items:
-            what = "Test" if it["source"] == "test" else "Description"
-            H.append(f'<div class="side"><span class="lbl">{what}</span> <code>{_e(_loc_str(it["loc"]))}</code> '
-                     f'<span class="muted">reads as</span> <code>{_e(it["statement"])}</code>')
-            if it["text"] and it["text"].strip() != it["statement"].strip():
-                H.append(f'<pre>{_e(it["text"])}</pre>')
-            H.append('</div>')
-        H.append(f'<div class="muted">{_e(f.explanation)}</div></div>')
+    allf = _conflicts(data)
+    for title, findings, empty in (
+            ("Conflicts", [f for f in allf if f.row.verdict.value == "conflict"], "None found."),
+            ("Conflicts found but not certified", [f for f in allf if f.row.verdict.value != "conflict"], None)):
+        if not findings and empty is None:
+            continue
+        H.append(f'<h2>{_e(title)} ({len(findings)})</h2>')
+        if title != "Conflicts":
+            H.append('<p class="muted">A conflict core was found, but the kernel did not accept its certificate, '
+                     'so the verdict is inconclusive.</p>')
+        if not findings:
+            H.append(f'<p class="muted">{_e(empty)}</p>')
+        for f in findings:
+            r = f.row
+            link = (f' &middot; <a href="{_rel_link(data.out_dir / r.bundle, base)}/">bundle</a>'
+                    f' &middot; <a href="{_rel_link(data.out_dir / r.bundle / "result.json", base)}">result.json</a>'
+                    if r.bundle else "")
+            cls = "finding" if r.verdict.value == "conflict" else "finding uncertified"
+            H.append(f'<div class="{cls}" id="c-{_e(r.index)}"><h3><code>{_e(r.task_id)}</code> '
+                     f'<span class="muted">{_e(f.kind)}, evidence {_e(r.evidence.value)}</span>{link}</h3>')
+            if r.key != r.task_id:
+                H.append(f'<div class="muted">task <code>{_e(r.key)}</code> from {_e(str(r.input))}</div>')
+            for it in f.items:
+                what = "Test" if it["source"] == "test" else "Description"
+                H.append(f'<div class="side"><span class="lbl">{what}</span> <code>{_e(_loc_str(it["loc"]))}</code> '
+                         f'<span class="muted">reads as</span> <code>{_e(it["statement"])}</code>')
+                if it["text"] and it["text"].strip() != it["statement"].strip():
+                    H.append(f'<pre>{_e(it["text"])}</pre>')
+                H.append('</div>')
+            why = f.explanation if r.verdict.value == "conflict" else r.reason
+            H.append(f'<div class="muted">{_e(why)}</div></div>')
 
     flagged, ta, tb, nt = _flagged(data)
     if flagged:
@@ -860,7 +879,7 @@ def _rule_list() -> list[dict[str, Any]]:
     return out
 
 
-def render_sarif(data: BatchData, *, overspecified: str = "warning") -> dict[str, Any]:
+def render_sarif(data: BatchData, *, overspecified: str = "none") -> dict[str, Any]:
     """The SARIF 2.1.0 log of a batch (``overspecified``: 'warning', 'note' or 'none')."""
     root = Path(data.meta.cwd) if data.meta else Path.cwd()
     locate = _Locator(root)
@@ -950,7 +969,7 @@ def render_sarif(data: BatchData, *, overspecified: str = "warning") -> dict[str
 # writing
 # =====================================================================================
 
-def write_sarif(out_dir: str | Path, path: str | Path | None = None, *, overspecified: str = "warning") -> Path:
+def write_sarif(out_dir: str | Path, path: str | Path | None = None, *, overspecified: str = "none") -> Path:
     data = load_batch(out_dir)
     p = Path(path) if path else Path(out_dir) / SARIF
     atomic_write(p, json.dumps(render_sarif(data, overspecified=overspecified), indent=2, ensure_ascii=False) + "\n")
@@ -958,7 +977,7 @@ def write_sarif(out_dir: str | Path, path: str | Path | None = None, *, overspec
 
 
 def write_report(out_dir: str | Path, *, md: str | Path | None = None, html_path: str | Path | None = None,
-                 sarif: str | Path | None = None, overspecified: str = "warning") -> list[Path]:
+                 sarif: str | Path | None = None, overspecified: str = "none") -> list[Path]:
     """Write the requested reports atomically (all three to the batch folder when none is given:
     ``report.md``, ``report.html`` and ``results.sarif``)."""
     data = load_batch(out_dir)
