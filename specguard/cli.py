@@ -50,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
                                   "description's rules")
     c.add_argument("--spec-budget", type=int, default=None,
                    help="spec evaluation steps per input the kernel is asked to check (more: CPython, execution "
-                        "evidence; default %d)" % 20_000)
+                        "evidence; default %d)" % 10_000)
     _add_common(c)
 
     d = sub.add_parser("doctor", help="show the Lean runtime and cache, build the core, check a small certificate")

@@ -7,8 +7,9 @@ from pathlib import Path
 
 from .batch import BatchMeta, BatchRow
 from .results import Manifest, Result
+from .verify import VerifyReport
 
-MODELS = {"result.schema.json": Result, "manifest.schema.json": Manifest,
+MODELS = {"result.schema.json": Result, "manifest.schema.json": Manifest, "verify-report.schema.json": VerifyReport,
           "batch-row.schema.json": BatchRow, "batch.schema.json": BatchMeta}
 
 

@@ -69,7 +69,7 @@ from typing import Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from . import __version__, certcheck, emit, lean_runner
+from . import certcheck, emit, lean_runner
 from .errors import BundleError, LeanCrash, LeanTimeout, SpecGuardError
 from .models import InputFile
 from .results import ASSUMPTIONS, Evidence, Manifest, Verdict
@@ -492,11 +492,9 @@ def _read_zip(path: Path) -> dict[str, bytes]:
 
 def _archive_kind(path: Path) -> str | None:
     low = path.name.lower()
-    if low.endswith((".tar.gz", ".tgz")):
-        return "tar"
-    if low.endswith(".zip"):
-        return "zip"
-    return None
+    if not low.endswith(ARCHIVE_SUFFIXES):
+        return None
+    return "zip" if low.endswith(".zip") else "tar"
 
 
 def read_bundle_files(path: Path) -> tuple[Literal["folder", "archive"], dict[str, bytes]]:
@@ -677,13 +675,20 @@ class _Run:
         except (LeanTimeout, LeanCrash) as e:
             raise _Invalid("kernel", f"Lean failed on the trusted files: {e.message}") from e
         except SpecGuardError as e:
-            if type(e) is SpecGuardError and "does not compile" in e.message:
+            if type(e) is SpecGuardError:   # the trusted files do not compile or are not in the generated layout
                 raise _Invalid("kernel", e.message.replace("SpecGuard's generated ", "the bundle's ")) from e
-            raise
+            raise                           # no runtime, a broken cache: the machinery, not the bundle
         if not v.accepted:
+            text = cert.decode("utf-8", "replace")
+            proved = re.findall(r"^theorem proof_([A-Za-z][A-Za-z0-9_]*)\b", text, flags=re.M)
+            missing = [c for c in claims if c not in proved]
+            if proved and missing:
+                raise _Invalid("kernel", f"the certificate was rejected: it holds proofs of {', '.join(proved)}, not of "
+                                         f"the bundle's claim {missing[0]} (a certificate of another bundle?): {v.reason}")
             raise _Invalid("kernel", f"the certificate was rejected: {v.reason}")
         self.ok("kernel", f"certificate accepted for {', '.join(claims)} in {v.seconds:.2f} s ({v.lean_runs} Lean "
-                          "runs: trusted files and certificate compiled separately, final file, no axioms)")
+                          "runs: the trusted files, the certificate on its own, a final file restating each claim; "
+                          "no axioms)")
 
     def inputs(self, inputs: Sequence[Path], task_id: str, labels: dict[str, str],
                manifest_inputs: Sequence[InputFile], trusted: dict[str, str]) -> None:
@@ -812,28 +817,37 @@ def rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
     except ImportError as e:  # pragma: no cover - an incomplete installation
         raise SpecGuardError(f"cannot re-derive the claim: the formalizer is missing ({e})",
                              hint="reinstall SpecGuard from a complete checkout") from e
-    task = _load_inputs(load, inputs, task_id, labels, manifest_inputs)
+    task, spec = _load_inputs(load, inputs, task_id, labels, manifest_inputs)
     want = {"spec.lean": trusted["Spec"], "tests.lean": trusted["Tests"], "claim.lean": trusted["Claim"]}
+    # `check --entry-point` is not recorded: try the loader's, then the call targets the bundle's
+    # inputs name (sound: only a byte-identical re-derivation is accepted)
     candidates: list[str | None] = [task.entry_point]
-    for name in re.findall(r'\(Val\.pair \(Val\.str "([A-Za-z_][A-Za-z0-9_.]*)"\)',
-                           trusted["Tests"] + trusted["Spec"]):
+    text = trusted["Tests"] + trusted["Spec"]
+    found = re.findall(r'^noncomputable def \w+ : Val := .*\(Val\.str "([A-Za-z_][A-Za-z0-9_.]*)"\)\)$', text, flags=re.M)
+    found += re.findall(r'\(Val\.pair \(Val\.str "([A-Za-z_][A-Za-z0-9_.]*)"\)', text)
+    for name in found:
         if name not in candidates:
             candidates.append(name)
     first: dict[str, str] | None = None
+    error: SpecGuardError | None = None
     for ep in candidates[:8]:
         t = task if ep == task.entry_point else task.model_copy(update={"entry_point": ep})
         for classify in (True, False):
             try:
-                got = render_trusted(t, classify=classify)
-            except SpecGuardError as e:
-                raise _Invalid("inputs", f"the inputs cannot be formalized: {e.message}") from e
+                got = render_trusted(t, classify=classify, spec=spec) if spec is not None \
+                    else render_trusted(t, classify=classify)
+            except SpecGuardError as e:        # e.g. a spec that needs an entry point: try the next one
+                error = error or e
+                continue
             if first is None:
                 first = got
             if all(got.get(k) == v for k, v in want.items()):
                 how = f"entry point {ep!r}" if ep else "no entry point"
                 return (f"{len(manifest_inputs)} input(s) match the manifest by sha256; spec.lean, tests.lean and "
                         f"claim.lean re-derived from them ({how}) equal the bundle's byte for byte")
-    assert first is not None
+    if first is None:
+        assert error is not None
+        raise _Invalid("inputs", f"the inputs cannot be formalized: {error.message}")
     for name in ("spec.lean", "tests.lean", "claim.lean"):
         if first.get(name) != want[name]:
             line, a, b = _first_diff(want[name], first.get(name, ""))
@@ -854,8 +868,11 @@ def _first_diff(a: str, b: str) -> tuple[int, str, str]:
 
 def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, str],
                  manifest_inputs: Sequence[InputFile]):
-    """The Task ``check`` built, from the given files, with the manifest's display paths."""
+    """The Task ``check`` built (and its ``--spec`` program, or None), from the given files, with
+    the manifest's display paths."""
     from .errors import InputError
+    spec_mi = next((mi for mi in manifest_inputs if mi.role == "spec"), None)
+    loaded_inputs = [mi for mi in manifest_inputs if mi.role != "spec"]
     own = [mi for mi in manifest_inputs if "#" not in mi.path]          # files, not text inside a file
     given: list[tuple[Path, str | None]] = []                          # (path, sha or None for a folder)
     for p in inputs:
@@ -885,7 +902,24 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
                                      "a file the bundle was made from, or it was changed")
         unmatched.remove(hit)
         matched[hit.path] = p
-    roles = {mi.role for mi in manifest_inputs}
+    roles = {mi.role for mi in loaded_inputs}
+    spec = None
+    if spec_mi is not None:
+        if spec_mi.path not in matched:
+            raise _Invalid("inputs", f"the manifest's input {spec_mi.path} (role spec) was not given, or was changed: "
+                                     f"no given file has sha256 {spec_mi.sha256[:16]}…")
+        from . import speclang
+        try:
+            spec = speclang.SpecProgram(matched[spec_mi.path].read_bytes().decode("utf-8"), spec_mi.path)
+        except (SpecGuardError, UnicodeDecodeError) as e:
+            raise _Invalid("inputs", f"the spec {matched[spec_mi.path]} cannot be read: {e}") from e
+        desc = next((mi for mi in loaded_inputs if mi.role == "description"), None)
+        # `check --spec S` with no description describes the task by this sentence
+        said = f"(the function is described by the spec {Path(spec_mi.path).name})"
+        if desc is not None and desc.path == "<text>" and desc.path not in matched \
+                and desc.sha256 == _sha(said.encode("utf-8")):
+            matched[desc.path] = said                                    # type: ignore[assignment]
+            unmatched = [u for u in unmatched if u is not desc]
     try:
         if "instance" in roles:
             src = _one(matched, manifest_inputs, "instance")
@@ -909,8 +943,8 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
                 if hit is not None:
                     unmatched.remove(hit)
         else:
-            desc = next((mi for mi in manifest_inputs if mi.role == "description"), None)
-            tests = [mi for mi in manifest_inputs if mi.role == "tests"]
+            desc = next((mi for mi in loaded_inputs if mi.role == "description"), None)
+            tests = [mi for mi in loaded_inputs if mi.role == "tests"]
             if desc is None or not tests:
                 raise _Invalid("inputs", "the manifest's inputs are not a description and test files, a task folder, "
                                          "a LiveCodeBench JSON or a SWE-bench instance")
@@ -919,7 +953,8 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
                     raise _Invalid("inputs", f"the manifest's input {mi.path} (role {mi.role}) was not given, or was "
                                              f"changed: no given file has sha256 {mi.sha256[:16]}…")
             if desc.path == "<text>":
-                d = matched[desc.path].read_bytes().decode("utf-8")
+                given_desc = matched[desc.path]
+                d = given_desc if isinstance(given_desc, str) else given_desc.read_bytes().decode("utf-8")
             else:
                 d = str(matched[desc.path])
             task = load.load_from_parts(d, [str(matched[mi.path]) for mi in tests], None, task_id=task_id)
@@ -930,11 +965,11 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
         raise _Invalid("inputs", f"the manifest's input {mi.path} (role {mi.role}) was not given, or was changed: "
                                  f"no given file has sha256 {mi.sha256[:16]}…")
     got = sorted((i.sha256, i.role) for i in task.inputs)
-    want = sorted((i.sha256, i.role) for i in manifest_inputs)
+    want = sorted((i.sha256, i.role) for i in loaded_inputs)
     if got != want:
         raise _Invalid("inputs", "the task rebuilt from the inputs does not have the manifest's inputs "
                                  "(same files, same roles)")
-    return _remap(task, manifest_inputs)
+    return _remap(task, manifest_inputs), spec
 
 
 def _one(matched: dict[str, Path], manifest_inputs: Sequence[InputFile], role: str) -> Path:
@@ -1162,7 +1197,11 @@ def _verify_export(run: _Run, path: Path, inputs: Sequence[Path]) -> VerifyRepor
         raise BundleError(f"{path}: not a regular file", hint="pass an exported .lean file")
     if size > MAX_EXPORT_BYTES:
         raise _Invalid("export", f"the file is {size:,} bytes, over the {MAX_EXPORT_BYTES // 2**20} MB limit")
-    text = _decode(path.name, path.read_bytes())
+    with open(path, "rb") as f:
+        raw = f.read(MAX_EXPORT_BYTES + 1)
+    if len(raw) > MAX_EXPORT_BYTES:
+        raise _Invalid("export", f"the file is over the {MAX_EXPORT_BYTES // 2**20} MB limit")
+    text = _decode(path.name, raw)
     prefix = export_prefix()
     if not text.startswith(prefix):
         if not text.startswith("prelude\n"):
@@ -1200,9 +1239,9 @@ def _verify_export(run: _Run, path: Path, inputs: Sequence[Path]) -> VerifyRepor
     run.ok("export", "everything outside the sections is exactly what `specguard export` writes for these sections "
                      f"and claims ({', '.join(meta.claims) or 'none'})")
     run.runtime(meta.core_hash, meta.lean_version, meta.lean_commit, meta.specguard_version)
-    run.claims_consistent(meta.verdict, meta.evidence, meta.claims, True)
     if not meta.claims:
         raise _Invalid("claims", "the exported file states no claim")
+    run.claims_consistent(meta.verdict, meta.evidence, meta.claims, True)
     trusted = {"Spec": texts["spec"], "Tests": texts["tests"], "Claim": texts["claim"]}
     run.ok("claims", f"{', '.join(meta.claims)} claimed, consistent with '{meta.verdict.value}, "
                      f"{meta.evidence.value}'")

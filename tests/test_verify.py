@@ -289,6 +289,39 @@ def test_livecodebench_inputs(shared_lcb, tmp_path):
     assert_invalid(b, f"input {shared_lcb / 'oneoff.json'}", shared_lcb / "oneoff.json")
 
 
+SQUARES_SPEC = '''
+def reference(xs: list[int]) -> list[int]:
+    """The squares of xs, in increasing order."""
+    out = [x * x for x in xs]
+    out.sort()
+    return out
+'''
+
+
+def test_spec_language_inputs(tmp_path):
+    """`check --spec S --tests T --entry-point f`: the spec file is an input like the others."""
+    spec = tmp_path / "spec.py"
+    spec.write_text(SQUARES_SPEC)
+    tests = tmp_path / "test_f.py"
+    tests.write_text("from m import f\n\n\ndef test_a():\n    assert f([-3, 1]) == [9, 1]\n")
+    b = tmp_path / "b"
+    p = cli("check", "--spec", str(spec), "--tests", str(tests), "--entry-point", "f", "--out", str(b))
+    if p.returncode == 3:
+        pytest.skip(f"`specguard check --spec` cannot run here: {p.stderr.strip()[-300:]}")
+    assert p.returncode == 1, p.stdout + p.stderr
+    rc, rep = verify(b, spec, tests)
+    assert rc == 0 and rep["claim_source"] == "re-derived from the inputs", rep["reason"]
+    assert_invalid(b, "(role spec) was not given, or was changed", tests)
+    # a forger who also fixes the manifest's hash of an edited spec: the re-derivation disagrees
+    spec.write_text(SQUARES_SPEC.replace("out.sort()", "out.sort(reverse=True)"))
+    m = manifest(b)
+    for i in m["inputs"]:
+        if i["role"] == "spec":
+            i["sha256"] = sha(spec.read_bytes())
+    write_manifest(b, m)
+    assert_invalid(b, "claim does not follow from the inputs", spec, tests, check="inputs")
+
+
 def test_bundle_that_certifies_nothing(genuine, tmp_path):
     """Intact but uncertified: valid (exit 0) and the report says it certifies nothing."""
     b = genuine.copy("conflict", tmp_path / "b")
@@ -442,7 +475,8 @@ def test_tamper_trusted_file_with_kernel_bypass(genuine, tmp_path):
     edit(b / "spec.lean", "open SpecGuard\n\n",
          "open SpecGuard\n\nset_option debug.skipKernelTC true in\ntheorem cheat : False := cheat\n")
     rehash(b)
-    assert_invalid(b, "spec.lean:8: not a generated clause definition", check="trusted files")
+    line = (emit.HEADER + "noncomputable section\nnamespace SGTask\nopen SpecGuard\n\n").count("\n") + 1
+    assert_invalid(b, f"spec.lean:{line}: not a generated clause definition", check="trusted files")
     b = genuine.copy("conflict", tmp_path / "b2")
     t = (b / "tests.lean").read_text()
     line = next(ln for ln in t.split("\n") if ln.startswith("def T"))
@@ -543,8 +577,8 @@ def test_tamper_certificate_swapped_between_bundles(genuine, tmp_path):
     b = genuine.copy("conflict", tmp_path / "b")
     shutil.copy(genuine.clean / "cert.lean", b / "cert.lean")
     rehash(b)
-    rep = assert_invalid(b, "the certificate was rejected", check="kernel")
-    assert "does not compile" in rep["reason"] or "does not prove" in rep["reason"]
+    rep = assert_invalid(b, "the certificate was rejected: it holds proofs of", check="kernel")
+    assert "not of the bundle's claim Conflict (a certificate of another bundle?)" in rep["reason"], rep["reason"]
     # and with the other bundle's claims as well: the claim files disagree
     c = genuine.copy("clean", tmp_path / "c")
     shutil.copy(genuine.conflict / "cert.lean", c / "cert.lean")
