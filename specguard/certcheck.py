@@ -35,9 +35,10 @@ from .errors import LeanCrash, LeanTimeout, SpecGuardError
 MAX_CERT_BYTES = 4 * 1024 * 1024
 # Options for every Lean run of a check (only from here, never from the files): deep
 # recursion for large literal values and for evaluating compiled specs (the elaborator recurses
-# once per loop iteration; bounded in practice by speclang.DEFAULT_KERNEL_BUDGET and the time
-# limit), and no linters (their output is not needed).
-LEAN_OPTIONS = ("-DmaxRecDepth=400000", "-Dlinter.all=false")
+# once per loop iteration), no heartbeat limit (long evaluations; the OS time and memory limits of
+# every run still apply, and speclang.DEFAULT_KERNEL_BUDGET keeps evaluations to a few seconds),
+# and no linters (their output is not needed).
+LEAN_OPTIONS = ("-DmaxRecDepth=400000", "-DmaxHeartbeats=0", "-Dlinter.all=false")
 NAMESPACE = "SGTask"
 TRUSTED_MODULES = ("Spec", "Tests", "Claim")
 

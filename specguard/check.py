@@ -160,11 +160,13 @@ def _spec_use(program: speclang.SpecProgram, entry: str, json: bool, keyed: list
     outcomes: dict[str, speclang.MirrorOut] = {}
     calls: dict[str, Call] = {}
     keys: dict[str, str] = {}
+    key_texts: dict[str, str | None] = {}
     for c in keyed:
         call = c.source.call
         if c.input_id in outcomes:
             continue
         keys[c.input_id] = c.key
+        key_texts[c.input_id] = c.key_text
         calls[c.input_id] = call
         if call.target != entry:
             outcomes[c.input_id] = speclang.MirrorOut("none", reason=f"a call of {call.target}, not {entry}")
@@ -174,6 +176,10 @@ def _spec_use(program: speclang.SpecProgram, entry: str, json: bool, keyed: list
     over: list[str] = []
     notes: list[str] = []
     spent = 0
+    unmatched = [i for i, o in outcomes.items() if o.kind == "none" and "parameters" in o.reason]
+    if unmatched and len(unmatched) == len(outcomes):
+        notes.append(f"no tested call of {entry} matches the spec's {program.nparams} positional parameter(s) "
+                     f"(calls with keyword arguments are not bound): the spec says nothing about them")
     for input_id, out in outcomes.items():
         call = calls[input_id]
         if out.kind == "unknown":
@@ -181,11 +187,12 @@ def _spec_use(program: speclang.SpecProgram, entry: str, json: bool, keyed: list
             continue
         if out.kind == "none":
             continue
-        if out.steps > budget or spent + out.steps > 3 * budget:
+        if out.steps > budget or spent + out.steps > 2 * budget:
             over.append(input_id)
             continue
         spent += out.steps
-        common = dict(name=_SPEC_CLAUSE, key=keys[input_id], input_id=input_id, instance_of=clause, exact=True)
+        common = dict(name=_SPEC_CLAUSE, key=keys[input_id], key_text=key_texts[input_id], input_id=input_id,
+                      instance_of=clause, exact=True)
         if out.kind == "eq":
             try:
                 emit.lean_val(out.value)
@@ -222,10 +229,10 @@ def _witness_ok(use: _SpecUse, tests: list[emit.Clause], budget: int) -> bool:
     if any(tok in use.clause.py for tok in BANNED):
         return False
     total = 0
-    for t in tests:
-        out = use.outcomes.get(t.input_id)
+    for input_id in {t.input_id for t in tests} | set(use.outcomes):
+        out = use.outcomes.get(input_id)
         if out is None or out.kind == "unknown" or (out.kind == "none" and not out.sure) \
-                or t.input_id in use.over_budget:
+                or input_id in use.over_budget:
             return False
         total += out.steps
     return total <= budget

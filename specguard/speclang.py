@@ -45,7 +45,6 @@ import resource
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -55,10 +54,11 @@ from .errors import InputError
 from .values import V
 
 DEFAULT_FUEL = 100_000
-# Mirror steps (operations, statements, loop iterations and calls) the kernel is asked to evaluate
-# per certificate; beyond it, evaluation falls back to CPython (execution evidence).  Measured in
-# benchmarks/spec_eval.py: one step costs the elaborator plus the kernel about 0.2-1 ms.
-DEFAULT_KERNEL_BUDGET = 20_000
+# Mirror steps (operations weighted by the size of the data they walk, statements, loop
+# iterations and calls) the kernel is asked to evaluate per input; beyond it, evaluation falls
+# back to CPython (execution evidence).  Measured in benchmarks/spec_eval.py: a step costs the
+# elaborator plus the kernel about 0.2-0.6 ms on 2 cores, so the budget is a few seconds.
+DEFAULT_KERNEL_BUDGET = 10_000
 # The mirror gives up (the spec says nothing it can certify) beyond this many steps.
 MIRROR_STEP_LIMIT = 5_000_000
 MAX_DEPTH = 450          # nesting depth the mirror accepts (Py.DEPTH is 500)
@@ -434,7 +434,7 @@ class _Parser:
         for node in body:
             if isinstance(node, ast.FunctionDef):
                 if node.name in self.functions:
-                    raise self.err(node, f"function {node.name!r} is defined twice")
+                    raise self.err(node, f"function {node.name!r} is defined twice", "rename or remove one of them")
                 self.functions[node.name] = node
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 mod = node.module if isinstance(node, ast.ImportFrom) else node.names[0].name
@@ -515,11 +515,13 @@ class _Parser:
         self.scope = _Scope(binders)
         self.fn_name = node.name
         self.locals_set = set(local_names)
+        self.hidden: list[str] = []
         body = node.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
             body = body[1:]
         ir = self.block(body)
+        local_names += self.hidden
         return Fn(name=node.name, index=index, params=[binders[p] for p in params],
                   locals=[binders[n] for n in local_names], pynames={b: n for n, b in binders.items()},
                   defaults=defaults, body=ir, line=node.lineno, annotations=[p.annotation for p in a.args])
@@ -541,6 +543,9 @@ class _Parser:
         if isinstance(s, ast.Pass):
             return [SPass(line=ln)]
         if isinstance(s, ast.Return):
+            if s.value is not None and self.is_pop(s.value):
+                tmp = self.hidden_local(ln)
+                return [self.mutation_call(s.value, tmp), SReturn(EVar(self.local(tmp), line=ln), line=ln)]
             return [SReturn(self.expr(s.value) if s.value is not None else ELit(None, line=ln), line=ln)]
         if isinstance(s, ast.Break):
             return [SBreak(line=ln)]
@@ -573,6 +578,15 @@ class _Parser:
         if isinstance(s, ast.Expr):
             if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
                 return []
+            v = s.value
+            if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in _MUTATORS \
+                    and len(v.args) == 1 and self.is_pop(v.args[0]) and not v.keywords:
+                # `out.append(stack.pop())`: the pop is the first thing evaluated, so it can go first
+                tmp = self.hidden_local(ln)
+                first = self.mutation_call(v.args[0], tmp)
+                v = ast.Call(func=v.func, args=[ast.Name(id=tmp.id, ctx=ast.Load(), lineno=ln, col_offset=0)],
+                             keywords=[], lineno=ln, col_offset=0)
+                return [first, self.mutation_call(v, None)]
             mut = self.mutation_call(s.value, None)
             if mut is not None:
                 return [mut]
@@ -609,6 +623,18 @@ class _Parser:
             raise self.err(s, "nested functions are outside the spec language", "define helpers at module level")
         raise self.err(s, f"`{type(s).__name__}` statements are outside the spec language",
                        "see docs/spec-language.md for the supported statements")
+
+    def hidden_local(self, line: int) -> ast.Name:
+        """A fresh local (``x.pop()`` hoisted out of an expression)."""
+        name = f"_pop{line}_{len(self.hidden)}"
+        self.hidden.append(name)
+        self.scope.frames[0][name] = f"v{len(self.scope.frames[0])}"
+        self.locals_set.add(name)
+        return ast.Name(id=name, ctx=ast.Store(), lineno=line, col_offset=0)
+
+    @staticmethod
+    def is_pop(e: ast.expr) -> bool:
+        return isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and e.func.attr == "pop"
 
     def local(self, node: ast.Name) -> str:
         b = self.scope.frames[0].get(node.id)
@@ -795,7 +821,8 @@ class _Parser:
         if isinstance(e, ast.Attribute):
             raise self.err(e, f"attribute `.{e.attr}` is outside the spec language", "call a supported method")
         if isinstance(e, ast.Lambda):
-            raise self.err(e, "lambda is allowed only as key= of sorted, min, max and list.sort")
+            raise self.err(e, "lambda is allowed only as key= of sorted, min, max and list.sort",
+                           "define a function with `def` at module level")
         if isinstance(e, ast.NamedExpr):
             raise self.err(e, "`:=` is outside the spec language")
         raise self.err(e, f"`{type(e).__name__}` expressions are outside the spec language")
@@ -1001,9 +1028,6 @@ def _cmp_op(op: tuple, a: E, b: E, line: int) -> E:
     if code is None:
         return EOp(fn, [a, b], line=line)
     return EOp(fn, [ERaw(str(code), code), a, b], line=line)
-
-
-_BUILTIN_NAMES = set(_SIMPLE_BUILTINS) | {"range", "sum", "any", "all", "min", "max", "sorted", "enumerate", "zip"}
 
 
 def _assigned_names(body: Sequence[ast.stmt]) -> set[str]:
@@ -1267,6 +1291,7 @@ class _Ownership:
         self.row_loads: dict[str, list[tuple[str, int]]] = {}   # var -> loads of var[i]
         self.assigns: dict[str, list[tuple[Any, int]]] = {}     # var -> [(value E or None=alias, line)]
         self.mutations: dict[str, list[tuple[S, bool]]] = {}   # var -> [(stmt, requires ownership)]
+        self.final = False
 
     def err(self, line: int, msg: str, hint: str | None = None) -> SpecError:
         return _err(self.path, line, msg, hint)
@@ -1278,6 +1303,8 @@ class _Ownership:
     def expr(self, e, ctx: str) -> None:
         if e is None:
             return
+        if self.final and ctx in (_RETAIN, _USE, _ITER):
+            ctx = _SAFE          # in `return`/`raise`: nothing of this function runs afterwards
         if isinstance(e, EVar):
             self.loads.setdefault(e.name, []).append((ctx, e.line))
         elif isinstance(e, EOp):
@@ -1387,7 +1414,9 @@ class _Ownership:
         elif isinstance(s, SExpr):
             self.expr(s.value, _USE)
         elif isinstance(s, SReturn):
+            self.final = True
             self.expr(s.value, _SAFE)
+            self.final = False
         elif isinstance(s, (SIf, SWhile, SAssert)):
             self.expr(s.cond, _SAFE)
         elif isinstance(s, SFor):
@@ -1395,8 +1424,10 @@ class _Ownership:
             for n in _target_names(s.target):
                 self.assigns.setdefault(n, []).append((None, s.line))
         elif isinstance(s, SRaise):
+            self.final = True
             for a in s.args:
                 self.expr(a, _USE)
+            self.final = False
         for b in _sub_blocks(s):
             self.block(b)
 
@@ -1894,19 +1925,6 @@ def _num(x) -> int:
     raise _U("not a number")
 
 
-def _depth(x, d: int = 0) -> None:
-    if d > MAX_DEPTH:
-        raise Unsure("nesting too deep")
-    t = type(x)
-    if t in (list, tuple, set):
-        for y in x:
-            _depth(y, d + 1)
-    elif t is dict:
-        for k, v in x.items():
-            _depth(k, d + 1)
-            _depth(v, d + 1)
-
-
 def _in_subset(x) -> bool:
     return x is None or type(x) in (bool, int, str, list, tuple, dict, set)
 
@@ -2259,9 +2277,9 @@ def m_range(args) -> list:
     xs = [_num(a) for a in args]
     if not 1 <= len(xs) <= 3:
         raise _U("range arity")
-    r = range(*xs) if len(xs) > 1 else range(xs[0])
     if len(xs) == 3 and xs[2] == 0:
         raise _U("range step 0")
+    r = range(*xs) if len(xs) > 1 else range(xs[0])
     _cap_len(len(r))
     return list(r)
 
@@ -2770,6 +2788,21 @@ def _mirror_fn(fn: str) -> Callable:
     return MIRROR_OPS[fn]
 
 
+def _size(x) -> int:
+    return len(x) if type(x) in (list, tuple, str, dict, set) else 0
+
+
+def _op_cost(fn: str, args: list) -> int:
+    """Extra cost of an operation for the kernel: it walks the sequences it is given (the
+    kernel's cost per step, measured in benchmarks/spec_eval.py, stays within a small range)."""
+    n = sum(_size(a) for a in args if not isinstance(a, list)) + sum(len(a) for a in args if isinstance(a, list))
+    if n <= 4:
+        return 0
+    if fn in ("Py.sorted", "Py.sortList"):
+        return n * max(1, n.bit_length()) // 2
+    return n // 4
+
+
 class _Flow(Exception):
     pass
 
@@ -2946,6 +2979,7 @@ class Mirror:
         self.tick()
         if isinstance(e, EOp):
             args = [self.arg(a, env) for a in e.args]
+            self.tick(_op_cost(e.fn, args))
             return _mirror_fn(e.fn)(*args)
         if isinstance(e, ECall):
             args = [self.ev(a, env) for a in e.args]
@@ -2989,6 +3023,8 @@ class Mirror:
         raise TypeError(type(e).__name__)
 
     def keys(self, e: EKeyed, it, env: dict):
+        n = _size(it)
+        self.tick(n * max(1, n.bit_length()) // 2 if e.kind in ("sorted", "sort") else n // 4)
         if e.key is None:
             return None
         items = m_iter(it)
@@ -3323,7 +3359,8 @@ class SpecProgram:
                     raise _err(self.path, a, "the arguments of an example must be a tuple `(a, b, ...)`")
                 expected = eval_literal(b)
             except NotLiteral as e:
-                raise _err(self.path, item, f"example is not a literal: {e.reason}") from None
+                raise _err(self.path, item, f"example is not a literal: {e.reason}",
+                           "write examples with literal values: ((arg1, arg2), expected)") from None
             text = lines[item.lineno - 1].strip() if 0 < item.lineno <= len(lines) else ""
             out.append(Example(args, expected, item.lineno, text))
         return out
@@ -3388,6 +3425,8 @@ class SpecProgram:
             return MirrorOut("unknown", steps=m.steps, reason=str(e))
         except RecursionError:
             return MirrorOut("unknown", steps=m.steps, reason="recursion too deep for the mirror")
+        except Exception as e:      # a mirror defect must never become a claim
+            return MirrorOut("unknown", steps=m.steps, reason=f"SpecGuard's evaluator failed: {type(e).__name__}: {e}")
         finally:
             sys.setrecursionlimit(old)
 

@@ -1,0 +1,185 @@
+"""Evaluating specs: the Lean kernel vs CPython, at growing input sizes.
+
+    python -m benchmarks.spec_eval [--max-seconds 30] [--json] [--only NAME]
+
+For each representative spec and input size n, prints:
+
+* ``steps``: the cost SpecGuard's evaluator (the mirror) counts, which is what the kernel budget
+  (``speclang.DEFAULT_KERNEL_BUDGET``, ``--spec-budget``) is measured in;
+* ``kernel``: seconds for Lean to elaborate and kernel-check ``Py.runCanon P 0 args = expected``
+  (one Lean run, minus a baseline run with the same program and a trivial theorem);
+* ``cpython``: seconds for CPython to run the same source in SpecGuard's sandbox (one subprocess;
+  the in-process time of the call alone in parentheses);
+* where the budget is exceeded (steps > budget), and where the kernel exceeds ``--max-seconds``.
+
+Sizes grow geometrically until the kernel takes longer than ``--max-seconds`` (or a Lean run
+fails), so the table also shows the size at which SpecGuard stops asking the kernel and falls
+back to CPython (execution evidence).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+SPECS = {
+    "sum_loop": ('''
+def reference(xs: list[int]) -> int:
+    total = 0
+    for x in xs:
+        total += x * x
+    return total
+''', lambda n, r: ([r.randint(-1000, 1000) for _ in range(n)],)),
+    "while_count": ('''
+def reference(n: int) -> int:
+    i = 0
+    steps = 0
+    while i < n:
+        i += 1
+        if i % 3 == 0:
+            steps += 1
+    return steps
+''', lambda n, r: (n,)),
+    "sorted_comp": ('''
+def reference(xs: list[int]) -> list[int]:
+    return sorted([x * x for x in xs if x % 2 == 0], reverse=True)
+''', lambda n, r: ([r.randint(-1000, 1000) for _ in range(n)],)),
+    "vowels_str": ('''
+def reference(s: str) -> int:
+    return sum(1 for c in s.lower() if c in "aeiou")
+''', lambda n, r: ("".join(r.choice("abcdeiouxyz ") for _ in range(n)),)),
+    "word_counts": ('''
+def reference(words: list[str]) -> dict:
+    counts = {}
+    for w in words:
+        counts[w] = counts.get(w, 0) + 1
+    return counts
+''', lambda n, r: ([r.choice(["a", "bb", "cc", "d", "e", "ff", "g", "h"]) for _ in range(n)],)),
+    "fib_rec": ('''
+def reference(n: int) -> int:
+    if n < 2:
+        return n
+    return reference(n - 1) + reference(n - 2)
+''', lambda n, r: (n,)),
+    "lcs_table": ('''
+def reference(s: str, t: str) -> int:
+    dp = [[0] * (len(t) + 1) for _ in range(len(s) + 1)]
+    for i in range(1, len(s) + 1):
+        for j in range(1, len(t) + 1):
+            if s[i - 1] == t[j - 1]:
+                dp[i][j] = dp[i - 1][j - 1] + 1
+            else:
+                dp[i][j] = max(dp[i - 1][j], dp[i][j - 1])
+    return dp[len(s)][len(t)]
+''', lambda n, r: ("".join(r.choice("ab") for _ in range(n)), "".join(r.choice("ab") for _ in range(n)))),
+}
+
+SIZES = {"fib_rec": [5, 8, 11, 14, 17, 20, 23], "lcs_table": [2, 4, 8, 12, 16, 24, 32, 48]}
+DEFAULT_SIZES = [4, 16, 64, 256, 1024, 4096, 16384]
+
+
+def _lean_file(prog: str, thm: str) -> str:
+    return ("prelude\nimport SpecGuard.Core\nimport SpecGuard.Value\nimport SpecGuard.Py\nnoncomputable section\n"
+            f"open SpecGuard\ndef P : Nat → List Val → Option Py.Res := {prog}\n{thm}\n")
+
+
+def measure(name: str, max_seconds: float, seed: int = 0) -> list[dict]:
+    from specguard import certcheck, emit, lean_runner, speclang, values as vals
+    src, gen = SPECS[name]
+    p = speclang.SpecProgram(src, f"{name}.py")
+    prog = p.lean_prog()
+    opts = list(certcheck.LEAN_OPTIONS)
+    base = lean_runner.check_text(_lean_file(prog, "theorem base : True := True.intro"), timeout=120, options=opts)
+    rows = []
+    r = random.Random(seed)
+    for n in SIZES.get(name, DEFAULT_SIZES):
+        raw = gen(n, r)
+        args = tuple(vals.from_python(a) for a in raw)
+        m = speclang.Mirror(p.fns, p.fuel)
+        t = time.monotonic()
+        try:
+            value = m.call(p.index["reference"], [speclang.to_mirror(a) for a in args])
+            expected = speclang.m_canon(value)
+        except Exception as e:  # noqa: BLE001 - reported, the benchmark goes on
+            rows.append({"spec": name, "n": n, "error": f"mirror: {e}"})
+            break
+        mirror_s = time.monotonic() - t
+        t = time.monotonic()
+        cp = speclang.run_cpython(p, [("reference", args)], timeout=max_seconds)
+        cpython_s = time.monotonic() - t
+        g: dict = {}
+        exec(compile(src, name, "exec"), g)  # noqa: S102 - the benchmark's own spec sources
+        t = time.monotonic()
+        g["reference"](*raw)
+        inproc_s = time.monotonic() - t
+        ok_cp = cp[0].kind == "ret" and vals.canon(cp[0].value) == expected
+        argl = speclang._lean_list([emit.lean_val(a) for a in args])
+        thm = (f"theorem e : Eq (Py.runCanon P 0 {argl}) (Option.some (Py.Res.ret {emit.lean_val(expected)})) "
+               f":= Eq.refl _")
+        t = time.monotonic()
+        try:
+            res = lean_runner.check_text(_lean_file(prog, thm), timeout=max_seconds * 2, options=opts)
+            kernel_s = max(0.0, res.seconds - base.seconds)
+            ok = res.ok
+            err = None if res.ok else (str(res.errors[0])[:120] if res.errors else f"exit {res.exit_code}")
+        except Exception as e:  # noqa: BLE001 - a timeout ends this spec's series
+            kernel_s, ok, err = time.monotonic() - t, False, type(e).__name__
+        row = {"spec": name, "n": n, "steps": m.steps, "over_budget": m.steps > speclang.DEFAULT_KERNEL_BUDGET,
+               "kernel_s": round(kernel_s, 3), "kernel_ok": ok, "cpython_s": round(cpython_s, 3),
+               "cpython_inprocess_s": round(inproc_s, 6), "mirror_s": round(mirror_s, 4),
+               "cpython_agrees": ok_cp}
+        if err:
+            row["kernel_error"] = err
+        rows.append(row)
+        if not ok or kernel_s > max_seconds:
+            break
+    return rows
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--max-seconds", type=float, default=30.0, help="stop growing n beyond this kernel time")
+    ap.add_argument("--only", help="one spec")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    from specguard import lean_runner, speclang
+    lean_runner.ensure_core()
+    names = [args.only] if args.only else list(SPECS)
+    all_rows = []
+    for name in names:
+        all_rows += measure(name, args.max_seconds)
+    if args.json:
+        print(json.dumps(all_rows, indent=2))
+        return 0
+    budget = speclang.DEFAULT_KERNEL_BUDGET
+    print(f"kernel budget: {budget} steps per input (beyond: CPython, execution evidence)")
+    print(f"{'spec':<12} {'n':>6} {'steps':>9} {'kernel s':>9} {'ms/1k steps':>11} {'cpython s':>10} "
+          f"{'(in-proc s)':>12}  note")
+    for r in all_rows:
+        if "error" in r:
+            print(f"{r['spec']:<12} {r['n']:>6}  {r['error']}")
+            continue
+        per = 1000 * r["kernel_s"] / max(r["steps"], 1) * 1000 / 1000
+        note = []
+        if r["over_budget"]:
+            note.append("over budget -> CPython")
+        if not r["kernel_ok"]:
+            note.append(f"kernel failed: {r.get('kernel_error')}")
+        if not r["cpython_agrees"]:
+            note.append("CPython disagrees!")
+        print(f"{r['spec']:<12} {r['n']:>6} {r['steps']:>9} {r['kernel_s']:>9.3f} {per * 1000 / 1000:>11.2f} "
+              f"{r['cpython_s']:>10.3f} {r['cpython_inprocess_s']:>12.6f}  {'; '.join(note)}")
+    print()
+    for name in names:
+        rows = [r for r in all_rows if r["spec"] == name and "error" not in r]
+        first_over = next((r["n"] for r in rows if r["over_budget"]), None)
+        slow = next((r["n"] for r in rows if r["kernel_s"] > args.max_seconds or not r["kernel_ok"]), None)
+        print(f"{name}: budget exceeded from n = {first_over if first_over is not None else '> ' + str(rows[-1]['n'])}"
+              f"; kernel over {args.max_seconds:g} s (or failing) from n = {slow if slow is not None else '> ' + str(rows[-1]['n'])}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
