@@ -47,7 +47,7 @@ LIBRARY_MODULES = ("SpecGuard.Core", "SpecGuard.Value", "SpecGuard.Py")
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MEMORY_MB = 2048
-_ADDRESS_RESERVE_MB = 8192
+_ADDRESS_RESERVE_MB = 32768
 
 
 class _Frozen(BaseModel):
@@ -228,8 +228,10 @@ def _limits(memory_mb: int, cpu_seconds: float):
         os.setsid()
         soft = int(cpu_seconds) + 1
         resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
-        # Lean reserves ~4-8 GB of address space up front (thread stacks, heap arenas), so
-        # the OS limit is a backstop above Lean's own `-M` limit on its heap.
+        # Lean reserves 6-8 GB of address space up front (VmData ~6.3 GB measured; thread
+        # creation fails under ~8 GB, and sporadically at 10 GB with several Lean processes
+        # starting at once), so the OS data limit is only a backstop far above Lean's own
+        # `-M` limit on its heap, which is the memory limit that matters.
         limit = (memory_mb + _ADDRESS_RESERVE_MB) * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
     return apply
