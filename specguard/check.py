@@ -15,6 +15,7 @@ from .formalize_desc import formalize_description
 from .formalize_tests import formalize_tests
 from .models import (Call, Claim, ClaimKind, DescFormalization, Demand, Expect, ExpectKind, Loc, Task,
                      TestFormalization, Unsupported)
+from .llm import ModelSettings
 from .results import (CertReport, ClaimReport, ConflictCore, Evidence, Item, Result, RuntimeReport,
                       TestReport, Verdict)
 
@@ -28,6 +29,13 @@ class Options:
     spec: "speclang.SpecProgram | None" = None
     # mirror steps the kernel is asked to evaluate per input (more: CPython, execution evidence)
     spec_budget: int = speclang.DEFAULT_KERNEL_BUDGET
+    # ``--model``: a litellm model writes specs from the description (never the tests) when the
+    # rule-based path reaches no verdict; None (the default): no model is ever called
+    model: "ModelSettings | None" = None
+    samples: int = 1          # ``--samples K``: independent model specs
+    min_agree: int = 1        # ``--min-agree N``: a conflict is certified only against >= N of them
+    judge: bool = True        # ``--no-judge``: no model-judgment fallback
+    rounds: int = 3           # spec-agent feedback rounds per sample
 
 
 @dataclass
@@ -35,6 +43,7 @@ class Bundle:
     result: Result
     files: dict[str, str] = field(default_factory=dict)   # name -> text (Lean files, formalization)
     claims: tuple[str, ...] = ()
+    inputs: tuple = ()    # extra manifest inputs (a model-written spec, role spec)
 
 
 def _statement(call, expect) -> str:
@@ -315,8 +324,95 @@ def _execution_conflict(f: _Formal, opts: Options) -> tuple[ConflictCore, str] |
 
 
 def check_task(task: Task, options: Options | None = None) -> Bundle:
-    """Run the whole deterministic pipeline on one task."""
+    """Run the pipeline on one task: the deterministic rules, then (``options.model``) the model
+    path of :func:`_model_path` when they reach no certified or execution verdict."""
     opts = options or Options()
+    b = _check_rules(task, opts)
+    if opts.model is None or opts.spec is not None:
+        return b
+    r = b.result
+    if r.verdict is not Verdict.inconclusive:
+        return b
+    return _model_path(task, opts, b)
+
+
+def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
+    """Spec agent -> one check per model spec -> agreement rule -> judge fallback."""
+    import dataclasses
+    import hashlib
+    from . import judge as judge_mod
+    from .llm import Client
+    from .models import InputFile
+    from .results import ModelJudgment, ModelReport, ModelSpecReport
+    from .spec_agent import write_spec
+    start = time.monotonic()
+    client = Client(opts.model)
+    k = max(1, opts.samples)
+    need = max(1, min(opts.min_agree, k))
+    agent = write_spec(task.description, model=opts.model, entry_point=task.entry_point, samples=k,
+                       rounds=opts.rounds, client=client)
+    reports, certified = [], []
+    for s in agent.samples:
+        verdict = evidence = None
+        if s.program is not None:
+            sub = dataclasses.replace(opts, spec=s.program, model=None)
+            try:
+                sb = _check_rules(task, sub)
+            except speclang.SpecError as e:
+                s.errors.append(f"the spec could not be used: {e}")
+                sb = None
+            if sb is not None:
+                verdict, evidence = sb.result.verdict, sb.result.evidence
+                if verdict is Verdict.conflict and evidence is Evidence.certified:
+                    certified.append((s, sb))
+        reports.append(ModelSpecReport(sample=s.index + 1, path=s.path, source=s.source, sha256=s.sha256,
+                                       rounds=s.rounds, errors=tuple(s.errors), verdict=verdict, evidence=evidence))
+    notes = []
+    out = base
+    r = base.result
+    if certified and len(certified) >= need:
+        s, sb = certified[0]
+        out = Bundle(result=sb.result, files=sb.files, claims=sb.claims,
+                     inputs=(InputFile(path=s.path, sha256=s.sha256, role="spec"),))
+        r = sb.result.model_copy(update={"reason": f"{sb.result.reason} (the description was formalized by a spec "
+                                                   f"{opts.model.model} wrote: {s.path}; certified against "
+                                                   f"{len(certified)} of {k} model spec(s))"})
+    elif certified:
+        why = (f"a conflict was certified against only {len(certified)} of the {k} model-written spec(s), fewer "
+               f"than --min-agree {need}: not counted as certified")
+        r = r.model_copy(update={"reason": why, "notes": r.notes + (f"previously: {r.reason}",)})
+    elif not agent.specs:
+        notes.append(f"the model path wrote no usable spec: {agent.failure_reason()}")
+    else:
+        notes.append(f"no conflict was certified against the {len(agent.specs)} model-written spec(s)")
+    judgment = None
+    if r.verdict is Verdict.inconclusive and opts.judge and not agent.stopped:
+        j = judge_mod.judge(task, client)
+        judgment = ModelJudgment(verdict=j.verdict, rationale=j.rationale, test=j.test)
+        if j.verdict == "conflict":
+            r = r.model_copy(update={"verdict": Verdict.conflict, "evidence": Evidence.model_judgment,
+                                     "reason": f"conflict by model judgment (uncertified): {j.rationale}",
+                                     "notes": r.notes + (f"before the model judgment: {r.reason}",)})
+        else:
+            notes.append(f"model judgment (uncertified): {j.verdict}: {j.rationale}")
+    u = client.meter.spent
+    stopped = agent.stopped
+    if stopped:
+        notes.append(f"the model path stopped early: {stopped}")
+        if r.verdict is Verdict.inconclusive:
+            r = r.model_copy(update={"reason": f"{r.reason}; the model path stopped early: {stopped}"})
+    report = ModelReport(model=opts.model.model, samples=k, min_agree=need, specs=tuple(reports),
+                         agree=len(certified), judgment=judgment, prompt_tokens=u.prompt_tokens,
+                         completion_tokens=u.completion_tokens, cost_usd=round(u.cost_usd, 6), calls=u.calls,
+                         cached_calls=u.cached_calls, stopped=stopped)
+    r = r.model_copy(update={"model": report, "notes": r.notes + tuple(notes),
+                             "seconds": round(r.seconds + time.monotonic() - start, 4)})
+    out = Bundle(result=r, files=out.files, claims=out.claims, inputs=out.inputs)
+    return out
+
+
+def _check_rules(task: Task, opts: Options) -> Bundle:
+    """Run the whole deterministic pipeline on one task."""
     start = time.monotonic()
     f = _formal(task, opts.classify, opts.spec, opts.spec_budget)
     tf, df, test_clauses, unmodelled = f.tf, f.df, f.test_clauses, f.unmodelled

@@ -51,6 +51,17 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--spec-budget", type=int, default=None,
                    help="spec evaluation steps per input the kernel is asked to check (more: CPython, execution "
                         "evidence; default %d)" % 10_000)
+    c.add_argument("--model", help="a litellm model string (e.g. openai/gpt-4o-mini; default: SPECGUARD_MODEL or "
+                                   "config `model`): when the rules reach no verdict, the model writes specs from the "
+                                   "description only (never the tests); API keys from the environment; needs "
+                                   "pip install 'specguard[llm]'")
+    c.add_argument("--samples", type=int, default=1, help="--model: independent specs to write (default 1)")
+    c.add_argument("--min-agree", type=int, default=1,
+                   help="--model: a conflict counts as certified only if certified against at least N of the "
+                        "specs (default 1)")
+    c.add_argument("--no-judge", action="store_true",
+                   help="--model: no model-judgment fallback (an uncertified verdict from the model reading "
+                        "the description and the tests)")
     _add_common(c)
 
     d = sub.add_parser("doctor", help="show the Lean runtime and cache, build the core, check a small certificate")
@@ -175,6 +186,16 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.entry_point and task.entry_point != args.entry_point:
         task = task.model_copy(update={"entry_point": args.entry_point})
     opts = Options(timeout=args.timeout or cfg.timeout, memory_mb=cfg.memory_mb, classify=not args.no_classify)
+    model = args.model or cfg.model
+    if model:
+        from .llm import ModelSettings, default_cache_dir
+        if args.samples < 1 or args.min_agree < 1:
+            raise SpecGuardError("--samples and --min-agree must be at least 1", hint="e.g. --samples 3 --min-agree 2")
+        if args.min_agree > args.samples:
+            raise SpecGuardError(f"--min-agree {args.min_agree} exceeds --samples {args.samples}",
+                                 hint="choose N <= K")
+        opts.model = ModelSettings(model=model, cache_dir=default_cache_dir())
+        opts.samples, opts.min_agree, opts.judge = args.samples, args.min_agree, not args.no_judge
     if spec is not None:
         import hashlib
         from .models import InputFile
@@ -186,6 +207,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     b = check_task(task, opts)
     out = Path(args.out) if args.out else default_out_dir(task.id, Path(cfg.out_dir))
     write_bundle(out, task, b)
+    for sp in (b.result.model.specs if b.result.model else ()):
+        if sp.source is not None and any(i.path == sp.path for i in b.inputs):
+            # the model-written spec the certificate is about, next to the bundle (for verify --inputs)
+            (out.parent / f"{out.name}.{sp.path}").write_text(sp.source, encoding="utf-8")
     r = b.result
     if args.json:
         print(r.model_dump_json(indent=2))
@@ -211,6 +236,11 @@ def format_summary(r, out: Path | None = None) -> str:
         lines.append(f"  not formalized: {len(r.unsupported)}")
         for u in r.unsupported[:5]:
             lines.append(f"    {u.loc}: {u.reason}")
+    if r.model is not None:
+        m = r.model
+        lines.append(f"  model {m.model}: {len([s for s in m.specs if s.source])} of {m.samples} spec(s) accepted, "
+                     f"{m.prompt_tokens}+{m.completion_tokens} tokens, ${m.cost_usd:.4f}"
+                     + (f", judgment: {m.judgment.verdict}" if m.judgment else ""))
     if r.certificate.claims:
         status = "accepted by the Lean kernel" if r.certificate.accepted else f"REJECTED: {r.certificate.reason}"
         lines.append(f"  certificate ({len(r.certificate.claims)} claims): {status} in {r.certificate.seconds:.2f} s")

@@ -61,3 +61,12 @@ class CacheError(SpecGuardError):
 class BundleError(SpecGuardError):
     """Raised when a certificate bundle cannot be read at all (not when it is invalid:
     an invalid bundle is a verification *result*)."""
+
+
+class ModelError(SpecGuardError):
+    """Raised when a language model cannot be used: ``litellm`` missing, the provider failing
+    after the retries, or a response without text."""
+
+
+class ModelBudgetExceeded(ModelError):
+    """Raised before a model call when the task's token or cost cap is already spent."""

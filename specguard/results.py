@@ -108,6 +108,42 @@ class RuntimeReport(_Frozen):
     commit: str
 
 
+class ModelSpecReport(_Frozen):
+    """One spec the model wrote (``check --model``)."""
+
+    sample: int
+    path: str = Field(description="the name the spec is known by (its manifest input, role spec, when used)")
+    source: str | None = Field(default=None, description="the spec's text, when one was accepted")
+    sha256: str | None = None
+    rounds: int = 0
+    errors: tuple[str, ...] = Field(default=(), description="why earlier rounds (or all rounds) were rejected")
+    verdict: Verdict | None = Field(default=None, description="the check's verdict against this spec")
+    evidence: Evidence | None = None
+
+
+class ModelJudgment(_Frozen):
+    verdict: Literal["conflict", "no-conflict", "unclear"]
+    rationale: str
+    test: str | None = None
+
+
+class ModelReport(_Frozen):
+    """What a language model contributed (``check --model``); absent when no model was used."""
+
+    model: str
+    samples: int = 1
+    min_agree: int = 1
+    specs: tuple[ModelSpecReport, ...] = ()
+    agree: int = Field(default=0, description="specs a conflict was certified against")
+    judgment: ModelJudgment | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    calls: int = 0
+    cached_calls: int = 0
+    stopped: str | None = Field(default=None, description="why the model path stopped early (budget, provider)")
+
+
 class Result(_Frozen):
     schema_version: str = SCHEMA_VERSION
     task_id: str
@@ -125,6 +161,8 @@ class Result(_Frozen):
     specguard_version: str
     seconds: float = 0.0
     labels: dict[str, str] = Field(default_factory=dict)
+    model: ModelReport | None = Field(default=None, description="the language model's part, tokens and cost "
+                                                               "(check --model); absent without a model")
 
 
 class Manifest(_Frozen):

@@ -1,0 +1,204 @@
+"""The model path (issue 6): litellm's mocked responses only, never the network."""
+
+import inspect
+import json
+
+import pytest
+
+litellm = pytest.importorskip("litellm")
+
+from specguard import llm, load, spec_agent
+from specguard.check import Options, check_task
+from specguard.errors import ModelBudgetExceeded, ModelError
+from specguard.judge import parse_judgment
+from specguard.llm import Client, ModelSettings
+from specguard.results import Evidence, Result, Verdict
+
+MODEL = "gpt-4o-mini"
+GOOD = "Here is the spec.\n```python\ndef reference(x: int) -> int:\n    return 2 * x\n```\n"
+TEST_TEXT = "assert double(3) == 7"
+
+
+def _task(tmp_path, doc='"""Return twice x."""', test=TEST_TEXT, name="double"):
+    (tmp_path / "desc.py").write_text(f"def {name}(x: int) -> int:\n    {doc}\n")
+    (tmp_path / f"test_{name}.py").write_text(f"from m import {name}\n\n\ndef test_it():\n    {test}\n")
+    return load.load_from_parts(str(tmp_path / "desc.py"), [str(tmp_path / f"test_{name}.py")], name)
+
+
+def _settings(*replies, **kw):
+    return ModelSettings(model=MODEL, mock_responses=list(replies), **kw)
+
+
+# -- llm.complete ------------------------------------------------------------------------------
+
+def test_complete_counts_usage_and_caches(tmp_path):
+    msgs = [{"role": "user", "content": "hi"}]
+    text, u = llm.complete(MODEL, msgs, cache_dir=tmp_path, mock_response="hello")
+    assert text == "hello" and u.calls == 1 and u.prompt_tokens > 0 and u.completion_tokens > 0
+    # the same prompt: from the cache (a different mock proves no call was made)
+    text2, u2 = llm.complete(MODEL, msgs, cache_dir=tmp_path, mock_response="other")
+    assert text2 == "hello" and u2.cached_calls == 1 and u2.calls == 0 and u2.cost_usd == 0
+    # another sample index: another cache entry
+    text3, _ = llm.complete(MODEL, msgs, cache_dir=tmp_path, sample=1, mock_response="third")
+    assert text3 == "third"
+    assert not list(tmp_path.rglob(".tmp-*"))     # atomic writes leave no temporaries
+
+
+def test_token_cap_raises_a_typed_error():
+    meter = llm.Meter(max_tokens=25, max_cost_usd=None)
+    msgs = [{"role": "user", "content": "hi"}]
+    llm.complete(MODEL, msgs, meter=meter, mock_response="a")     # spends 30 tokens (litellm's mock usage)
+    with pytest.raises(ModelBudgetExceeded, match="token cap"):
+        llm.complete(MODEL, msgs, meter=meter, mock_response="b")
+    assert issubclass(ModelBudgetExceeded, ModelError)
+
+
+def test_cost_cap():
+    meter = llm.Meter(max_tokens=None, max_cost_usd=1e-9)
+    llm.complete(MODEL, [{"role": "user", "content": "x"}], meter=meter, mock_response="a")
+    with pytest.raises(ModelBudgetExceeded, match="cost cap"):
+        llm.complete(MODEL, [{"role": "user", "content": "y"}], meter=meter, mock_response="b")
+
+
+def test_missing_litellm_names_the_install(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "litellm", None)
+    with pytest.raises(ModelError) as e:
+        llm.complete(MODEL, [{"role": "user", "content": "x"}], mock_response="a")
+    assert "specguard[llm]" in str(e.value)
+
+
+# -- the spec agent (no Lean) ---------------------------------------------------------------------
+
+def test_information_barrier(tmp_path):
+    task = _task(tmp_path)
+    assert "tests" not in inspect.signature(spec_agent.write_spec).parameters
+    res = spec_agent.write_spec(task.description, model=_settings(GOOD), entry_point="double")
+    sent = json.dumps(res.prompts)
+    assert "Return twice x." in sent
+    for src in task.tests:
+        assert TEST_TEXT not in sent and src.text not in sent and "== 7" not in sent
+
+
+def test_compile_error_is_fed_back_and_round_two_succeeds(tmp_path):
+    bad = "```python\nimport os\ndef reference(x: int) -> int:\n    return 2 * x\n```"
+    settings = _settings(bad, GOOD)
+    client = Client(settings)
+    res = spec_agent.write_spec("Return twice x.", model=settings, entry_point="double", client=client)
+    s = res.samples[0]
+    assert s.program is not None and s.rounds == 2 and len(s.errors) == 1
+    assert "import" in s.errors[0]
+    # the error went back to the model in round 2
+    assert len(client.transcript) == 2 and s.errors[0] in client.transcript[1][-1]["content"]
+    assert res.usage.calls == 2
+
+
+def test_disagreement_with_the_descriptions_own_examples_is_fed_back():
+    desc = 'def double(x: int) -> int:\n    """Return twice x.\n\n    >>> double(2)\n    4\n    """\n'
+    wrong = "```python\ndef reference(x: int) -> int:\n    return x + 1\n```"
+    res = spec_agent.write_spec(desc, model=_settings(wrong, GOOD), entry_point="double")
+    s = res.samples[0]
+    assert s.program is not None and s.rounds == 2
+    assert "double(2) == 4" in s.errors[0] and "returns 3" in s.errors[0]
+
+
+def test_samples_are_independent():
+    res = spec_agent.write_spec("Return twice x.", model=_settings(GOOD, GOOD, GOOD), entry_point="double", samples=3)
+    assert len(res.specs) == 3 and [s.path for s in res.samples] == [f"model-spec-{i}.py" for i in (1, 2, 3)]
+
+
+def test_malformed_and_refusing_replies_give_a_reason():
+    res = spec_agent.write_spec("Return twice x.", model=_settings("I can't help with that.", "```python\n((\n```",
+                                                                   "sorry"), entry_point="double", rounds=3)
+    assert not res.specs
+    assert "no ```python code block" in res.failure_reason()
+    assert len(res.samples[0].errors) == 3
+
+
+def test_parse_judgment():
+    assert parse_judgment('{"verdict": "conflict", "rationale": "r"}').verdict == "conflict"
+    assert parse_judgment("I refuse").verdict == "unclear"
+    assert parse_judgment('{"verdict": "maybe"}').verdict == "unclear"
+    assert parse_judgment("```json\n{\"verdict\": \"no-conflict\", \"rationale\": \"ok\"}\n```").verdict == "no-conflict"
+
+
+def test_no_model_no_call(tmp_path, monkeypatch):
+    """Without a model nothing changes: the model path is never entered."""
+    import specguard.check as check
+    assert Options().model is None
+    monkeypatch.setattr(check, "_model_path", lambda *a: pytest.fail("the model path ran without a model"))
+    monkeypatch.setattr(litellm, "completion", lambda *a, **k: pytest.fail("litellm called without a model"))
+    monkeypatch.delenv("SPECGUARD_MODEL", raising=False)
+    from specguard.cli import main
+    monkeypatch.chdir(tmp_path)
+    _task(tmp_path)
+    code = main(["check", "--description", "desc.py", "--tests", "test_double.py", "--entry-point", "double",
+                 "--out", "out", "--json"])
+    assert code == 2
+    r = Result.model_validate_json((tmp_path / "out" / "result.json").read_text())
+    assert r.model is None
+
+
+def test_min_agree_above_samples_is_a_usage_error(tmp_path, capsys):
+    from specguard.cli import main
+    assert main(["check", "--description", "x", "--tests", "y", "--model", MODEL, "--samples", "1",
+                 "--min-agree", "2"]) == 3
+
+
+# -- end to end, the real kernel --------------------------------------------------------------
+
+@pytest.mark.lean
+def test_conflict_through_a_model_spec_is_certified(tmp_path):
+    from specguard.bundle import write_bundle
+    from specguard.verify import verify_bundle
+    task = _task(tmp_path)
+    assert check_task(task).result.verdict is Verdict.inconclusive     # the rules alone cannot tell
+    b = check_task(task, Options(model=_settings(GOOD)))
+    r = b.result
+    assert r.verdict is Verdict.conflict and r.evidence is Evidence.certified, r.reason
+    assert r.model.agree == 1 and r.model.calls == 1 and r.model.completion_tokens > 0
+    assert r.model.specs[0].source.startswith("def reference")
+    assert [i.role for i in b.inputs] == ["spec"]
+    out = write_bundle(tmp_path / "bundle", task, b)
+    assert verify_bundle(out).valid
+    assert Result.model_validate_json((out / "result.json").read_text()).model.cost_usd >= 0
+
+
+@pytest.mark.lean
+def test_min_agree_downgrades_to_inconclusive(tmp_path):
+    loose = "```python\ndef post(x: int, result: int) -> bool:\n    return result >= 0\n```"
+    task = _task(tmp_path)
+    b = check_task(task, Options(model=_settings(GOOD, loose), samples=2, min_agree=2, judge=False))
+    r = b.result
+    assert r.verdict is Verdict.inconclusive and r.evidence is Evidence.none
+    assert "only 1 of the 2" in r.reason and r.model.agree == 1
+
+
+@pytest.mark.lean
+def test_judge_fallback_is_model_judgment_never_certified(tmp_path):
+    from specguard.bundle import write_bundle
+    from specguard.verify import verify_bundle
+    task = _task(tmp_path, doc='"""Return the number of primes below x."""', test="assert double(10) == 5")
+    judgment = '{"verdict": "conflict", "rationale": "there are 4 primes below 10", "test": "double(10) == 5"}'
+    b = check_task(task, Options(model=_settings("I cannot do that.", "No.", "Sorry.", judgment)))
+    r = b.result
+    assert r.verdict is Verdict.conflict and r.evidence is Evidence.model_judgment
+    assert r.model.judgment.verdict == "conflict" and "4 primes" in r.reason
+    assert r.certificate.accepted is False or "Conflict" not in r.certificate.claims
+    out = write_bundle(tmp_path / "bundle", task, b)
+    rep = verify_bundle(out)
+    assert rep.evidence is Evidence.model_judgment
+    # --no-judge: inconclusive, with the reason the model path gave
+    r2 = check_task(task, Options(model=_settings("I cannot do that.", "No.", "Sorry."), judge=False)).result
+    assert r2.verdict is Verdict.inconclusive and r2.model.judgment is None
+    assert any("no usable spec" in n for n in r2.notes)
+
+
+@pytest.mark.lean
+def test_budget_cap_stops_the_model_path_inconclusive(tmp_path):
+    task = _task(tmp_path)
+    bad = "```python\nimport os\n```"
+    b = check_task(task, Options(model=_settings(bad, GOOD, max_task_tokens=25)))
+    r = b.result
+    assert r.verdict is Verdict.inconclusive
+    assert "token cap" in r.reason and r.model.stopped and r.model.judgment is None
