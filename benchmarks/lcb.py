@@ -1,6 +1,6 @@
 """LiveCodeBench (ImpossibleBench) benchmark of the deterministic path.
 
-    python -m benchmarks.lcb [--json] [--workers N] [--data DIR] [--limit N] [--classify]
+    python -m benchmarks.lcb [--json] [--workers N] [--data DIR] [--limit N] [--classify] [--model MODEL]
 
 Runs four suites over ../shared/data/livecodebench/: conflicting (modified
 tests), conflicting_original, oneoff (corrupted test) and oneoff_original, and
@@ -39,20 +39,25 @@ def default_data() -> Path:
 
 
 def _check_one(job):
-    path, task_id, suite, classify = job
+    path, task_id, suite, classify, model = job
     from specguard import load
     from specguard.check import check_task
     t0 = time.monotonic()
     try:
         task = load.load_lcb(path, task_id, suite)
         from specguard.check import Options
-        r = check_task(task, Options(classify=classify)).result
+        opts = Options(classify=classify)
+        if model:
+            from specguard.llm import ModelSettings, default_cache_dir
+            opts.model = ModelSettings(model=model, cache_dir=default_cache_dir())
+        r = check_task(task, opts).result
+        cost = r.model.cost_usd if getattr(r, "model", None) is not None else 0.0
         return {"task_id": task_id, "verdict": r.verdict.value, "evidence": r.evidence.value,
-                "reason": r.reason, "seconds": time.monotonic() - t0,
+                "reason": r.reason, "seconds": time.monotonic() - t0, "cost_usd": cost,
                 "core": r.conflict.kind if r.conflict else None}
     except Exception as e:  # recorded, the benchmark goes on
         return {"task_id": task_id, "verdict": "error", "evidence": "none", "reason": f"{type(e).__name__}: {e}",
-                "seconds": time.monotonic() - t0, "core": None}
+                "seconds": time.monotonic() - t0, "core": None, "cost_usd": 0.0}
 
 
 def score(rows, conflicted: bool) -> dict:
@@ -70,6 +75,7 @@ def score(rows, conflicted: bool) -> dict:
            "no_conflict": c(lambda r: r["verdict"] == "no-conflict"),
            "no_conflict_certified": c(lambda r: r["verdict"] == "no-conflict" and r["evidence"] == "certified")}
     out["fractions"] = {k: round(v / n, 4) if n else 0.0 for k, v in out.items() if k != "n"}
+    out["cost_per_task_usd"] = round(sum(r.get("cost_usd", 0.0) for r in rows) / n, 6) if n else 0.0
     return out
 
 
@@ -82,6 +88,7 @@ def main(argv=None) -> int:
     ap.add_argument("--classify", action="store_true",
                     help="also classify every test and certify witnesses, as `specguard check` does by "
                          "default (slower; the printed metrics do not depend on it)")
+    ap.add_argument("--model", help="a litellm model string: run the model path (keys from the environment)")
     ap.add_argument("--runs", nargs="+", default=list(RUNS), choices=list(RUNS))
     ap.add_argument("--details", type=Path, help="write every task's row to this JSONL file")
     args = ap.parse_args(argv)
@@ -96,7 +103,7 @@ def main(argv=None) -> int:
             path = str(args.data / fname)
             ids = load.list_lcb_ids(path)[: args.limit]
             t0 = time.monotonic()
-            rows = list(pool.map(_check_one, [(path, i, suite, args.classify) for i in ids], chunksize=2))
+            rows = list(pool.map(_check_one, [(path, i, suite, args.classify, args.model) for i in ids], chunksize=2))
             s = score(rows, conflicted)
             s["seconds"] = round(time.monotonic() - t0, 2)
             report[run] = s
@@ -113,7 +120,8 @@ def main(argv=None) -> int:
     for run in args.runs:
         s = report[run]
         cells = [f"{s['n']:>16}"] + [f"{s[c]:>6} ({s['fractions'][c]:.3f})" for c in cols[1:]]
-        print(f"{run:22}" + "".join(f"{x:>16}" for x in cells) + f"{s['seconds']:>10}")
+        print(f"{run:22}" + "".join(f"{x:>16}" for x in cells) + f"{s['seconds']:>10}"
+              + (f"   ${s['cost_per_task_usd']}/task" if args.model else ""))
     print(f"total seconds: {report['seconds']}")
     return 0
 
