@@ -36,6 +36,7 @@ class Options:
     min_agree: int = 1        # ``--min-agree N``: a conflict is certified only against >= N of them
     judge: bool = True        # ``--no-judge``: no model-judgment fallback
     rounds: int = 3           # spec-agent feedback rounds per sample
+    context: tuple = ()       # ``--context PATH...``: (name, text) source files the spec agent may read
 
 
 @dataclass
@@ -349,8 +350,8 @@ def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
     client = Client(opts.model)
     k = max(1, opts.samples)
     need = max(1, min(opts.min_agree, k))
-    agent = write_spec(task.description, model=opts.model, entry_point=task.entry_point, samples=k,
-                       rounds=opts.rounds, client=client)
+    agent = write_spec(task.description, context_files=opts.context, model=opts.model,
+                       entry_point=task.entry_point, samples=k, rounds=opts.rounds, client=client)
     reports, certified = [], []
     for s in agent.samples:
         verdict = evidence = None

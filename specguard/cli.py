@@ -59,6 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--min-agree", type=int, default=1,
                    help="--model: a conflict counts as certified only if certified against at least N of the "
                         "specs (default 1)")
+    c.add_argument("--context", nargs="+", default=[],
+                   help="source files the model may read with the description (never the tests)")
     c.add_argument("--no-judge", action="store_true",
                    help="--model: no model-judgment fallback (an uncertified verdict from the model reading "
                         "the description and the tests)")
@@ -173,6 +175,15 @@ def _load(args: argparse.Namespace):
     return load.load_from_parts(args.description, args.tests, args.entry_point), cfg
 
 
+def _read_context(path: str) -> tuple[str, str]:
+    p = Path(path)
+    try:
+        return p.name, p.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecGuardError(f"{path}: cannot read context file: {e}",
+                             hint="give readable UTF-8 source files to --context") from e
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .bundle import default_out_dir, write_bundle
     from .check import Options, check_task
@@ -196,6 +207,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                                  hint="choose N <= K")
         opts.model = ModelSettings(model=model, cache_dir=default_cache_dir())
         opts.samples, opts.min_agree, opts.judge = args.samples, args.min_agree, not args.no_judge
+        opts.context = tuple(_read_context(p) for p in args.context)
     if spec is not None:
         import hashlib
         from .models import InputFile

@@ -202,3 +202,13 @@ def test_budget_cap_stops_the_model_path_inconclusive(tmp_path):
     r = b.result
     assert r.verdict is Verdict.inconclusive
     assert "token cap" in r.reason and r.model.stopped and r.model.judgment is None
+
+
+def test_context_files_reach_the_model_but_tests_never_do(tmp_path):
+    src = tmp_path / "helpers.py"
+    src.write_text("SCALE = 2  # used by double\n")
+    from specguard.cli import _read_context
+    ctx = (_read_context(str(src)),)
+    res = spec_agent.write_spec("Return twice x.", context_files=ctx, model=_settings(GOOD), entry_point="double")
+    sent = json.dumps(res.prompts)
+    assert "SCALE = 2" in sent and TEST_TEXT not in sent
