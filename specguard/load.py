@@ -843,50 +843,54 @@ def _blank_or_comment(s: str) -> bool:
     return not t or t.startswith("#")
 
 
+def _scan_line(s: str, in_str: str | None) -> tuple[str | None, list[tuple[int, str]]]:
+    """Read one physical line just far enough: the string state after it (the open quote, or
+    None) and its code characters ``(index, char)`` outside strings and comments.  An
+    unterminated one-line string ends with its line (a syntax error the parse check catches)."""
+    code: list[tuple[int, str]] = []
+    k, n = 0, len(s)
+    while k < n:
+        c = s[k]
+        if in_str:
+            if c == "\\":
+                k += 2
+            elif s.startswith(in_str, k):
+                k += len(in_str)
+                in_str = None
+            else:
+                k += 1
+            continue
+        if c == "#":
+            break
+        if c in "\"'":
+            in_str = c * 3 if s.startswith(c * 3, k) else c
+            k += len(in_str)
+            continue
+        code.append((k, c))
+        k += 1
+    if in_str is not None and len(in_str) == 1 and not s.endswith("\\"):
+        in_str = None
+    return in_str, code
+
+
 def _logical_end(lines: list[str], i: int, hi: int) -> int | None:
     """Index of the last physical line of the logical line starting at ``lines[i]`` (brackets,
     strings, backslashes), or None when it runs past ``hi``."""
     depth = 0
     in_str: str | None = None
-    j = i
-    while j <= hi:
+    for j in range(i, hi + 1):
         s = lines[j]
-        k, n = 0, len(s)
-        code_end_backslash = False
-        while k < n:
-            c = s[k]
-            if in_str:
-                if c == "\\":
-                    k += 2
-                    continue
-                if s.startswith(in_str, k):
-                    k += len(in_str)
-                    in_str = None
-                    continue
-                k += 1
-                continue
-            if c == "#":
-                break
-            if c in "\"'":
-                if s.startswith(c * 3, k):
-                    in_str = c * 3
-                    k += 3
-                else:
-                    in_str = c
-                    k += 1
-                continue
+        in_str, code = _scan_line(s, in_str)
+        backslash = False
+        for k, c in code:
             if c in "([{":
                 depth += 1
             elif c in ")]}":
                 depth = max(0, depth - 1)
             elif c == "\\" and s[k + 1:].strip() == "":
-                code_end_backslash = True
-            k += 1
-        if in_str is not None and len(in_str) == 1 and not s.endswith("\\"):
-            in_str = None  # unterminated one-line string: a syntax error the parse check will catch
-        if in_str is None and depth == 0 and not code_end_backslash:
+                backslash = True
+        if in_str is None and depth == 0 and not backslash:
             return j
-        j += 1
     return None
 
 
@@ -929,28 +933,7 @@ def _starts_in_string(lines: list[str], initial: str | None = None) -> list[bool
     in_str: str | None = initial
     for s in lines:
         out.append(in_str is not None and len(in_str) == 3)
-        k, n = 0, len(s)
-        while k < n:
-            c = s[k]
-            if in_str:
-                if c == "\\":
-                    k += 2
-                    continue
-                if s.startswith(in_str, k):
-                    k += len(in_str)
-                    in_str = None
-                    continue
-                k += 1
-                continue
-            if c == "#":
-                break
-            if c in "\"'":
-                in_str = c * 3 if s.startswith(c * 3, k) else c
-                k += len(in_str)
-                continue
-            k += 1
-        if in_str is not None and len(in_str) == 1 and not s.endswith("\\"):
-            in_str = None
+        in_str, _ = _scan_line(s, in_str)
     return out
 
 
