@@ -362,6 +362,16 @@ def _header_facts(data: BatchData) -> list[tuple[str, str]]:
 # Markdown
 # =====================================================================================
 
+def _score_table(sc: dict) -> tuple[list[str], list[int], list[tuple[str, list[tuple[int, str]]]]]:
+    """The scoring table shared by the Markdown and HTML reports: column names, task counts,
+    and per metric its label and (count, fraction text) per column."""
+    groups = sc["groups"]
+    cols = ["all"] + list(groups)
+    ds = [sc if g == "all" else groups[g] for g in cols]
+    rows = [(METRIC_NAMES[m], [(d[m], _frac(d["fractions"][m])) for d in ds]) for m in METRICS]
+    return cols, [d["n"] for d in ds], rows
+
+
 def render_markdown(data: BatchData, report_path: Path | None = None) -> str:
     """The Markdown report; links are relative to ``report_path``'s folder (default: the batch folder)."""
     base = (report_path.parent if report_path else data.out_dir)
@@ -394,17 +404,12 @@ def render_markdown(data: BatchData, report_path: Path | None = None) -> str:
         if sc["certified_false_positives"]:
             L += [f"**Warning: {sc['certified_false_positives']} certified false positive(s)** - a kernel-checked "
                   "conflict on a clean control; please report it.", ""]
-        groups = sc["groups"]
-        cols = ["all"] + list(groups)
+        cols, tasks, metric_rows = _score_table(sc)
         L.append("| metric | " + " | ".join(cols) + " |")
         L.append("|---|" + "---:|" * len(cols))
-        L.append("| tasks | " + " | ".join(str((sc if g == "all" else groups[g])["n"]) for g in cols) + " |")
-        for mname in METRICS:
-            cells = []
-            for g in cols:
-                d = sc if g == "all" else groups[g]
-                cells.append(f"{d[mname]} ({_frac(d['fractions'][mname])})")
-            L.append(f"| {METRIC_NAMES[mname]} | " + " | ".join(cells) + " |")
+        L.append("| tasks | " + " | ".join(str(n) for n in tasks) + " |")
+        for label, cells in metric_rows:
+            L.append(f"| {label} | " + " | ".join(f"{n} ({f})" for n, f in cells) + " |")
         L.append("")
 
     allf = _conflicts(data)
@@ -641,17 +646,12 @@ def render_html(data: BatchData, report_path: Path | None = None) -> str:
         if sc["certified_false_positives"]:
             H.append(f'<p class="warn"><b>{sc["certified_false_positives"]} certified false positive(s)</b>: '
                      'a kernel-checked conflict on a clean control. Please report it.</p>')
-        groups = sc["groups"]
-        cols = ["all"] + list(groups)
+        cols, tasks, metric_rows = _score_table(sc)
         H.append('<table><tr><th>metric</th>' + "".join(f'<th>{_e(g)}</th>' for g in cols) + '</tr>')
-        H.append('<tr><td>tasks</td>' + "".join(
-            f'<td class="n">{(sc if g == "all" else groups[g])["n"]}</td>' for g in cols) + '</tr>')
-        for mname in METRICS:
-            cells = []
-            for g in cols:
-                d = sc if g == "all" else groups[g]
-                cells.append(f'<td class="n">{d[mname]} <span class="muted">({_frac(d["fractions"][mname])})</span></td>')
-            H.append(f'<tr><td>{_e(METRIC_NAMES[mname])}</td>' + "".join(cells) + '</tr>')
+        H.append('<tr><td>tasks</td>' + "".join(f'<td class="n">{n}</td>' for n in tasks) + '</tr>')
+        for label, cells in metric_rows:
+            H.append(f'<tr><td>{_e(label)}</td>' + "".join(
+                f'<td class="n">{n} <span class="muted">({f})</span></td>' for n, f in cells) + '</tr>')
         H.append('</table>')
 
     allf = _conflicts(data)
