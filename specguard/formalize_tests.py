@@ -120,7 +120,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .errors import SpecGuardError
-from .literals import NotLiteral, eval_iterable, eval_literal, eval_literals, is_mutable
+from .literals import NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals, is_mutable
 from .load import UNRECOVERED_MARKER, check_utf8
 from .models import (Call, Demand, Expect, ExpectKind, Loc, TestFormalization, TestSource,
                      Unsupported)
@@ -322,7 +322,7 @@ class _File:
         """Dotted name with the root resolved through the file's imports (``pt.raises`` ->
         ``pytest.raises``); pytest look-alike modules count as pytest (``sympy.testing.pytest.raises``
         -> ``pytest.raises``)."""
-        d = _dotted(node)
+        d = dotted_name(node)
         if d is None:
             return None
         root, _, rest = d.partition(".")
@@ -411,15 +411,6 @@ def _unrecovered_lines(f: _File) -> Iterator[Unsupported]:
 # small AST helpers
 # =====================================================================================
 
-def _dotted(node: ast.AST) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def _root_name(node: ast.AST) -> str | None:
@@ -1311,7 +1302,7 @@ class _Walker:
             for elt in node.elts:
                 yield from self.type_names(elt)
             return
-        if isinstance(node, ast.Call) and _dotted(node.func) == "type" and len(node.args) == 1 \
+        if isinstance(node, ast.Call) and dotted_name(node.func) == "type" and len(node.args) == 1 \
                 and isinstance(node.args[0], ast.Constant) and node.args[0].value is None:
             yield "type(None)"
             return
@@ -1457,7 +1448,7 @@ class _Walker:
 
     def exc_name(self, node: ast.expr) -> str:
         last = _last_part(node)
-        if last is None or _dotted(node) is None:
+        if last is None or dotted_name(node) is None:
             raise _Unsup(f"exception class `{_src(node, 40)}` is not a name")
         root = _root_name(node)
         if root is not None and self.scope.is_local(root):
@@ -1571,7 +1562,7 @@ class _Walker:
                 return f"call target `{shown}` is a method of an object built with arguments (it may keep state)"
             owner = owner.func
         root = _root_name(owner)
-        if root is None or _dotted(owner) is None:
+        if root is None or dotted_name(owner) is None:
             return f"call target `{shown}` is not a module-level function `{target}`"
         if root in ("self", "cls"):
             return f"call target `{shown}` is a method of the test object (it may keep state between calls)"

@@ -537,7 +537,7 @@ class _Evaluator:
         name = self.callee(node)
         handler = _CALLS.get(name) if name is not None else None
         if handler is None:
-            raise NotLiteral(f"call of `{_dotted(node.func) or '...'}` is not a literal")
+            raise NotLiteral(f"call of `{dotted_name(node.func) or '...'}` is not a literal")
         return handler(self, node)
 
     def callee(self, node: ast.Call) -> str | None:
@@ -548,7 +548,7 @@ class _Evaluator:
 
     def only_args(self, node: ast.Call, most: int) -> list[ast.expr]:
         if node.keywords or len(node.args) > most or any(isinstance(a, ast.Starred) for a in node.args):
-            raise NotLiteral(f"unsupported arguments to `{_dotted(node.func)}`")
+            raise NotLiteral(f"unsupported arguments to `{dotted_name(node.func)}`")
         return node.args
 
     def call_sequence(self, node: ast.Call) -> _R:
@@ -594,29 +594,24 @@ class _Evaluator:
         return out
 
     def call_float(self, node: ast.Call) -> _R:
-        args = self.only_args(node, 1)
-        if not args:
-            return _scalar(V("float", 0.0))
-        x = self.ev(args[0]).v
-        if x.kind not in ("str", "int", "float", "bool"):
-            raise NotLiteral(f"float() of a {x.kind}")
-        try:
-            result = float(x.val)
-        except (ValueError, OverflowError) as e:
-            raise NotLiteral(f"float() fails: {e}") from None
-        return _from_plain(result)
+        return self._convert(node, float)
 
     def call_int(self, node: ast.Call) -> _R:
+        return self._convert(node, int)
+
+    def _convert(self, node: ast.Call, typ: type) -> _R:
+        """``int(x)`` / ``float(x)`` of a str or number, with Python's own conversion."""
+        name = typ.__name__
         args = self.only_args(node, 1)
         if not args:
-            return _scalar(V("int", 0))
+            return _scalar(V(name, typ()))
         x = self.ev(args[0]).v
         if x.kind not in ("str", "int", "float", "bool"):
-            raise NotLiteral(f"int() of a {x.kind}")
+            raise NotLiteral(f"{name}() of a {x.kind}")
         try:
-            result = int(x.val)
+            result = typ(x.val)
         except (ValueError, OverflowError) as e:
-            raise NotLiteral(f"int() fails: {e}") from None
+            raise NotLiteral(f"{name}() fails: {e}") from None
         return _from_plain(result)
 
     # -- iteration ------------------------------------------------------------------
@@ -713,7 +708,7 @@ def _is_iter_call(node: ast.expr) -> bool:
         or (isinstance(node.func, ast.Attribute) and node.func.attr in ("items", "keys", "values")))
 
 
-def _dotted(node: ast.expr) -> str | None:
+def dotted_name(node: ast.expr) -> str | None:
     """``a.b.c`` for a chain of names and attributes, else None."""
     parts = []
     while isinstance(node, ast.Attribute):
@@ -736,5 +731,5 @@ _DESCRIPTIONS = {
 def _describe(node: ast.expr) -> str:
     name = type(node).__name__
     if name == "Attribute":
-        return f"attribute `{_dotted(node) or '...'}`"
+        return f"attribute `{dotted_name(node) or '...'}`"
     return _DESCRIPTIONS.get(name, f"expression ({name})")
