@@ -782,27 +782,23 @@ class _NumParser:
         return int(r[0]), r[1]
 
     def expr(self, pos: int) -> tuple[Fraction, int] | None:
-        r = self.term(pos)
-        while r is not None:
-            t = self.tok(r[1])
-            if not t or t[0] != "op" or t[1] not in ("+", "-"):
-                break
-            nxt = self.term(t[2])
-            if nxt is None:
-                break
-            r = (r[0] + nxt[0] if t[1] == "+" else r[0] - nxt[0], nxt[1])
-        return r
+        return self.chain(pos, self.term, {"+": lambda x, y: x + y, "-": lambda x, y: x - y})
 
     def term(self, pos: int) -> tuple[Fraction, int] | None:
-        r = self.power(pos)
+        mul = lambda x, y: x * y  # noqa: E731
+        return self.chain(pos, self.power, {"*": mul, "\u00d7": mul})
+
+    def chain(self, pos: int, sub, ops: dict) -> tuple[Fraction, int] | None:
+        """A left-associative chain ``sub (op sub)*`` over the operators in ``ops``."""
+        r = sub(pos)
         while r is not None:
             t = self.tok(r[1])
-            if not t or t[0] != "op" or t[1] not in ("*", "\u00d7"):
+            if not t or t[0] != "op" or t[1] not in ops:
                 break
-            nxt = self.power(t[2])
+            nxt = sub(t[2])
             if nxt is None:
                 break
-            r = (r[0] * nxt[0], nxt[1])
+            r = (ops[t[1]](r[0], nxt[0]), nxt[1])
         return r
 
     def power(self, pos: int) -> tuple[Fraction, int] | None:
