@@ -344,18 +344,40 @@ def lean_source_dir() -> Path:
                      hint="reinstall SpecGuard from a complete checkout (pip install -e .)")
 
 
+def _stat_sig(paths) -> tuple:
+    """Cheap identity of files (size and mtime): lets a process skip re-reading what it
+    already hashed or verified while nothing changed on disk."""
+    out = []
+    for p in paths:
+        try:
+            st = p.stat()
+            out.append((str(p), st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((str(p), None, None))
+    return tuple(out)
+
+
+_HASHED: dict[tuple, str] = {}      # source signature -> library hash
+_VERIFIED: dict[str, tuple] = {}    # cache entry -> olean signature verified in this process
+
+
+def _source_paths() -> list[Path]:
+    src = lean_source_dir()
+    return [src / (mod.replace(".", "/") + ".lean") for mod in LIBRARY_MODULES]
+
+
 def library_hash() -> str:
     """sha256 over the Lean library's sources (module names and bytes), in build order."""
+    paths = _source_paths()
+    sig = _stat_sig(paths)
+    if sig in _HASHED:
+        return _HASHED[sig]
     h = hashlib.sha256()
-    src = lean_source_dir()
-    for mod in LIBRARY_MODULES:
-        data = (src / (mod.replace(".", "/") + ".lean")).read_bytes()
+    for mod, path in zip(LIBRARY_MODULES, paths):
+        data = path.read_bytes()
         h.update(mod.encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
-    return h.hexdigest()
-
-
-def module_file_hash(mod: str) -> str:
-    return hashlib.sha256((lean_source_dir() / (mod.replace(".", "/") + ".lean")).read_bytes()).hexdigest()
+    _HASHED[sig] = h.hexdigest()
+    return _HASHED[sig]
 
 
 class CoreBuild(_Frozen):
@@ -366,11 +388,8 @@ class CoreBuild(_Frozen):
 
 
 def _olean_digest(lib: Path) -> dict[str, str]:
-    out = {}
-    for mod in LIBRARY_MODULES:
-        f = lib / (mod.replace(".", "/") + ".olean")
-        out[mod] = hashlib.sha256(f.read_bytes()).hexdigest() if f.is_file() else ""
-    return out
+    return {mod: hashlib.sha256(f.read_bytes()).hexdigest() if f.is_file() else ""
+            for mod, f in zip(LIBRARY_MODULES, _olean_paths(lib))}
 
 
 def ensure_core(runtime: Runtime | None = None, *, timeout: float = 300.0) -> CoreBuild:
@@ -423,7 +442,24 @@ def ensure_core(runtime: Runtime | None = None, *, timeout: float = 300.0) -> Co
     return CoreBuild(lib_dir=str(lib), library_hash=lhash, built_now=True, seconds=time.monotonic() - start)
 
 
+def _olean_paths(lib: Path) -> list[Path]:
+    return [lib / (mod.replace(".", "/") + ".olean") for mod in LIBRARY_MODULES]
+
+
 def _entry_valid(marker: Path, lib: Path, lhash: str) -> bool:
+    """The entry's oleans match the hashes recorded when it was built.  Hashing ~2 MB of
+    oleans is done once per process; later calls only compare sizes and mtimes."""
+    sig = _stat_sig([marker, *_olean_paths(lib)])
+    if _VERIFIED.get(str(lib)) == sig:
+        return True
+    if _entry_valid_full(marker, lib, lhash):
+        _VERIFIED[str(lib)] = sig
+        return True
+    _VERIFIED.pop(str(lib), None)
+    return False
+
+
+def _entry_valid_full(marker: Path, lib: Path, lhash: str) -> bool:
     try:
         meta = json.loads(marker.read_text())
         return meta.get("library_hash") == lhash and meta.get("oleans") == _olean_digest(lib) \
