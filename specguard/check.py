@@ -436,7 +436,6 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
         if v.accepted:
             files["cert.lean"] = cert_text
     certified = cert.accepted
-    by_name = {c.name: c for c in test_clauses}
     classes = {tc.name: tc for tc in p.classes}
     tests = []
     for c in test_clauses:
@@ -475,7 +474,6 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
             verdict, evidence = Verdict.inconclusive, Evidence.none
             reason = (f"{near[0]} (not certified: JSON cannot tell a tuple argument from a list, and a function "
                       f"may treat them differently)")
-    _ = by_name
     result = Result(task_id=task.id, verdict=verdict, evidence=evidence, reason=reason, conflict=core,
                     tests=tuple(tests), claims=claims, unsupported=unsupported, notes=tuple(notes),
                     certificate=cert, runtime=RuntimeReport(kind=rt.kind, version=rt.version, commit=rt.commit),

@@ -326,9 +326,6 @@ _DOCTOR_TRUSTED = {
               "noncomputable section\nnamespace SGTask\nopen SpecGuard\ndef Conflict : Prop := Not (Exists "
               "(fun (impl : Val → Outcome) => And (Spec impl) (Tests impl)))\nend SGTask\n"),
 }
-_DOCTOR_CERT = None  # set below (needs the header)
-
-
 def _doctor_cert() -> str:
     from .certcheck import CERT_HEADER
     return (CERT_HEADER + "open SpecGuard\ntheorem proof_Conflict : Conflict :=\n  fun h => match h with\n"

@@ -154,7 +154,10 @@ class Prover:
     def refute(self, a: Clause, b: Clause, hs: str, ht: str) -> str:
         """Proof of False from clauses ``a``, ``b`` (``_refutes(a, b)`` holds)."""
         key = a.key or b.key
-        pa, pb = self.proj(a, hs, ht, key), self.proj(b, hs, ht, key)
+        return self.refute_terms(a, b, self.proj(a, hs, ht, key), self.proj(b, hs, ht, key))
+
+    def refute_terms(self, a: Clause, b: Clause, pa: str, pb: str) -> str:
+        """Proof of False from proofs ``pa``, ``pb`` of clauses ``a``, ``b`` at the same input."""
         if a.eq is None:
             a, b, pa, pb = b, a, pb, pa
         if b.check is not None:
@@ -428,21 +431,7 @@ def _left_open_proofs(pr: Prover, p: Plan, tests: Sequence[Clause]) -> None:
 
 def _refute_single(pr: Prover, s: Clause, t: Clause) -> str:
     """Proof of False from ``hs`` (Spec) and ``ht : T impl`` (the test clause itself)."""
-    key = t.key
-    if s.instance_of is not None:
-        ps = pr.proj(s, "hs", "ht", key)
-        if s.check is not None:
-            return pr.post_refute(s, ps, "ht")
-    else:
-        ps = projection(pr.si[s.name], len(pr.spec), "hs")
-    if s.key is None:
-        ps = f"({ps} {key})"
-    a, b, pa, pb = s, t, ps, "ht"
-    if a.eq is None:
-        a, b, pa, pb = b, a, pb, pa
-    if b.eq is not None:
-        return f"(outcome_ne (same_outcome {pa} {pb}) (Eq.refl Bool.false))"
-    return f"(not_holds {pb} {pa} (Eq.refl Bool.false))"
+    return pr.refute_terms(s, t, pr.proj(s, "hs", "ht", t.key), "ht")
 
 
 def _refute_concrete(t: Clause, at: str, h: str) -> str:
