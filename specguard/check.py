@@ -259,9 +259,8 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
         # the spec replaces the description's universal rules (return type, bounds); the
         # description's worked examples stay
         claims = [c for c in claims if c.kind is ClaimKind.example] + _spec_claims(spec, entry)
-    with emit.json_mode(json):
-        test_clauses, unmodelled = _clauses(tf.demands, emit.clause_of_demand)
-        spec_clauses, spec_unmodelled = _clauses(claims, emit.clause_of_claim)
+    test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
+    spec_clauses, spec_unmodelled = _clauses(claims, lambda c: emit.clause_of_claim(c, json))
     emit.name_inputs(spec_clauses, "SK")
     emit.name_inputs(test_clauses, "TK")
     use = None

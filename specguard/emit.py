@@ -436,44 +436,28 @@ def json_ty(t: tuple) -> tuple:
     return t
 
 
-_VIEW = {"json": False}
-
-
-class json_mode:
-    """Context manager: build clauses in the JSON view (see :func:`json_view`)."""
-
-    def __init__(self, on: bool) -> None:
-        self.on = on
-
-    def __enter__(self):
-        self.prev = _VIEW["json"]
-        _VIEW["json"] = self.on
-
-    def __exit__(self, *exc):
-        _VIEW["json"] = self.prev
-
-
-def _class_of(v: V) -> V:
+def _class_of(v: V, json: bool) -> V:
     if vals.contains_nan(v):
         raise NotModelled("NaN in an expected value is not supported (NaN equals nothing)")
     c = vals.canon(v)
-    return json_view(c) if _VIEW["json"] else c
+    return json_view(c) if json else c
 
 
-def _ty(t: tuple) -> tuple:
-    return json_ty(t) if _VIEW["json"] else t
+def _ty(t: tuple, json: bool) -> tuple:
+    return json_ty(t) if json else t
 
 
-def clause_of_expect(name: str, call: Call, e: Expect, source: Any) -> Clause:
+def clause_of_expect(name: str, call: Call, e: Expect, source: Any, json: bool = False) -> Clause:
+    """The clause an expectation implies (``json``: in the JSON view, see :func:`json_view`)."""
     key = lean_input(call)
     k = e.kind
     mk = lambda **kw: Clause(name=name, key=key, source=source, input_id=call.key(), **kw)  # noqa: E731
     if k is ExpectKind.eq:
-        if _VIEW["json"] and vals.canon(e.value).kind == "rat":
+        if json and vals.canon(e.value).kind == "rat":
             return mk(pred=Pred("returns", ("type", ("float",))), exact=False)
-        return mk(eq=_class_of(e.value))
+        return mk(eq=_class_of(e.value, json))
     if k is ExpectKind.ne:
-        return mk(pred=Pred("returns", ("ne", _class_of(e.value))))
+        return mk(pred=Pred("returns", ("ne", _class_of(e.value, json))))
     if k is ExpectKind.is_:
         if e.value.kind == "none":
             return mk(eq=V("none"))
@@ -497,7 +481,7 @@ def clause_of_expect(name: str, call: Call, e: Expect, source: Any) -> Clause:
             raise NotModelled(f"membership in a container of more than {MAX_MEMBERS} elements")
         cs = []
         for x in e.values:
-            c = _class_of(x)
+            c = _class_of(x, json)
             if c not in cs:
                 cs.append(c)
         return mk(pred=Pred("returns", ("mem" if k is ExpectKind.in_ else "notmem", tuple(cs))))
@@ -512,7 +496,7 @@ def clause_of_expect(name: str, call: Call, e: Expect, source: Any) -> Clause:
         ty = tys[-1]
         for t in reversed(tys[:-1]):
             ty = ("union", t, ty)
-        return mk(pred=Pred("returns", ("type", _ty(ty))), exact=False)
+        return mk(pred=Pred("returns", ("type", _ty(ty, json))), exact=False)
     if k is ExpectKind.raises:
         return mk(pred=Pred("raises"), exact=False)
     if k is ExpectKind.approx:
@@ -524,15 +508,15 @@ def clause_of_expect(name: str, call: Call, e: Expect, source: Any) -> Clause:
     raise NotModelled(f"expectation {k.value}")
 
 
-def clause_of_demand(d: Demand) -> Clause:
-    return clause_of_expect(d.id, d.call, d.expect, d)
+def clause_of_demand(d: Demand, json: bool = False) -> Clause:
+    return clause_of_expect(d.id, d.call, d.expect, d, json)
 
 
-def clause_of_claim(c: Claim) -> Clause:
+def clause_of_claim(c: Claim, json: bool = False) -> Clause:
     if c.kind is ClaimKind.example:
-        return clause_of_expect(c.id, c.call, c.expect, c)
+        return clause_of_expect(c.id, c.call, c.expect, c, json)
     if c.kind is ClaimKind.return_type:
-        ty = _ty(ty_of_annotation(c.type))
+        ty = _ty(ty_of_annotation(c.type), json)
         if ty == ("any",):
             raise NotModelled(f"return type {c.type.source()} does not constrain plain values")
         return Clause(name=c.id, key=None, pred=Pred("ifReturns", ("type", ty)), exact=False, source=c)
