@@ -153,6 +153,10 @@ class BatchOptions(_Frozen):
     task_timeout: float = Field(description="seconds per task; the worker is killed past it")
     memory_mb: int
     limit: int | None = Field(default=None, description="only the first N tasks of each input")
+    model: str | None = Field(default=None, description="the litellm model of the model path (--model), if any")
+    samples: int = 1
+    min_agree: int = 1
+    judge: bool = True
 
 
 class RunInfo(_Frozen):
@@ -365,6 +369,10 @@ class _WorkerConfig:
     run: int
     lean_version: str | None
     lean_commit: str | None
+    model: Any = None          # llm.ModelSettings, or None: no model path
+    samples: int = 1
+    min_agree: int = 1
+    judge: bool = True
 
 
 _DOC_CACHE: dict[str, Any] = {}
@@ -417,7 +425,8 @@ def row_from_result(job: Job, r: Result, *, seconds: float, bundle: str | None, 
                     unsupported=len(r.unsupported), seconds=round(seconds, 4), bundle=bundle,
                     labels=_short_labels(r.labels), specguard_version=r.specguard_version,
                     lean_version=r.runtime.version if r.runtime else None,
-                    lean_commit=r.runtime.commit if r.runtime else None, run=run, finished_at=_now())
+                    lean_commit=r.runtime.commit if r.runtime else None, run=run, finished_at=_now(),
+                    cost_usd=r.model.cost_usd if r.model else None)
 
 
 def error_row(job: Job, error: str, *, seconds: float, run: int, lean_version: str | None = None,
@@ -458,7 +467,8 @@ def run_job(job: Job, cfg: _WorkerConfig) -> BatchRow:
     task = None
     try:
         task = load_ref(job.ref)
-        b = check_task(task, Options(timeout=cfg.timeout, memory_mb=cfg.memory_mb))
+        b = check_task(task, Options(timeout=cfg.timeout, memory_mb=cfg.memory_mb, model=cfg.model,
+                                     samples=cfg.samples, min_agree=cfg.min_agree, judge=cfg.judge))
         rel = f"{BUNDLES}/{safe_name(job.key)}"
         write_bundle(Path(cfg.out_dir) / rel, task, b)
         return row_from_result(job, b.result, seconds=time.monotonic() - t0, bundle=rel, run=cfg.run)
@@ -942,9 +952,12 @@ def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, t
               task_timeout: float = 600.0, memory_mb: int | None = None, suites: Sequence[str] = ("auto",),
               limit: int | None = None, restart: bool = False, retry_errors: bool = False,
               on_progress: Callable[[Progress], None] | None = None,
-              write_sarif: bool = True) -> BatchSummary:
+              write_sarif: bool = True, model: Any = None, samples: int = 1, min_agree: int = 1,
+              judge: bool = True) -> BatchSummary:
     """Check every task of ``inputs`` into ``out_dir`` (see the module docstring).  Returns when
-    every task has a row; interrupting it (Ctrl-C, ``kill``) loses nothing: run it again."""
+    every task has a row; interrupting it (Ctrl-C, ``kill``) loses nothing: run it again.
+    ``model`` (:class:`~specguard.llm.ModelSettings`): the model path of ``check --model`` for
+    every task, with ``samples``, ``min_agree`` and ``judge``."""
     from . import lean_runner
     if isinstance(inputs, str):
         inputs = [inputs]
@@ -994,7 +1007,8 @@ def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, t
 
         run_no = (len(meta.runs) if meta else 0) + 1
         opts = BatchOptions(suites=suites, timeout=timeout, task_timeout=task_timeout, memory_mb=memory_mb,
-                            limit=limit)
+                            limit=limit, model=model.model if model is not None else None, samples=samples,
+                            min_agree=min_agree, judge=judge)
         info = RunInfo(run=run_no, started=_now(), workers=workers, options=opts, tasks=len(jobs), skipped=skipped)
         if meta is None:
             meta = BatchMeta(specguard_version=__version__, created=info.started, cwd=os.getcwd(),
@@ -1011,7 +1025,8 @@ def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, t
         interrupted = True
         errors_now = 0
         cfg = _WorkerConfig(out_dir=str(out), timeout=timeout, memory_mb=memory_mb, run=run_no,
-                            lean_version=rt.version, lean_commit=rt.commit)
+                            lean_version=rt.version, lean_commit=rt.commit, model=model, samples=samples,
+                            min_agree=min_agree, judge=judge)
         writer = RowWriter(out / RESULTS)
 
         def on_row(row: BatchRow) -> None:

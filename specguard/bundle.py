@@ -1,8 +1,9 @@
 """Stage 6: write a check's outputs as a bundle folder, atomically.
 
 A bundle (format ``specguard-bundle/1``) is a folder holding ``result.json``,
-``manifest.json``, ``spec.lean``, ``tests.lean``, ``claim.lean`` and, when a
-certificate was accepted, ``cert.lean``.  ``manifest.json`` binds them together:
+``manifest.json``, ``spec.lean``, ``tests.lean``, ``claim.lean``, when a
+certificate was accepted, ``cert.lean``, and when the claim rests on what a model
+wrote, that file (``model-spec-N.py``, ``model-demands.json``; manifest inputs).  ``manifest.json`` binds them together:
 the sha256 of every input and output file, the core theory's hash and the Lean
 version and commit.  The folder is written under a temporary name and renamed
 into place, so a reader never sees half a bundle.
@@ -22,7 +23,7 @@ from . import __version__, lean_runner
 from .check import Bundle
 from .errors import SpecGuardError
 from .models import Task
-from .results import Manifest
+from .results import MODEL_FILE_RE, Manifest
 
 RESULT = "result.json"
 MANIFEST = "manifest.json"
@@ -42,6 +43,7 @@ def default_out_dir(task_id: str, base: Path | None = None) -> Path:
 def bundle_texts(task: Task, b: Bundle) -> dict[str, str]:
     """Every file of the bundle, manifest included, as text."""
     files = {name: b.files[name] for name in LEAN_FILES if name in b.files}
+    files.update({name: text for name, text in b.files.items() if MODEL_FILE_RE.fullmatch(name)})
     files[RESULT] = b.result.model_dump_json(indent=2) + "\n"
     rt = lean_runner.find_runtime()
     manifest = Manifest(task_id=task.id, specguard_version=__version__, lean_version=rt.version,

@@ -7,13 +7,15 @@ returns a :class:`Bundle` (the result and the files to write); writing is
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import time
 from dataclasses import dataclass, field
 
-from . import __version__, certcheck, emit, lean_runner, prove, speclang
+from . import __version__, certcheck, emit, lean_runner, prove, speclang, test_agent
 from .formalize_desc import formalize_description
 from .formalize_tests import formalize_tests
-from .models import (Call, Claim, ClaimKind, DescFormalization, Demand, Expect, ExpectKind, Loc, Task,
+from .models import (Call, Claim, ClaimKind, DescFormalization, Demand, Expect, ExpectKind, InputFile, Loc, Task,
                      TestFormalization, Unsupported)
 from .llm import ModelSettings
 from .results import (CertReport, ClaimReport, ConflictCore, Evidence, Item, Result, RuntimeReport,
@@ -37,6 +39,9 @@ class Options:
     judge: bool = True        # ``--no-judge``: no model-judgment fallback
     rounds: int = 3           # spec-agent feedback rounds per sample
     context: tuple = ()       # ``--context PATH...``: (name, text) source files the spec agent may read
+    # demands the test agent read from assertions the AST path left unsupported (accepted by
+    # :func:`specguard.test_agent.accept`); added to the AST path's, never replacing them
+    demands: tuple = ()
 
 
 @dataclass
@@ -66,7 +71,8 @@ def claim_statement(c: Claim) -> str:
 def _item(clause: emit.Clause) -> Item:
     src = clause.source
     if isinstance(src, Demand):
-        return Item(id=src.id, source="test", loc=src.loc, text=src.text, statement=_statement(src.call, src.expect))
+        return Item(id=src.id, source="test", loc=src.loc, text=src.text, statement=_statement(src.call, src.expect),
+                    read_by=src.read_by)
     if isinstance(clause.source, speclang.SpecItem) and clause.instance_of is not None:
         src = clause.source
     return Item(id=src.id, source="description", loc=src.loc, text=src.text, statement=claim_statement(src))
@@ -249,8 +255,10 @@ def _witness_ok(use: _SpecUse, tests: list[emit.Clause], budget: int) -> bool:
 
 
 def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None,
-            budget: int = speclang.DEFAULT_KERNEL_BUDGET) -> _Formal:
+            budget: int = speclang.DEFAULT_KERNEL_BUDGET, demands: tuple[Demand, ...] = ()) -> _Formal:
     tf, df = formalize(task)
+    if demands:
+        tf = tf.model_copy(update={"demands": tf.demands + tuple(demands)})
     json = any(src.kind == "table" for src in task.tests)
     claims = list(df.claims)
     entry = None
@@ -281,11 +289,12 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
     return _Formal(tf, df, test_clauses, unmodelled, spec_clauses, spec_unmodelled, files, p, use)
 
 
-def render_trusted(task: Task, *, classify: bool = True, spec: speclang.SpecProgram | None = None) -> dict[str, str]:
+def render_trusted(task: Task, *, classify: bool = True, spec: speclang.SpecProgram | None = None,
+                   demands: tuple[Demand, ...] = ()) -> dict[str, str]:
     """The trusted Lean texts ``check_task`` writes for ``task`` (``spec.lean``, ``tests.lean``,
     ``claim.lean``), derived without running Lean.  Pure and deterministic: ``specguard verify
     --inputs`` re-derives them and compares them byte for byte with a bundle's."""
-    return dict(_formal(task, classify, spec).files)
+    return dict(_formal(task, classify, spec, demands=demands).files)
 
 
 def _execution_conflict(f: _Formal, opts: Options) -> tuple[ConflictCore, str] | None:
@@ -336,10 +345,37 @@ def check_task(task: Task, options: Options | None = None) -> Bundle:
     return _model_path(task, opts, b)
 
 
+@dataclass
+class _TestAgentUse:
+    demands: tuple[Demand, ...] = ()
+    file: tuple[InputFile, str] | None = None     # model-demands.json: its manifest input and text
+    report: "object | None" = None                # results.ModelDemandsReport (None: nothing to read)
+    stopped: str | None = None
+
+
+def _test_agent(task: Task, client) -> _TestAgentUse:
+    """The test agent on the assertions the AST path left unsupported, and SpecGuard's guard
+    over what it proposes (:func:`specguard.test_agent.accept`)."""
+    from .results import ModelDemandsReport
+    target, tf = test_agent.unsupported_of(task)
+    if not tf.unsupported or not target or not any(s.kind == "python" for s in task.tests):
+        return _TestAgentUse()
+    got = test_agent.propose(task.tests, tf.unsupported, target, client)
+    if got.demands is None:
+        return _TestAgentUse(report=ModelDemandsReport(error=got.error), stopped=got.stopped)
+    acc = test_agent.accept_for(task, got.demands)
+    rep = ModelDemandsReport(proposed=len(got.demands.proposals), dropped=tuple(acc.dropped),
+                             accepted=tuple(f"{d.id} at {d.loc}: {_statement(d.call, d.expect)}" for d in acc.demands))
+    if not acc.demands:
+        return _TestAgentUse(report=rep)
+    text = got.demands.text()
+    inp = InputFile(path=test_agent.FILE_NAME, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(), role="demands")
+    return _TestAgentUse(tuple(acc.demands), (inp, text), rep)
+
+
 def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
-    """Spec agent -> one check per model spec -> agreement rule -> judge fallback."""
-    import dataclasses
-    import hashlib
+    """Test agent -> rules with its demands -> spec agent -> one check per model spec ->
+    agreement rule -> judge fallback."""
     from . import judge as judge_mod
     from .llm import Client
     from .models import InputFile
@@ -349,44 +385,67 @@ def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
     client = Client(opts.model)
     k = max(1, opts.samples)
     need = max(1, min(opts.min_agree, k))
-    agent = write_spec(task.description, context_files=opts.context, model=opts.model,
-                       entry_point=task.entry_point, samples=k, rounds=opts.rounds, client=client)
-    reports, certified = [], []
-    for s in agent.samples:
-        verdict = evidence = None
-        if s.program is not None:
-            sub = dataclasses.replace(opts, spec=s.program, model=None)
-            try:
-                sb = _check_rules(task, sub)
-            except speclang.SpecError as e:
-                s.errors.append(f"the spec could not be used: {e}")
-                sb = None
-            if sb is not None:
-                verdict, evidence = sb.result.verdict, sb.result.evidence
-                if verdict is Verdict.conflict and evidence is Evidence.certified:
-                    certified.append((s, sb))
-        reports.append(ModelSpecReport(sample=s.index + 1, path=s.path, source=s.source, sha256=s.sha256,
-                                       rounds=s.rounds, errors=tuple(s.errors), verdict=verdict, evidence=evidence))
     notes = []
     out = base
     r = base.result
-    if certified and len(certified) >= need:
-        s, sb = certified[0]
-        out = Bundle(result=sb.result, files=sb.files, claims=sb.claims,
-                     inputs=(InputFile(path=s.path, sha256=s.sha256, role="spec"),))
-        r = sb.result.model_copy(update={"reason": f"{sb.result.reason} (the description was formalized by a spec "
-                                                   f"{opts.model.model} wrote: {s.path}; certified against "
-                                                   f"{len(certified)} of {k} model spec(s))"})
-    elif certified:
-        why = (f"a conflict was certified against only {len(certified)} of the {k} model-written spec(s), fewer "
-               f"than --min-agree {need}: not counted as certified")
-        r = r.model_copy(update={"reason": why, "notes": r.notes + (f"previously: {r.reason}",)})
-    elif not agent.specs:
-        notes.append(f"the model path wrote no usable spec: {agent.failure_reason()}")
-    else:
-        notes.append(f"no conflict was certified against the {len(agent.specs)} model-written spec(s)")
+    ta = _test_agent(task, client)
+    demands, demands_rep = ta.demands, ta.report
+    used_demands = False
+    inputs: tuple[InputFile, ...] = ()
+    files: dict[str, str] = {}
+    if demands:
+        inputs, files = (ta.file[0],), {ta.file[0].path: ta.file[1]}
+        opts = dataclasses.replace(opts, demands=demands)
+        db = _check_rules(task, dataclasses.replace(opts, model=None))
+        if db.result.verdict is Verdict.conflict and db.result.evidence is Evidence.certified:
+            used_demands = True
+            out = Bundle(result=db.result, files={**db.files, **files}, claims=db.claims, inputs=inputs)
+            r = db.result.model_copy(update={"reason": f"{db.result.reason} (with {len(demands)} test assertion(s) "
+                                                       f"read by {opts.model.model}: {test_agent.FILE_NAME})"})
+        else:
+            notes.append(f"the test agent read {len(demands)} assertion(s) the AST path left unsupported; "
+                         "no conflict was certified with them alone")
+    agent = None
+    reports, certified = [], []
+    if not used_demands and not ta.stopped:
+        agent = write_spec(task.description, context_files=opts.context, model=opts.model,
+                           entry_point=task.entry_point, samples=k, rounds=opts.rounds, client=client)
+        for s in agent.samples:
+            verdict = evidence = None
+            if s.program is not None:
+                sub = dataclasses.replace(opts, spec=s.program, model=None)
+                try:
+                    sb = _check_rules(task, sub)
+                except speclang.SpecError as e:
+                    s.errors.append(f"the spec could not be used: {e}")
+                    sb = None
+                if sb is not None:
+                    verdict, evidence = sb.result.verdict, sb.result.evidence
+                    if verdict is Verdict.conflict and evidence is Evidence.certified:
+                        certified.append((s, sb))
+            reports.append(ModelSpecReport(sample=s.index + 1, path=s.path, source=s.source, sha256=s.sha256,
+                                           rounds=s.rounds, errors=tuple(s.errors), verdict=verdict,
+                                           evidence=evidence))
+        if certified and len(certified) >= need:
+            s, sb = certified[0]
+            used_demands = bool(demands) and any(t.read_by == "model" for t in sb.result.tests)
+            spec_in = InputFile(path=s.path, sha256=s.sha256, role="spec")
+            out = Bundle(result=sb.result, files={**sb.files, s.path: s.source, **(files if used_demands else {})},
+                         claims=sb.claims, inputs=(spec_in,) + (inputs if used_demands else ()))
+            r = sb.result.model_copy(update={"reason": f"{sb.result.reason} (the description was formalized by a "
+                                                       f"spec {opts.model.model} wrote: {s.path}; certified against "
+                                                       f"{len(certified)} of {k} model spec(s))"})
+        elif certified:
+            why = (f"a conflict was certified against only {len(certified)} of the {k} model-written spec(s), fewer "
+                   f"than --min-agree {need}: not counted as certified")
+            r = r.model_copy(update={"reason": why, "notes": r.notes + (f"previously: {r.reason}",)})
+        elif not agent.specs:
+            notes.append(f"the model path wrote no usable spec: {agent.failure_reason()}")
+        else:
+            notes.append(f"no conflict was certified against the {len(agent.specs)} model-written spec(s)")
+    stopped = ta.stopped or (agent.stopped if agent is not None else None)
     judgment = None
-    if r.verdict is Verdict.inconclusive and opts.judge and not agent.stopped:
+    if r.verdict is Verdict.inconclusive and opts.judge and not stopped:
         j = judge_mod.judge(task, client)
         judgment = ModelJudgment(verdict=j.verdict, rationale=j.rationale, test=j.test)
         if j.verdict == "conflict":
@@ -396,25 +455,36 @@ def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
         else:
             notes.append(f"model judgment (uncertified): {j.verdict}: {j.rationale}")
     u = client.meter.spent
-    stopped = agent.stopped
     if stopped:
         notes.append(f"the model path stopped early: {stopped}")
         if r.verdict is Verdict.inconclusive:
             r = r.model_copy(update={"reason": f"{r.reason}; the model path stopped early: {stopped}"})
+    if demands_rep is not None:
+        demands_rep = demands_rep.model_copy(update={"used": used_demands})
+    extra = []
+    if any(i.role == "spec" for i in out.inputs):
+        extra.append(f"The description is formalized by a spec a language model ({opts.model.model}) wrote "
+                     f"({next(i.path for i in out.inputs if i.role == 'spec')}, in the bundle): the kernel checks the "
+                     "proof against that spec; that the spec says what the description says is the model's reading.")
+    if used_demands:
+        extra.append(f"Test assertions with read_by 'model' were read by a language model ({opts.model.model}) from "
+                     f"lines the AST path could not read ({test_agent.FILE_NAME}, in the bundle); SpecGuard checked "
+                     "that every literal they hold appears in the cited lines, the reading itself is the model's.")
+    if extra:
+        r = r.model_copy(update={"assumptions": r.assumptions + tuple(extra)})
     report = ModelReport(model=opts.model.model, samples=k, min_agree=need, specs=tuple(reports),
-                         agree=len(certified), judgment=judgment, prompt_tokens=u.prompt_tokens,
+                         agree=len(certified), judgment=judgment, demands=demands_rep, prompt_tokens=u.prompt_tokens,
                          completion_tokens=u.completion_tokens, cost_usd=round(u.cost_usd, 6), calls=u.calls,
                          cached_calls=u.cached_calls, stopped=stopped)
     r = r.model_copy(update={"model": report, "notes": r.notes + tuple(notes),
                              "seconds": round(r.seconds + time.monotonic() - start, 4)})
-    out = Bundle(result=r, files=out.files, claims=out.claims, inputs=out.inputs)
-    return out
+    return Bundle(result=r, files=out.files, claims=out.claims, inputs=out.inputs)
 
 
 def _check_rules(task: Task, opts: Options) -> Bundle:
     """Run the whole deterministic pipeline on one task."""
     start = time.monotonic()
-    f = _formal(task, opts.classify, opts.spec, opts.spec_budget)
+    f = _formal(task, opts.classify, opts.spec, opts.spec_budget, opts.demands)
     tf, df, test_clauses, unmodelled = f.tf, f.df, f.test_clauses, f.unmodelled
     spec_clauses, spec_unmodelled = f.spec_clauses, f.spec_unmodelled
     notes = list(df.notes) + [f"{u.loc}: description statement not modelled: {u.reason}" for u in spec_unmodelled]
@@ -448,7 +518,7 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
         tests.append(TestReport(id=d.id, loc=d.loc, text=d.text, statement=_statement(d.call, d.expect),
                                 status=status, by=tc.by if tc else None, witness=witness,
                                 certified=certified and tc is not None and (tc.status != "left-open" or tc.witness is not None),
-                                exact=c.exact))
+                                exact=c.exact, read_by=d.read_by))
     claims = tuple(ClaimReport(id=c.id, kind=c.kind.value, loc=c.loc, text=c.text, statement=claim_statement(c))
                    for c in df.claims)
     if f.spec is not None:

@@ -26,6 +26,61 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="only errors")
 
 
+def _add_model_args(p: argparse.ArgumentParser, *, context: bool) -> None:
+    g = p.add_argument_group("model path (needs pip install 'specguard[llm]'; API keys from the environment)")
+    g.add_argument("--model", help="a litellm model string (e.g. openai/gpt-4o-mini; default: SPECGUARD_MODEL or "
+                                   "config `model`): when the rules reach no verdict, a test agent reads the "
+                                   "assertions the AST path could not, and a spec agent writes specs from the "
+                                   "description only (never the tests)")
+    g.add_argument("--samples", type=int, default=1, help="independent specs to write (default 1)")
+    g.add_argument("--min-agree", type=int, default=1,
+                   help="a conflict counts as certified only if certified against at least N of the specs (default 1)")
+    if context:
+        g.add_argument("--context", nargs="+", default=[],
+                       help="source files the spec agent may read with the description (never the tests)")
+    g.add_argument("--no-judge", action="store_true",
+                   help="no model-judgment fallback (an uncertified verdict from the model reading the description "
+                        "and the tests)")
+    g.add_argument("--max-task-tokens", type=int, default=None,
+                   help="per-task token cap of the model path (default 200000; 0: no cap)")
+    g.add_argument("--max-task-cost", type=float, default=None, metavar="USD",
+                   help="per-task cost cap in dollars (default 2.0; 0: no cap)")
+    g.add_argument("--model-timeout", type=float, default=None, help="seconds per model call (default 120)")
+    g.add_argument("--model-retries", type=int, default=None, help="provider errors retried per call (default 2)")
+    g.add_argument("--model-cache", metavar="DIR", default=None,
+                   help="the on-disk response cache (default: $SPECGUARD_CACHE/llm or ~/.cache/specguard/llm)")
+    g.add_argument("--no-model-cache", action="store_true", help="no response cache: every prompt is sent")
+
+
+def _model_settings(args: argparse.Namespace, cfg) -> "ModelSettings | None":  # noqa: F821
+    """The model path's settings from flags over the configuration, or None without a model."""
+    model = args.model or cfg.model
+    if not model:
+        return None
+    from .llm import ModelSettings, default_cache_dir
+    if args.samples < 1 or args.min_agree < 1:
+        raise SpecGuardError("--samples and --min-agree must be at least 1", hint="e.g. --samples 3 --min-agree 2")
+    if args.min_agree > args.samples:
+        raise SpecGuardError(f"--min-agree {args.min_agree} exceeds --samples {args.samples}", hint="choose N <= K")
+
+    def pick(flag, conf, what: str, cap: bool = False):
+        v = conf if flag is None else flag
+        if v is not None and v < 0:
+            raise SpecGuardError(f"{what} must not be negative, got {v}", hint=f"e.g. {what} 1")
+        return None if cap and v == 0 else v
+    tokens = pick(args.max_task_tokens, cfg.model_max_task_tokens, "--max-task-tokens", cap=True)
+    cost = pick(args.max_task_cost, cfg.model_max_task_cost_usd, "--max-task-cost", cap=True)
+    timeout = pick(args.model_timeout, cfg.model_timeout, "--model-timeout")
+    if not timeout:
+        raise SpecGuardError("--model-timeout must be positive", hint="e.g. --model-timeout 120")
+    retries = pick(args.model_retries, cfg.model_retries, "--model-retries")
+    cache = None
+    if not args.no_model_cache and cfg.model_cache:
+        cache = Path(args.model_cache or cfg.model_cache_dir or default_cache_dir())
+    return ModelSettings(model=model, timeout=timeout, retries=int(retries), cache_dir=cache,
+                         max_task_tokens=tokens, max_task_cost_usd=cost)
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="specguard", description=__doc__.splitlines()[0])
     ap.add_argument("--version", action="version", version=f"specguard {__version__}")
@@ -51,19 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--spec-budget", type=int, default=None,
                    help="spec evaluation steps per input the kernel is asked to check (more: CPython, execution "
                         "evidence; default %d)" % 10_000)
-    c.add_argument("--model", help="a litellm model string (e.g. openai/gpt-4o-mini; default: SPECGUARD_MODEL or "
-                                   "config `model`): when the rules reach no verdict, the model writes specs from the "
-                                   "description only (never the tests); API keys from the environment; needs "
-                                   "pip install 'specguard[llm]'")
-    c.add_argument("--samples", type=int, default=1, help="--model: independent specs to write (default 1)")
-    c.add_argument("--min-agree", type=int, default=1,
-                   help="--model: a conflict counts as certified only if certified against at least N of the "
-                        "specs (default 1)")
-    c.add_argument("--context", nargs="+", default=[],
-                   help="source files the model may read with the description (never the tests)")
-    c.add_argument("--no-judge", action="store_true",
-                   help="--model: no model-judgment fallback (an uncertified verdict from the model reading "
-                        "the description and the tests)")
+    _add_model_args(c, context=True)
     _add_common(c)
 
     d = sub.add_parser("doctor", help="show the Lean runtime and cache, build the core, check a small certificate")
@@ -100,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--restart", action="store_true", help="discard the folder's earlier results and start over")
     b.add_argument("--retry-errors", action="store_true", help="redo the tasks whose row is an error")
     b.add_argument("--json", action="store_true", help="print a JSON summary at the end")
+    _add_model_args(b, context=False)
     _add_common(b)
 
     rp = sub.add_parser("report", help="Markdown / HTML / SARIF report of a batch folder (exit 0, 3 error)")
@@ -197,15 +241,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.entry_point and task.entry_point != args.entry_point:
         task = task.model_copy(update={"entry_point": args.entry_point})
     opts = Options(timeout=args.timeout or cfg.timeout, memory_mb=cfg.memory_mb, classify=not args.no_classify)
-    model = args.model or cfg.model
-    if model:
-        from .llm import ModelSettings, default_cache_dir
-        if args.samples < 1 or args.min_agree < 1:
-            raise SpecGuardError("--samples and --min-agree must be at least 1", hint="e.g. --samples 3 --min-agree 2")
-        if args.min_agree > args.samples:
-            raise SpecGuardError(f"--min-agree {args.min_agree} exceeds --samples {args.samples}",
-                                 hint="choose N <= K")
-        opts.model = ModelSettings(model=model, cache_dir=default_cache_dir())
+    opts.model = _model_settings(args, cfg)
+    if opts.model is not None:
         opts.samples, opts.min_agree, opts.judge = args.samples, args.min_agree, not args.no_judge
         opts.context = tuple(_read_context(p) for p in args.context)
     if spec is not None:
@@ -219,10 +256,6 @@ def cmd_check(args: argparse.Namespace) -> int:
     b = check_task(task, opts)
     out = Path(args.out) if args.out else default_out_dir(task.id, Path(cfg.out_dir))
     write_bundle(out, task, b)
-    for sp in (b.result.model.specs if b.result.model else ()):
-        if sp.source is not None and any(i.path == sp.path for i in b.inputs):
-            # the model-written spec the certificate is about, next to the bundle (for verify --inputs)
-            (out.parent / f"{out.name}.{sp.path}").write_text(sp.source, encoding="utf-8")
     r = b.result
     if args.json:
         print(r.model_dump_json(indent=2))
@@ -399,7 +432,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
         s = run_batch(args.inputs, Path(args.out), workers=args.workers or os.cpu_count() or 1,
                       timeout=args.timeout or cfg.timeout, task_timeout=args.task_timeout,
                       memory_mb=cfg.memory_mb, suites=args.suite, limit=args.limit, restart=args.restart,
-                      retry_errors=args.retry_errors, on_progress=progress)
+                      retry_errors=args.retry_errors, on_progress=progress, model=_model_settings(args, cfg),
+                      samples=args.samples, min_agree=args.min_agree, judge=not args.no_judge)
     except KeyboardInterrupt:
         print(f"\nspecguard: batch interrupted; every finished task is in {Path(args.out) / 'results.jsonl'}: "
               "run the same command again to resume", file=sys.stderr)

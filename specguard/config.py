@@ -24,6 +24,12 @@ class Config(BaseModel):
     memory_mb: int = 2048          # Lean heap limit per run
     out_dir: str = "specguard-out"  # where `check` puts bundles by default
     model: str | None = None       # litellm model string (LLM path; unused by the rule-based path)
+    model_max_task_tokens: int | None = 200_000    # per-task token cap of the model path (None: no cap)
+    model_max_task_cost_usd: float | None = 2.0    # per-task cost cap in dollars (None: no cap)
+    model_timeout: float = 120.0   # seconds per model call
+    model_retries: int = 2         # provider errors retried per call
+    model_cache_dir: str | None = None  # on-disk response cache (default: $SPECGUARD_CACHE/llm or ~/.cache/specguard/llm)
+    model_cache: bool = True       # false: no response cache
 
 
 def _from_file(path: Path) -> dict[str, Any]:

@@ -11,29 +11,12 @@ import re
 from dataclasses import dataclass
 
 from .errors import ModelError
+from . import llm
 from .llm import Client
 from .models import Task
 
 _MAX_TEXT = 30_000
 
-PROMPT = """You review a coding task: its description and its tests. Decide whether ANY implementation
-can satisfy both the description and every test. Answer "conflict" only if some test demands
-something the description rules out (or tests contradict each other); "no-conflict" if a faithful
-implementation of the description passes every test; "unclear" if you cannot tell.
-
-Answer with ONLY a JSON object: {{"verdict": "conflict" | "no-conflict" | "unclear", "rationale": "...",
-"test": "the offending test line, if any"}}
-
-Function under test: {entry}
-
-Description:
-<<<DESCRIPTION
-{description}
-DESCRIPTION>>>
-
-Tests:
-{tests}
-"""
 
 
 @dataclass
@@ -73,8 +56,8 @@ def parse_judgment(reply: str) -> Judgment:
 
 
 def judge(task: Task, client: Client) -> Judgment:
-    prompt = PROMPT.format(entry=task.entry_point or "(see the description)",
-                           description=task.description[:_MAX_TEXT], tests=_tests_text(task))
+    prompt = llm.prompt("judge", entry=task.entry_point or "(see the description)",
+                        description=task.description[:_MAX_TEXT], tests=_tests_text(task))
     try:
         reply, _ = client([{"role": "user", "content": prompt}], sample=0)
     except ModelError as e:

@@ -95,6 +95,15 @@ class ModelSettings:
         return Meter(self.max_task_tokens, self.max_task_cost_usd)
 
 
+def prompt(name: str, **values: str) -> str:
+    """The package's prompt file ``prompts/NAME.txt`` with each ``{key}`` replaced by ``values[key]``
+    in one pass (a value that itself contains ``{key}`` text is left as it is)."""
+    import re
+    from importlib import resources
+    template = resources.files("specguard").joinpath(f"prompts/{name}.txt").read_text(encoding="utf-8")
+    return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), template)
+
+
 def default_cache_dir() -> Path:
     base = os.environ.get("SPECGUARD_CACHE") or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / ("" if os.environ.get("SPECGUARD_CACHE") else "specguard") / "llm"

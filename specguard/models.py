@@ -143,6 +143,8 @@ class Demand(Frozen):
     loc: Loc
     text: str = Field(default="", description="the assertion's source text (one line, trimmed)")
     test_name: str | None = None
+    read_by: Literal["ast", "model"] = Field(default="ast", description="'model': read by the test agent from "
+                                                                        "lines the AST path left unsupported")
 
 
 class Unsupported(Frozen):

@@ -6,6 +6,7 @@ The JSON Schemas in ``schemas/`` are generated from these models
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 from typing import Literal
 
@@ -67,6 +68,8 @@ class Item(_Frozen):
     loc: Loc
     text: str
     statement: str = Field(description="what SpecGuard read it as, e.g. 'f(1, 2) == 3'")
+    read_by: Literal["ast", "model"] = Field(default="ast", description="tests: 'model' when the test agent read "
+                                                                        "it (model-demands.json)")
 
 
 class ConflictCore(_Frozen):
@@ -85,6 +88,7 @@ class TestReport(_Frozen):
     witness: str | None = Field(default=None, description="left-open: an outcome the description allows that fails the test")
     certified: bool = False
     exact: bool = Field(default=True, description="False when the test was weakened to fit the model")
+    read_by: Literal["ast", "model"] = Field(default="ast", description="'model' when the test agent read it")
 
 
 class ClaimReport(_Frozen):
@@ -127,6 +131,16 @@ class ModelJudgment(_Frozen):
     test: str | None = None
 
 
+class ModelDemandsReport(_Frozen):
+    """What the test agent read from the assertions the AST path left unsupported."""
+
+    proposed: int = 0
+    accepted: tuple[str, ...] = Field(default=(), description="'M1 at file:line: f(1) == 2' per accepted demand")
+    dropped: tuple[str, ...] = Field(default=(), description="each dropped proposal, with the reason")
+    error: str | None = Field(default=None, description="why the test agent gave no proposals")
+    used: bool = Field(default=False, description="the demands are part of the bundle's claim (model-demands.json)")
+
+
 class ModelReport(_Frozen):
     """What a language model contributed (``check --model``); absent when no model was used."""
 
@@ -136,6 +150,8 @@ class ModelReport(_Frozen):
     specs: tuple[ModelSpecReport, ...] = ()
     agree: int = Field(default=0, description="specs a conflict was certified against")
     judgment: ModelJudgment | None = None
+    demands: ModelDemandsReport | None = Field(default=None, description="the test agent's part; absent when the "
+                                                                        "AST path left no assertion unsupported")
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
@@ -163,6 +179,11 @@ class Result(_Frozen):
     labels: dict[str, str] = Field(default_factory=dict)
     model: ModelReport | None = Field(default=None, description="the language model's part, tokens and cost "
                                                                "(check --model); absent without a model")
+
+
+# files a model wrote that a bundle's claim depends on (manifest inputs of role spec / demands,
+# kept in the bundle so that `verify --inputs` needs only the task's own files)
+MODEL_FILE_RE = re.compile(r"model-spec-[1-9][0-9]{0,2}\.py|model-demands\.json")
 
 
 class Manifest(_Frozen):

@@ -7,10 +7,12 @@ from pathlib import Path
 
 from .batch import BatchMeta, BatchRow
 from .results import Manifest, Result
+from .test_agent import ModelDemands
 from .verify import VerifyReport
 
 MODELS = {"result.schema.json": Result, "manifest.schema.json": Manifest, "verify-report.schema.json": VerifyReport,
-          "batch-row.schema.json": BatchRow, "batch.schema.json": BatchMeta}
+          "batch-row.schema.json": BatchRow, "batch.schema.json": BatchMeta,
+          "model-demands.schema.json": ModelDemands}
 
 
 def schema_texts() -> dict[str, str]:

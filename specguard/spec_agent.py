@@ -17,20 +17,15 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Sequence
 
-from . import speclang
+from . import llm, speclang
 from .errors import ModelBudgetExceeded, ModelError, SpecGuardError
 from .llm import Client, ModelSettings, Usage
 from .models import ClaimKind, ExpectKind
 
 _BLOCK = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.S)
 _MAX_CONTEXT = 20_000
-
-
-def prompt_template() -> str:
-    return resources.files("specguard").joinpath("prompts/spec_agent.txt").read_text(encoding="utf-8")
 
 
 @dataclass
@@ -80,8 +75,8 @@ def build_prompt(description: str, entry_point: str | None, context_files: Seque
         ctx += f"\nContext file {name}:\n<<<CONTEXT\n{piece}\nCONTEXT>>>\n"
         if budget <= 0:
             break
-    return (prompt_template().replace("{entry_point}", entry_point or "(named in the description)")
-            .replace("{description}", description).replace("{context}", ctx))
+    return llm.prompt("spec_agent", entry_point=entry_point or "(named in the description)",
+                      description=description, context=ctx)
 
 
 def extract_code(reply: str) -> str | None:

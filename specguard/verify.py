@@ -72,7 +72,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from . import certcheck, emit, lean_runner
 from .errors import BundleError, LeanCrash, LeanTimeout, SpecGuardError
 from .models import InputFile
-from .results import ASSUMPTIONS, Evidence, Manifest, Verdict
+from .results import ASSUMPTIONS, MODEL_FILE_RE, Evidence, Manifest, Verdict
 
 BUNDLE_FORMAT = "specguard-bundle/1"
 EXPORT_FORMAT = "specguard-export/1"
@@ -568,10 +568,11 @@ def _write_atomic(out: Path, data: bytes) -> None:
 
 
 def _check_names(files: dict[str, bytes]) -> None:
-    extra = sorted(set(files) - set(BUNDLE_FILES))
+    extra = sorted(n for n in set(files) - set(BUNDLE_FILES) if not MODEL_FILE_RE.fullmatch(n))
     if extra:
         raise _Invalid("files", f"unexpected file {extra[0]!r} in the bundle (a bundle holds only "
-                                f"{', '.join(BUNDLE_FILES)})")
+                                f"{', '.join(BUNDLE_FILES)} and model-written inputs model-spec-N.py, "
+                                f"model-demands.json)")
     missing = [n for n in REQUIRED_FILES if n not in files]
     if missing:
         raise _Invalid("files", f"missing file {missing[0]}")
@@ -691,12 +692,13 @@ class _Run:
                           "no axioms)")
 
     def inputs(self, inputs: Sequence[Path], task_id: str, labels: dict[str, str],
-               manifest_inputs: Sequence[InputFile], trusted: dict[str, str]) -> None:
+               manifest_inputs: Sequence[InputFile], trusted: dict[str, str],
+               bundled: dict[str, bytes] | None = None) -> None:
         if not inputs:
             self.ok("inputs", "not given: the claim (spec.lean, tests.lean, claim.lean) was taken from the "
                               "bundle as is")
             return
-        detail = rederive(inputs, task_id, labels, manifest_inputs, trusted)
+        detail = rederive(inputs, task_id, labels, manifest_inputs, trusted, bundled or {})
         self.claim_source = "re-derived from the inputs"
         self.ok("inputs", detail)
 
@@ -760,6 +762,11 @@ def _verify_files(run: _Run, files: dict[str, bytes], inputs: Sequence[Path]) ->
             raise _Invalid("manifest", f"result.json and manifest.json disagree on {field}: {r[field]!r} vs {b!r}")
     if m.claims and (r["accepted"] is not True or r["claims"] != list(m.claims)):
         raise _Invalid("manifest", "result.json's certificate report does not list the manifest's claims as accepted")
+    bundled = {n: files[n] for n in files if MODEL_FILE_RE.fullmatch(n)}
+    for name, data in sorted(bundled.items()):
+        role = "spec" if name.endswith(".py") else "demands"
+        if not any(mi.path == name and mi.role == role and mi.sha256 == _sha(data) for mi in m.inputs):
+            raise _Invalid("manifest", f"{name} is not the manifest's input {name} (role {role}) with the same sha256")
     run.ok("manifest", f"{BUNDLE_FORMAT}; sha256 of all {len(others)} outputs match; result.json agrees "
                        f"(task {m.task_id}, {m.verdict.value}, {m.evidence.value})")
     # -- runtime, claims, trusted files
@@ -771,7 +778,7 @@ def _verify_files(run: _Run, files: dict[str, bytes], inputs: Sequence[Path]) ->
                                        "nothing for the kernel to check"))
     run.ok("trusted files", _check_trusted(trusted, m.claims))
     # -- inputs, kernel
-    run.inputs(inputs, m.task_id, r["labels"], m.inputs, trusted)
+    run.inputs(inputs, m.task_id, r["labels"], m.inputs, trusted, bundled)
     if m.claims:
         run.kernel(trusted, files[CERT], m.claims)
     else:
@@ -808,16 +815,18 @@ def _first_error(e: ValidationError) -> str:
 # =====================================================================================
 
 def rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
-             manifest_inputs: Sequence[InputFile], trusted: dict[str, str]) -> str:
-    """Rebuild the task from ``inputs`` and re-derive spec/tests/claim; raise ``_Invalid`` unless
-    they equal ``trusted`` byte for byte.  Returns a detail line."""
+             manifest_inputs: Sequence[InputFile], trusted: dict[str, str],
+             bundled: dict[str, bytes] | None = None) -> str:
+    """Rebuild the task from ``inputs`` (and the model-written inputs ``bundled`` in the bundle)
+    and re-derive spec/tests/claim; raise ``_Invalid`` unless they equal ``trusted`` byte for
+    byte.  Returns a detail line."""
     from . import load
     try:
         from .check import render_trusted
     except ImportError as e:  # pragma: no cover - an incomplete installation
         raise SpecGuardError(f"cannot re-derive the claim: the formalizer is missing ({e})",
                              hint="reinstall SpecGuard from a complete checkout") from e
-    task, spec = _load_inputs(load, inputs, task_id, labels, manifest_inputs)
+    task, spec, model_demands, own_model = _load_inputs(load, inputs, task_id, labels, manifest_inputs, bundled or {})
     want = {"spec.lean": trusted["Spec"], "tests.lean": trusted["Tests"], "claim.lean": trusted["Claim"]}
     # `check --entry-point` is not recorded: try the loader's, then the call targets the bundle's
     # inputs name (sound: only a byte-identical re-derivation is accepted)
@@ -832,10 +841,13 @@ def rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
     error: SpecGuardError | None = None
     for ep in candidates[:8]:
         t = task if ep == task.entry_point else task.model_copy(update={"entry_point": ep})
+        demands: tuple = ()
+        if model_demands is not None:
+            from .test_agent import accept_for
+            demands = tuple(accept_for(t, model_demands).demands)
         for classify in (True, False):
             try:
-                got = render_trusted(t, classify=classify, spec=spec) if spec is not None \
-                    else render_trusted(t, classify=classify)
+                got = render_trusted(t, classify=classify, spec=spec, demands=demands)
             except SpecGuardError as e:        # e.g. a spec that needs an entry point: try the next one
                 error = error or e
                 continue
@@ -843,8 +855,10 @@ def rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
                 first = got
             if all(got.get(k) == v for k, v in want.items()):
                 how = f"entry point {ep!r}" if ep else "no entry point"
-                return (f"{len(manifest_inputs)} input(s) match the manifest by sha256; spec.lean, tests.lean and "
-                        f"claim.lean re-derived from them ({how}) equal the bundle's byte for byte")
+                kept = (f" (the model-written input(s) {', '.join(own_model)} taken from the bundle)"
+                        if own_model else "")
+                return (f"{len(manifest_inputs)} input(s) match the manifest by sha256{kept}; spec.lean, tests.lean "
+                        f"and claim.lean re-derived from them ({how}) equal the bundle's byte for byte")
     if first is None:
         assert error is not None
         raise _Invalid("inputs", f"the inputs cannot be formalized: {error.message}")
@@ -867,12 +881,14 @@ def _first_diff(a: str, b: str) -> tuple[int, str, str]:
 
 
 def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, str],
-                 manifest_inputs: Sequence[InputFile]):
-    """The Task ``check`` built (and its ``--spec`` program, or None), from the given files, with
-    the manifest's display paths."""
+                 manifest_inputs: Sequence[InputFile], bundled: dict[str, bytes]):
+    """The Task ``check`` built, its ``--spec`` or model-written spec program (or None) and its
+    model-read demands (or None), from the given files and the model files ``bundled`` in the
+    bundle, with the manifest's display paths."""
     from .errors import InputError
     spec_mi = next((mi for mi in manifest_inputs if mi.role == "spec"), None)
-    loaded_inputs = [mi for mi in manifest_inputs if mi.role != "spec"]
+    demands_mi = next((mi for mi in manifest_inputs if mi.role == "demands"), None)
+    loaded_inputs = [mi for mi in manifest_inputs if mi.role not in ("spec", "demands")]
     own = [mi for mi in manifest_inputs if "#" not in mi.path]          # files, not text inside a file
     given: list[tuple[Path, str | None]] = []                          # (path, sha or None for a folder)
     for p in inputs:
@@ -903,16 +919,27 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
         unmatched.remove(hit)
         matched[hit.path] = p
     roles = {mi.role for mi in loaded_inputs}
+    model_bytes: dict[str, bytes] = {}
+    own_model: list[str] = []
+    for mi in (spec_mi, demands_mi):
+        if mi is None:
+            continue
+        if mi.path in matched:
+            model_bytes[mi.path] = matched[mi.path].read_bytes()
+        elif mi.path in bundled and _sha(bundled[mi.path]) == mi.sha256:
+            model_bytes[mi.path] = bundled[mi.path]                       # a model's output, kept in the bundle
+            own_model.append(mi.path)
+            unmatched = [u for u in unmatched if u is not mi]
+        else:
+            raise _Invalid("inputs", f"the manifest's input {mi.path} (role {mi.role}) was not given, or was "
+                                     f"changed: no given file has sha256 {mi.sha256[:16]}…")
     spec = None
     if spec_mi is not None:
-        if spec_mi.path not in matched:
-            raise _Invalid("inputs", f"the manifest's input {spec_mi.path} (role spec) was not given, or was changed: "
-                                     f"no given file has sha256 {spec_mi.sha256[:16]}…")
         from . import speclang
         try:
-            spec = speclang.SpecProgram(matched[spec_mi.path].read_bytes().decode("utf-8"), spec_mi.path)
+            spec = speclang.SpecProgram(model_bytes[spec_mi.path].decode("utf-8"), spec_mi.path)
         except (SpecGuardError, UnicodeDecodeError) as e:
-            raise _Invalid("inputs", f"the spec {matched[spec_mi.path]} cannot be read: {e}") from e
+            raise _Invalid("inputs", f"the spec {spec_mi.path} cannot be read: {e}") from e
         desc = next((mi for mi in loaded_inputs if mi.role == "description"), None)
         # `check --spec S` with no description describes the task by this sentence
         said = f"(the function is described by the spec {Path(spec_mi.path).name})"
@@ -920,6 +947,13 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
                 and desc.sha256 == _sha(said.encode("utf-8")):
             matched[desc.path] = said                                    # type: ignore[assignment]
             unmatched = [u for u in unmatched if u is not desc]
+    model_demands = None
+    if demands_mi is not None:
+        from .test_agent import ModelDemands
+        try:
+            model_demands = ModelDemands.model_validate_json(model_bytes[demands_mi.path])
+        except ValidationError as e:
+            raise _Invalid("inputs", f"{demands_mi.path} is not a valid model-demands file: {_first_error(e)}") from e
     try:
         if "instance" in roles:
             src = _one(matched, manifest_inputs, "instance")
@@ -969,7 +1003,7 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
     if got != want:
         raise _Invalid("inputs", "the task rebuilt from the inputs does not have the manifest's inputs "
                                  "(same files, same roles)")
-    return _remap(task, manifest_inputs), spec
+    return _remap(task, manifest_inputs), spec, model_demands, own_model
 
 
 def _one(matched: dict[str, Path], manifest_inputs: Sequence[InputFile], role: str) -> Path:

@@ -162,6 +162,26 @@ def test_conflict_through_a_model_spec_is_certified(tmp_path):
     out = write_bundle(tmp_path / "bundle", task, b)
     assert verify_bundle(out).valid
     assert Result.model_validate_json((out / "result.json").read_text()).model.cost_usd >= 0
+    # the model's spec is kept in the bundle: the task's own files suffice to re-derive the claim
+    assert (out / "model-spec-1.py").read_text() == r.model.specs[0].source
+    assert any("spec a language model" in a for a in r.assumptions)
+    rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_double.py"])
+    assert rep.valid and rep.claim_source == "re-derived from the inputs", rep
+    # a bundle whose model spec was edited (and its hash in the manifest redone) no longer matches
+    import hashlib
+    spec = (out / "model-spec-1.py").read_text().replace("2 * x", "3 * x")
+    (out / "model-spec-1.py").write_text(spec)
+    assert not verify_bundle(out).valid
+    man = json.loads((out / "manifest.json").read_text())
+    sha = hashlib.sha256(spec.encode()).hexdigest()
+    man["outputs"]["model-spec-1.py"] = sha
+    for i in man["inputs"]:
+        if i["role"] == "spec":
+            i["sha256"] = sha
+    (out / "manifest.json").write_text(json.dumps(man))
+    assert verify_bundle(out).valid                       # intact as a bundle, but ...
+    rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_double.py"])
+    assert not rep.valid and "differs from the one re-derived" in rep.reason
 
 
 @pytest.mark.lean
@@ -212,3 +232,39 @@ def test_context_files_reach_the_model_but_tests_never_do(tmp_path):
     res = spec_agent.write_spec("Return twice x.", context_files=ctx, model=_settings(GOOD), entry_point="double")
     sent = json.dumps(res.prompts)
     assert "SCALE = 2" in sent and TEST_TEXT not in sent
+
+
+def test_model_flags_and_config(tmp_path, monkeypatch):
+    from specguard.cli import _model_settings, build_parser
+    from specguard.config import load_config
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SPECGUARD_MODEL", raising=False)
+    (tmp_path / "specguard.toml").write_text('model = "openai/x"\nmodel_max_task_cost_usd = 0.5\nmodel_retries = 5\n')
+    cfg = load_config(tmp_path, env={})
+    args = build_parser().parse_args(["check", "t", "--max-task-tokens", "0", "--model-timeout", "9",
+                                      "--model-cache", str(tmp_path / "c")])
+    s = _model_settings(args, cfg)
+    assert (s.model, s.max_task_tokens, s.max_task_cost_usd, s.timeout, s.retries) == ("openai/x", None, 0.5, 9, 5)
+    assert s.cache_dir == tmp_path / "c"
+    s = _model_settings(build_parser().parse_args(["batch", "x", "--out", "o", "--model", "m2", "--no-model-cache"]), cfg)
+    assert s.model == "m2" and s.cache_dir is None
+    assert _model_settings(build_parser().parse_args(["check", "t"]), load_config(tmp_path / "none", env={})) is None
+    from specguard.cli import main
+    assert main(["check", "t", "--model", "m", "--max-task-cost", "-1"]) == 3
+
+
+@pytest.mark.lean
+def test_batch_runs_the_model_path(tmp_path):
+    from specguard.batch import run_batch, recover_rows
+    folder = tmp_path / "tasks" / "double"
+    folder.mkdir(parents=True)
+    (folder / "description.md").write_text("Return twice x.\n")
+    (folder / "test_double.py").write_text(f"from m import double\n\n\ndef test_it():\n    {TEST_TEXT}\n")
+    (folder / "task.toml").write_text('id = "double"\ndescription = "description.md"\ntests = ["test_double.py"]\n'
+                                      'entry_point = "double"\n')
+    s = run_batch([str(tmp_path / "tasks")], tmp_path / "out", workers=1, model=_settings(GOOD), judge=False)
+    [row] = recover_rows(tmp_path / "out")
+    assert row.verdict.value == "conflict" and row.evidence.value == "certified", row.reason
+    assert row.cost_usd is not None
+    meta = json.loads((tmp_path / "out" / "batch.json").read_text())
+    assert meta["runs"][0]["options"]["model"] == MODEL and s.total == 1

@@ -1,0 +1,373 @@
+"""The LLM test agent: literal demands for the assertions the AST path left unsupported.
+
+Information barrier: :func:`propose` sees the test files and the unsupported assertions, never the
+task's description (its signature has no place for it), as the rule-based test formalizer.
+
+The model answers with JSON proposals ``{file, lines, call, returns | raises}``.  The model is
+trusted to read the cited lines faithfully, never to supply values: :func:`accept` (deterministic,
+re-run by ``specguard verify --inputs``) keeps a proposal only when
+
+* the cited file is one of the task's Python test files, and every cited line lies in a top-level
+  statement that holds an unsupported assertion (a helper) or is a test pytest runs (``test*``,
+  ``Test*``; with ``only_tests``, a selected one);
+* not every cited line is already read by the AST path (a model re-reading a formalized assertion
+  could only add a misreading);
+* the call is ``ENTRY(args...)`` with literal arguments, and the expectation is a literal
+  (``returns``) or an exception class name (``raises``);
+* **every literal appears in the cited lines' text**, token for token (whitespace and string quote
+  style aside), as do the function's name and the exception's name;
+* the cited lines hold nothing that makes a plain reading wrong: for ``returns``, no negation
+  (``!=``, ``not``, ``assertNot…``, ``assertFalse``), no inequality, membership or approximate
+  comparison, no ``raises``, and no transformation of the result (``sorted(…)``, ``len(…)``, an index
+  or attribute after the call); for ``raises``, a ``raises``/``assertRaises`` marker.
+
+Everything else is dropped with a reason.  Accepted demands are *added* to the AST path's: the
+unsupported assertions stay reported, so a task is never cleared on the model's reading, only a
+conflict can be found through it.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import re
+import tokenize
+from dataclasses import dataclass, field
+from typing import Literal, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from . import literals, llm
+from .errors import ModelBudgetExceeded, ModelError
+from .llm import Client
+from .models import Call, Demand, Expect, ExpectKind, Loc, Task, TestFormalization, TestSource, Unsupported
+
+FORMAT = "specguard-model-demands/1"
+FILE_NAME = "model-demands.json"
+_MAX_TEXT = 40_000
+_MAX_LINES = 12
+_MAX_PROPOSALS = 200
+
+
+class Proposal(BaseModel):
+    """One demand as the model proposed it (the raw claim, before SpecGuard's checks)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    file: str
+    lines: tuple[int, ...] = Field(min_length=1)
+    call: str
+    returns: str | None = None
+    raises: str | None = None
+
+
+class ModelDemands(BaseModel):
+    """``model-demands.json``: what the test agent proposed; :func:`accept` re-derives the demands."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    format: Literal["specguard-model-demands/1"] = FORMAT
+    model: str
+    proposals: tuple[Proposal, ...] = ()
+
+    def text(self) -> str:
+        return self.model_dump_json(indent=2) + "\n"
+
+
+@dataclass
+class Accepted:
+    demands: list[Demand] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)     # "proposal N (file:line): reason"
+
+
+def build_prompt(sources: Sequence[TestSource], unsupported: Sequence[Unsupported], entry_point: str) -> str:
+    listed = "\n".join(f"- {u.loc}: {u.text.strip()[:200]}  ({u.reason})" for u in unsupported[:60])
+    files = []
+    budget = _MAX_TEXT
+    for s in sources:
+        if s.kind != "python" or not s.text or not any(u.loc.file == s.path for u in unsupported):
+            continue
+        numbered = "\n".join(f"{i:5d}  {line}" for i, line in enumerate(s.text.splitlines(), start=1))
+        piece = numbered[:budget]
+        budget -= len(piece)
+        files.append(f"<<<FILE {s.path}\n{piece}\nFILE>>>")
+        if budget <= 0:
+            break
+    return llm.prompt("test_agent", entry_point=entry_point, unsupported=listed, tests="\n".join(files))
+
+
+def parse_reply(reply: str) -> tuple[list[Proposal], str | None]:
+    """The proposals in ``reply`` and, when it could not be read, why."""
+    m = re.search(r"\{.*\}", reply or "", re.S)
+    if m is None:
+        return [], f"the reply is not a JSON object: {(reply or '')[:120]!r}"
+    try:
+        data = json.loads(m.group(0))
+    except ValueError as e:
+        return [], f"the reply is not valid JSON: {e}"
+    raw = data.get("demands") if isinstance(data, dict) else None
+    if not isinstance(raw, list):
+        return [], "the reply has no \"demands\" list"
+    out: list[Proposal] = []
+    for i, d in enumerate(raw[:_MAX_PROPOSALS], start=1):
+        try:
+            if isinstance(d, dict) and isinstance(d.get("lines"), int):
+                d = {**d, "lines": [d["lines"]]}
+            out.append(Proposal.model_validate(d))
+        except ValidationError:
+            continue   # counted by the caller as not a proposal
+    return out, None
+
+
+@dataclass
+class Proposed:
+    demands: ModelDemands | None = None
+    error: str | None = None        # why there are no proposals
+    stopped: str | None = None      # a budget cap or provider failure: the model path stops
+
+
+def propose(sources: Sequence[TestSource], unsupported: Sequence[Unsupported], entry_point: str,
+            client: Client) -> Proposed:
+    """Ask the model to read the unsupported assertions of ``sources`` (never the description)."""
+    prompt = build_prompt(sources, unsupported, entry_point)
+    try:
+        reply, _ = client([{"role": "user", "content": prompt}], sample=0)
+    except (ModelBudgetExceeded, ModelError) as e:
+        return Proposed(error=e.message, stopped=e.message)
+    props, why = parse_reply(reply)
+    if why:
+        return Proposed(error=why)
+    return Proposed(demands=ModelDemands(model=client.settings.model, proposals=tuple(props)))
+
+
+# -- the deterministic guard ---------------------------------------------------------------------
+
+_NEGATIONS = {"not", "assertFalse", "raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp",
+              "approx", "isclose", "allclose", "assertAlmostEqual", "assertAlmostEquals", "assertIn",
+              "assertGreater", "assertLess", "assertGreaterEqual", "assertLessEqual", "assertCountEqual",
+              "assertItemsEqual", "assertIsInstance", "assertRegex", "assertTrue", "sorted", "set", "frozenset",
+              "len", "str", "repr", "int", "float", "round", "abs", "sum", "list", "tuple", "dict", "min", "max",
+              "any", "all", "map", "filter", "reversed", "bool", "type", "isinstance", "in", "or", "and", "if",
+              "else", "lambda", "for", "while"}
+_NEGATION_OPS = {"!=", "<", ">", "<=", ">=", "~", "%"}
+_RAISES = {"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"}
+
+
+def _tokens(text: str) -> list[tuple[str, object]]:
+    """Comparable tokens of ``text``: strings by value, numbers by value and type, names and
+    operators by text; layout and comments ignored.  Tolerates unbalanced fragments."""
+    out: list[tuple[str, object]] = []
+    text = "\n".join(line.lstrip() for line in text.splitlines())
+    try:
+        for t in tokenize.generate_tokens(io.StringIO(text).readline):
+            if t.type == tokenize.STRING:
+                try:
+                    v = ast.literal_eval(t.string)
+                    out.append(("s", (type(v).__name__, v)))
+                except (ValueError, SyntaxError):
+                    out.append(("raw", t.string))
+            elif t.type == tokenize.NUMBER:
+                try:
+                    v = ast.literal_eval(t.string)
+                    out.append(("n", (type(v).__name__, v)))
+                except (ValueError, SyntaxError):
+                    out.append(("raw", t.string))
+            elif t.type in (tokenize.NAME, tokenize.OP):
+                out.append(("t", t.string))
+            elif t.type == tokenize.NEWLINE:
+                out.append(("nl", None))
+            elif t.type == tokenize.ERRORTOKEN and t.string.strip():
+                out.append(("raw", t.string))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass   # an unbalanced fragment: the tokens read so far count
+    return out
+
+
+def _contains(hay: list, needle: list) -> bool:
+    needle = [t for t in needle if t[0] != "nl"]
+    n = len(needle)
+    if n == 0:
+        return True
+    return any(hay[i:i + n] == needle for i in range(len(hay) - n + 1))
+
+
+def _spans(tree: ast.Module) -> list[tuple[int, int, str]]:
+    """The line span (decorators included) and name of each top-level statement."""
+    out = []
+    for node in tree.body:
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
+        out.append((first, node.end_lineno or node.lineno, getattr(node, "name", "")))
+    return out
+
+
+def _citable(source: TestSource, spans: list[tuple[int, int, str]], hot: set[int]) -> list[tuple[int, int]]:
+    """Spans a demand may cite: those holding an unsupported assertion, and the tests pytest runs
+    (``test*`` functions, ``Test*`` classes; with ``only_tests``, only the selected ones)."""
+    picked = set()
+    for part in source.only_tests:
+        for comp in part.split("::")[1:] if "::" in part else [part]:
+            picked.add(comp.split("[", 1)[0])
+    out = []
+    for a, b, name in spans:
+        is_test = name.startswith("test") or name.startswith("Test")
+        if any(a <= h <= b for h in hot) or (is_test and (not source.only_tests or name in picked)):
+            out.append((a, b))
+    return out
+
+
+def unsupported_of(task: Task) -> tuple[str | None, TestFormalization]:
+    """The function under test and the AST path's reading of ``task``'s tests."""
+    from .formalize_tests import formalize_tests, infer_entry_point
+    return task.entry_point or infer_entry_point(task.tests), formalize_tests(task.tests, task.entry_point)
+
+
+def accept_for(task: Task, md: ModelDemands) -> Accepted:
+    """:func:`accept` of ``md``'s proposals against ``task`` (what ``verify --inputs`` re-runs)."""
+    target, tf = unsupported_of(task)
+    if target is None:
+        return Accepted(dropped=["no function under test is known"])
+    return accept(task.tests, target, md.proposals, tf.unsupported, tf.demands)
+
+
+def accept(sources: Sequence[TestSource], entry_point: str, proposals: Sequence[Proposal],
+           unsupported: Sequence[Unsupported], formalized: Sequence[Demand]) -> Accepted:
+    """The demands of ``proposals`` that pass every check of the module docstring, with ids
+    ``M1``, ``M2``, ... in proposal order; the rest are dropped with a reason."""
+    files = {s.path: s for s in sources if s.kind == "python" and s.text is not None}
+    done = {(d.loc.file, d.loc.line) for d in formalized}
+    out = Accepted()
+    trees: dict[str, tuple[list[str], list[tuple[int, int]]]] = {}
+    for path, s in files.items():
+        try:
+            spans = _spans(ast.parse(s.text))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            spans = []
+        hot = {u.loc.line for u in unsupported if u.loc.file == path}
+        trees[path] = (s.text.splitlines(), _citable(s, spans, hot))
+    for i, p in enumerate(proposals, start=1):
+        where = f"{p.file}:{p.lines[0]}"
+        why = _why_not(p, files, trees, done, entry_point)
+        if isinstance(why, str):
+            out.dropped.append(f"proposal {i} ({where}): {why}")
+            continue
+        call, expect, text = why
+        out.demands.append(Demand(id=f"M{len(out.demands) + 1}", call=call, expect=expect,
+                                  loc=Loc(file=p.file, line=p.lines[0]), text=text, read_by="model"))
+    return out
+
+
+def _why_not(p: Proposal, files, trees, done, entry_point: str):
+    """Why ``p`` is dropped (a str), or its ``(call, expect, text)``."""
+    if p.file not in files:
+        return "the cited file is not one of the task's Python test files"
+    lines, spans = trees[p.file]
+    if len(p.lines) > _MAX_LINES:
+        return f"more than {_MAX_LINES} cited lines"
+    if any(not 1 <= n <= len(lines) for n in p.lines):
+        return "a cited line is outside the file"
+    if any(not any(a <= n <= b for a, b in spans) for n in p.lines):
+        return "a cited line is outside the tests pytest runs and the code holding an unsupported assertion"
+    if all((p.file, n) in done for n in p.lines):
+        return "the cited lines are already formalized by the AST path"
+    if (p.returns is None) == (p.raises is None):
+        return "a demand needs exactly one of `returns` and `raises`"
+    cited = "\n".join(lines[n - 1] for n in sorted(set(p.lines)))
+    hay = _tokens(cited)
+    try:
+        tree = ast.parse(p.call.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return f"the call {p.call[:80]!r} is not a Python expression"
+    node = tree.body
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.func.id != entry_point:
+        return f"the call is not a call of {entry_point}(...)"
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return "star-arguments are not literal demands"
+    if not _contains(hay, [("t", entry_point)]):
+        return f"the cited lines do not mention {entry_point}"
+    src = p.call.strip()
+    try:
+        args = [_literal(a, src, hay) for a in node.args]
+        kwargs = [(k.arg, _literal(k.value, src, hay, k.arg)) for k in node.keywords]
+        if p.returns is not None:
+            expected = _literal_text(p.returns, hay)
+    except _Drop as e:
+        return str(e)
+    names = {v for k, v in hay if k == "t"}
+    if p.returns is not None:
+        bad = sorted((names & _NEGATIONS) | (names & _NEGATION_OPS) | {n for n in names if n.startswith("assertNot")
+                                                                      or n.startswith("assertIsNot")})
+        if bad:
+            return f"the cited lines hold {bad[0]!r}: not a plain 'returns exactly' assertion"
+        if _transformed(hay, entry_point):
+            return "the cited lines use the call's result other than by == (an index, attribute or operator)"
+        expect = Expect(kind=ExpectKind.eq, value=expected)
+    else:
+        exc = p.raises.strip()
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", exc):
+            return f"{exc[:60]!r} is not an exception class name"
+        if not _contains(hay, [("t", exc.rsplit(".", 1)[-1])]):
+            return f"the exception {exc} does not appear in the cited lines"
+        if not names & _RAISES:
+            return "the cited lines have no raises/assertRaises"
+        expect = Expect(kind=ExpectKind.raises, exc=(exc.rsplit(".", 1)[-1],))
+    call = Call(target=entry_point, args=tuple(args), kwargs=tuple(kwargs))
+    text = " | ".join(lines[n - 1].strip() for n in sorted(set(p.lines)))[:300]
+    return call, expect, text
+
+
+class _Drop(Exception):
+    pass
+
+
+def _literal(node: ast.expr, src: str, hay, name: str | None = None):
+    seg = ast.get_source_segment(src, node) or ""
+    try:
+        v = literals.eval_literal(node)
+    except literals.NotLiteral as e:
+        raise _Drop(f"the argument {seg[:60]!r} is not a literal ({e})") from None
+    if not _contains(hay, _tokens(seg)):
+        raise _Drop(f"the literal {seg[:60]!r} does not appear in the cited lines")
+    if name is not None and not _contains(hay, [("t", name)]):
+        raise _Drop(f"the keyword {name!r} does not appear in the cited lines")
+    return v
+
+
+def _literal_text(text: str, hay):
+    try:
+        v = literals.eval_literal_text(text)
+    except literals.NotLiteral as e:
+        raise _Drop(f"the expected value {text[:60]!r} is not a literal ({e})") from None
+    if not _contains(hay, _tokens(text.strip())):
+        raise _Drop(f"the expected value {text[:60]!r} does not appear in the cited lines")
+    return v
+
+
+_BEFORE = {("nl", None), ("t", "assert"), ("t", "("), ("t", ","), ("t", "=="), ("t", "="), ("t", "return")}
+_EQUAL_HELPERS = {("t", n) for n in ("assertEqual", "assertEquals", "assert_equal", "assertIs", "assertListEqual",
+                                      "assertTupleEqual", "assertDictEqual", "assertSetEqual",
+                                      "assertSequenceEqual", "assertMultiLineEqual", "assertIsNone")}
+_AFTER = {("nl", None), ("t", "=="), ("t", ","), ("t", ")")}
+
+
+def _transformed(hay, entry_point: str) -> bool:
+    """A call of ``ENTRY`` in the cited tokens whose result is used by anything but ``==``, an
+    argument list or an assignment (``ENTRY(...)[0]``, ``ENTRY(...).x``, ``ENTRY(...) + 1``, ...)."""
+    for i, tok in enumerate(hay):
+        if tok == ("t", entry_point) and i + 1 < len(hay) and hay[i + 1] == ("t", "("):
+            if i > 0 and hay[i - 1] not in _BEFORE:
+                return True
+            if i > 1 and hay[i - 1] == ("t", "(") and hay[i - 2] not in _BEFORE \
+                    and hay[i - 2] not in _EQUAL_HELPERS:
+                return True       # wrapped in some function: f(ENTRY(...))
+            depth = 0
+            for j in range(i + 1, len(hay)):
+                if hay[j] == ("t", "("):
+                    depth += 1
+                elif hay[j] == ("t", ")"):
+                    depth -= 1
+                    if depth == 0:
+                        if j + 1 < len(hay) and hay[j + 1] not in _AFTER:
+                            return True
+                        break
+    return False
