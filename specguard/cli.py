@@ -286,6 +286,11 @@ def format_summary(r, out: Path | None = None) -> str:
         lines.append(f"  model {m.model}: {len([s for s in m.specs if s.source])} of {m.samples} spec(s) accepted, "
                      f"{m.prompt_tokens}+{m.completion_tokens} tokens, ${m.cost_usd:.4f}"
                      + (f", judgment: {m.judgment.verdict}" if m.judgment else ""))
+        if m.demands is not None:
+            d = m.demands
+            lines.append(f"  test agent: {len(d.accepted)} of {d.proposed} proposed demand(s) kept"
+                         + (f" ({len(d.dropped)} dropped; first: {d.dropped[0]})" if d.dropped else "")
+                         + (f"; {d.error}" if d.error else ""))
     if r.certificate.claims:
         status = "accepted by the Lean kernel" if r.certificate.accepted else f"REJECTED: {r.certificate.reason}"
         lines.append(f"  certificate ({len(r.certificate.claims)} claims): {status} in {r.certificate.seconds:.2f} s")
