@@ -17,6 +17,7 @@ clauses means an unsatisfiable task.  Every predicate has a Python mirror
 from __future__ import annotations
 
 import math
+import re
 import struct
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -111,6 +112,113 @@ def lean_input(call: Call) -> str:
         kw = vals.V("dict", tuple((vals.V("str", k), v) for k, v in call.kwargs))
         inner = f"(Val.pair {inner} {lean_val(kw)})"
     return f"(Val.pair {inner} (Val.str {lean_str(call.target)}))"
+
+
+# -- the order of values (witness tables) -------------------------------------------------
+
+_TERM_TOKEN = re.compile(r'\s*(?:(\()|(\))|("(?:[^"\\]|\\.)*")|(\d+)|([A-Za-z_][A-Za-z0-9_.]*))')
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"'}
+# Val's constructors in declaration order (``Val.tag`` in Value.lean)
+_TAGS = {name: i for i, name in enumerate(
+    ("none", "bool", "int", "float", "rat", "inf", "nan", "str", "bytes", "nil", "one", "cat", "pair", "list",
+     "tuple", "dict", "set", "frozenset"))}
+
+
+def _lean_unescape(lit: str) -> str:
+    out, i = [], 1
+    while i < len(lit) - 1:
+        c = lit[i]
+        if c == "\\":
+            n = lit[i + 1]
+            if n == "x":
+                out.append(chr(int(lit[i + 2:i + 4], 16)))
+                i += 4
+                continue
+            out.append(_ESCAPES[n])
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def parse_term(text: str) -> tuple:
+    """A term as :func:`lean_val` / :func:`lean_input` write it, as ``(head, args)`` trees
+    (numbers as ints, string literals as ``("", text)``).  Raises ``ValueError`` on anything else."""
+    toks: list = []
+    pos, text = 0, text.strip()
+    while pos < len(text):
+        m = _TERM_TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            raise ValueError(f"not an emitted term at {text[pos:pos + 20]!r}")
+        pos = m.end()
+        if m.group(1) or m.group(2):
+            toks.append(m.group(1) or m.group(2))
+        elif m.group(3):
+            toks.append(("", _lean_unescape(m.group(3))))
+        elif m.group(4):
+            toks.append(int(m.group(4)))
+        else:
+            toks.append((m.group(5), ()))
+    i = 0
+
+    def term():
+        nonlocal i
+        t = toks[i]
+        i += 1
+        if t != "(":
+            if t == ")":
+                raise ValueError("unbalanced term")
+            return t
+        head = toks[i]
+        i += 1
+        args = []
+        while toks[i] != ")":
+            args.append(term())
+        i += 1
+        return (head[0], tuple(args))
+
+    try:
+        out = term()
+    except (IndexError, TypeError) as e:
+        raise ValueError("unbalanced term") from e
+    if i != len(toks):
+        raise ValueError("trailing tokens")
+    return out
+
+
+def _cmp(a, b) -> int:
+    return (a > b) - (a < b)
+
+
+def _int_of(t) -> int:
+    head, (n,) = t
+    return n if head == "Int.ofNat" else -n - 1
+
+
+def val_order(a: tuple, b: tuple) -> int:
+    """Python mirror of ``Val.order`` (Value.lean) on :func:`parse_term` trees: -1, 0 or 1."""
+    ha, hb = a[0], b[0]
+    ta, tb = _TAGS[ha.removeprefix("Val.")], _TAGS[hb.removeprefix("Val.")]
+    if ta != tb:
+        return _cmp(ta, tb)
+    k = ha.removeprefix("Val.")
+    xa, xb = a[1], b[1]
+    if k in ("none", "nan", "nil"):
+        return 0
+    if k in ("bool", "inf"):
+        return _cmp(xa[0][0] == "Bool.true", xb[0][0] == "Bool.true")
+    if k == "int":
+        return _cmp(_int_of(xa[0]), _int_of(xb[0]))
+    if k == "float":
+        return _cmp(xa[0], xb[0])
+    if k == "rat":
+        return _cmp(_int_of(xa[0]), _int_of(xb[0])) or _cmp(xa[1], xb[1])
+    if k in ("str", "bytes"):
+        return _cmp(xa[0][1], xb[0][1])          # code points, a prefix first: List.cmpChars
+    if k in ("cat", "pair"):
+        return val_order(xa[0], xb[0]) or val_order(xa[1], xb[1])
+    return val_order(xa[0], xb[0])
 
 
 # -- predicates ------------------------------------------------------------------------

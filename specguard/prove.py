@@ -33,24 +33,98 @@ IMPL = "impl : Val → Outcome"
 
 
 @dataclass
+class KeyIndex:
+    """Every named input of a task in one search tree ordered by ``Val.order`` (``IX_keys`` in
+    the certificate, see Value.lean): a witness proves its value at an input by about ``log n``
+    evaluated comparisons (``IX_at<g>``, shared by every witness) instead of ``n``."""
+
+    names: list[str]                # key names in Val.order
+    pos: dict[str, int]             # key name -> its index g
+    path_cost: dict[str, int]       # key name -> Lean-text characters its lookup compares (about)
+    tree: str                       # the KTree term
+    emitted: bool = False
+    proved: set = field(default_factory=set)
+
+    @classmethod
+    def build(cls, clauses: Sequence[Clause]) -> "KeyIndex | None":
+        import functools
+        texts: dict[str, str] = {}
+        alias: dict[str, str] = {}            # key name -> the first name of the same input
+        first: dict[str, str] = {}
+        for c in clauses:
+            if c.key is not None and c.key_text is not None and c.key not in alias:
+                alias[c.key] = first.setdefault(c.key_text, c.key)
+                texts.setdefault(alias[c.key], c.key_text)
+        if not texts:
+            return None
+        try:
+            trees = {k: emit.parse_term(t) for k, t in texts.items()}
+            names = sorted(texts, key=functools.cmp_to_key(lambda a, b: emit.val_order(trees[a], trees[b])))
+        except (ValueError, KeyError, RecursionError):
+            return None
+        if any(emit.val_order(trees[a], trees[b]) != -1 for a, b in zip(names, names[1:])):
+            return None     # two inputs the order cannot tell apart: no index (tables stay lists)
+        pos = {n: i for i, n in enumerate(names)}
+        cost: dict[str, int] = {n: 0 for n in names}
+        rep = dict(alias)
+
+        def tree(lo: int, hi: int, above: list[str]) -> str:
+            if lo >= hi:
+                return "KTree.leaf"
+            mid = (lo + hi) // 2
+            node = names[mid]
+            path = above + [node]
+            for n in names[lo:hi]:
+                cost[n] += len(os.path.commonprefix([texts[n], texts[node]])) + 40
+            return f"(KTree.node {tree(lo, mid, path)} {node} {mid} {tree(mid + 1, hi, path)})"
+        tree_text = tree(0, len(names), [])
+        return cls(names, {k: pos[r] for k, r in rep.items()}, {k: cost[r] for k, r in rep.items()}, tree_text)
+
+    @property
+    def miss(self) -> int:
+        return len(self.names)
+
+    def decls(self, keys: Sequence[str]) -> str:
+        """The index (once) and the lemmas ``IX_at<g>`` for ``keys`` not proved yet."""
+        out = []
+        if not self.emitted:
+            self.emitted = True
+            out.append(f"noncomputable def IX_keys : KTree := {self.tree}")
+        for k in keys:
+            g = self.pos[k]
+            if g not in self.proved:
+                self.proved.add(g)
+                out.append(f"theorem IX_at{g} : Eq (KTree.find {self.names[g]} {self.miss} IX_keys) {g} := "
+                           f"Eq.refl {g}")
+        return "\n".join(out) + ("\n" if out else "")
+
+
+@dataclass
 class Table:
     """A witness lookup table: exact input -> outcome, in insertion order."""
 
     entries: dict[str, tuple[str, Outcome]] = field(default_factory=dict)
     index: dict[str, int] = field(default_factory=dict)
-    cost: int = 0   # Lean-text characters compared by lookup_miss steps (shared prefixes)
+    cost: int = 0   # Lean-text characters compared by lookup steps (shared prefixes)
     texts: list = field(default_factory=list)
+    keys: "KeyIndex | None" = None   # when set, the witness is an indexed table (log n lookups)
 
     def add(self, input_id: str, key: str, o: Outcome, key_text: str | None = None) -> None:
         text = key_text or key
-        for prev in self.texts:
-            self.cost += len(os.path.commonprefix([prev, text])) + 40
+        if self.keys is not None and key in self.keys.pos:
+            self.cost += self.keys.path_cost[key]
+        else:
+            for prev in self.texts:
+                self.cost += len(os.path.commonprefix([prev, text])) + 40
         self.texts.append(text)
         self.index[input_id] = len(self.entries)
         self.entries[input_id] = (key, o)
 
     def copy(self) -> "Table":
-        return Table(dict(self.entries), dict(self.index), self.cost, list(self.texts))
+        return Table(dict(self.entries), dict(self.index), self.cost, list(self.texts), self.keys)
+
+    def indexed(self) -> bool:
+        return self.keys is not None and all(k in self.keys.pos for k, _ in self.entries.values())
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -115,6 +189,11 @@ class Prover:
         # witnesses satisfy a ``--spec`` clause through ``Py.wit`` (its own outcome off the table);
         # they cannot also satisfy another universal clause, and need every tabled input evaluated
         self.witness_ok = witness_ok and not (self.py and self.universal)
+        # one search tree of all inputs for the witnesses' lookups (``Py.wit`` tables stay lists)
+        self.keys = None if self.py else KeyIndex.build(self.spec + self.tests + self.instances)
+
+    def table(self) -> "Table":
+        return Table(keys=self.keys)
 
     def related(self, input_id: str | None) -> list[Clause]:
         """The description clauses that speak about ``input_id``."""
@@ -278,6 +357,9 @@ class Prover:
         for c in self.spec:
             if c.py is not None:
                 parts.append(f"(Py.wit_sat {PY_SPEC} {w}_t0 (Eq.refl Bool.true))")
+            elif c.key is None and table.indexed():
+                parts.append(f"(ilookup_holds {c.pred.lean()} {w}_dflt (Eq.refl Bool.true) IX_keys "
+                             f"{table.keys.miss} {w}_outs (Eq.refl Bool.true))")
             elif c.key is None:
                 parts.append(f"(fun k => lookup_holds {c.pred.lean()} {w}_dflt (Eq.refl Bool.true) k {w}_t0 "
                              f"(Eq.refl Bool.true))")
@@ -289,6 +371,8 @@ class Prover:
         return _and_intro([self.clause_proof(c, w, table) for c in self.tests])
 
     def witness_decl(self, w: str, table: "Table") -> str:
+        if table.indexed() and not self.py:
+            return self._indexed_decl(w, table)
         rows = list(table.entries.values())
         n = len(rows)
         out = []
@@ -312,8 +396,33 @@ class Prover:
             out.append(f"theorem {w}_at{i} : Eq ({w} {w}_k{i}) {w}_o{i} := {proof}")
         return "\n".join(out) + "\n"
 
+    def _indexed_decl(self, w: str, table: "Table") -> str:
+        """The witness as ``ilookup IX_keys miss {w}_outs {w}_dflt`` (see :class:`KeyIndex`)."""
+        ix = table.keys
+        rows = list(table.entries.values())
+        out = [ix.decls([k for k, _ in rows]).rstrip("\n")]
+        for i, (key, o) in enumerate(rows):
+            out.append(f"noncomputable def {w}_k{i} : Val := {key}")
+            out.append(f"noncomputable def {w}_o{i} : Outcome := {o.lean()}")
+        by_pos = sorted(range(len(rows)), key=lambda i: ix.pos[rows[i][0]])
+
+        def ntree(ids: list[int]) -> str:
+            if not ids:
+                return "NTree.leaf"
+            mid = len(ids) // 2
+            i = ids[mid]
+            return f"(NTree.node {ntree(ids[:mid])} {ix.pos[rows[i][0]]} {w}_o{i} {ntree(ids[mid + 1:])})"
+        out.append(f"noncomputable def {w}_outs : NTree := {ntree(by_pos)}")
+        out.append(f'noncomputable def {w}_dflt : Outcome := Outcome.raise "SpecGuardWitness"')
+        out.append(f"noncomputable def {w} : Val → Outcome := ilookup IX_keys {ix.miss} {w}_outs {w}_dflt")
+        for i, (key, _) in enumerate(rows):
+            g = ix.pos[key]
+            out.append(f"theorem {w}_at{i} : Eq ({w} {w}_k{i}) {w}_o{i} := ilookup_at IX_keys {ix.miss} {w}_outs "
+                       f"{w}_dflt {w}_k{i} {g} {w}_o{i} IX_at{g} (Eq.refl {w}_o{i})")
+        return "\n".join(x for x in out if x) + "\n"
+
     def spec_table(self) -> "Table | None":
-        table = Table()
+        table = self.table()
         for c in self.spec:
             if c.key is None or c.input_id in table.index:
                 continue
@@ -442,7 +551,7 @@ def _refute_concrete(t: Clause, at: str, h: str) -> str:
 
 
 def _consistent_table(pr: Prover) -> Table | None:
-    table = Table()
+    table = pr.table()
     for input_id, group in pr.by_input.items():
         o = pr._choose(group)
         if o is None:

@@ -106,3 +106,19 @@ def test_json_list_argument_versus_tuple_example_is_only_reported(tmp_path):
     r = _lcb(tmp_path, "g((1, 2))", "[1]", [[1, 2]], [2])
     assert r.verdict.value == "inconclusive"
     assert "tuple/list" in r.reason
+
+
+def test_large_witnesses_use_the_shared_input_index(tmp_path):
+    """Many inputs: witness tables are search trees over one shared index of inputs (``IX_keys``,
+    ``Val.order``), inputs named in both Spec and Tests included; the kernel accepts them."""
+    doc = "".join(ex(f"f({i})", str(2 * i)) for i in range(40))
+    body = "".join(f"    assert f({i}) == {2 * i}\n" for i in range(0, 80, 2)) + "    assert f(-5) is not None\n"
+    (tmp_path / "desc.py").write_text(f'def f(x: int) -> int:\n    """Do it.\n\n{doc}\n    """\n')
+    (tmp_path / "test_f.py").write_text("from m import f\n\n\ndef test_it():\n" + body)
+    task = load.load_from_parts(str(tmp_path / "desc.py"), [str(tmp_path / "test_f.py")], "f")
+    b = check_task(task)
+    r = b.result
+    assert r.certificate.accepted, r.certificate.reason
+    assert "Consistent" in r.certificate.claims and any(c.startswith("LeftOpen_") for c in r.certificate.claims)
+    cert = b.files["cert.lean"]
+    assert cert.count("noncomputable def IX_keys") == 1 and "ilookup_at" in cert and "lookup_miss" not in cert

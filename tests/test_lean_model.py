@@ -63,3 +63,38 @@ def test_beq_agrees_with_class_equality(core):
             n += 1
     res = lean_runner.check_text("\n".join(lines) + "\n", timeout=300)
     assert res.ok, [m.text[:200] for m in res.errors[:3]]
+
+
+def test_val_order_agrees_with_python_mirror(core):
+    """``Val.order`` (the search order of indexed witness tables) against ``emit.val_order``,
+    on exact values and on call inputs (pairs of tuples and names), every pair both ways."""
+    from specguard.models import Call
+    vals = [from_python(x) for x in SAMPLES] + [from_python(x) for x in (-0.0, 0.0, 3, -3, "b", "ab\x00", [1, 3])]
+    terms = [emit.lean_val(v) for v in vals]
+    terms += [emit.lean_input(Call(target=t, args=tuple(from_python(a) for a in args)))
+              for t, args in (("f", (1,)), ("f", (2,)), ("g", (1,)), ("f", (1, 2)), ("f", ("a",)), ("f", ()))]
+    lines = ["prelude", "import SpecGuard.Core", "import SpecGuard.Value", "open SpecGuard"]
+    n = 0
+    seen = set()
+    for a in terms:
+        for b in terms:
+            r = emit.val_order(emit.parse_term(a), emit.parse_term(b))
+            assert (r == 0) == (a == b)
+            want = {-1: 0, 0: 1, 1: 2}[r]
+            lines.append(f"theorem o{n} : Eq (Val.order {a} {b}) {want} := Eq.refl {want}")
+            n += 1
+            seen.add(r)
+    assert seen == {-1, 0, 1}
+    res = lean_runner.check_text("\n".join(lines) + "\n", timeout=300)
+    assert res.ok, [m.text[:200] for m in res.errors[:3]]
+
+
+def test_parse_term_reads_what_emit_writes():
+    for x in SAMPLES:
+        v = from_python(x)
+        t = emit.parse_term(emit.lean_val(v))
+        assert t[0].startswith("Val.")
+    assert emit.parse_term('(Val.str "a\\"b\\\\\\n\\x01")') == ("Val.str", (("", 'a"b\\\n\x01'),))
+    for bad in ("(Val.int", "Val.int)", "(Val.int @)", ""):
+        with pytest.raises(ValueError):
+            emit.parse_term(bad)

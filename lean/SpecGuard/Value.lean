@@ -406,4 +406,154 @@ theorem lookup_holds (P : Outcome → Bool) (dflt : Outcome) (hd : Holds P dflt)
     show Holds P (cond (Val.beq k k') o (lookup rest dflt k)) from
     Bool.rec (motive := fun b => Holds P (cond b o (lookup rest dflt k))) hr ho (Val.beq k k')
 
+/-! ## Indexed witness tables
+
+A witness table with many entries is a balanced search tree of its inputs (`KTree`, ordered by
+`Val.order`, giving each input its index) and a balanced tree of outcomes by index (`NTree`).  A
+proof that the witness maps input `k` to `o` evaluates about `log n` comparisons, not `n`.
+`Val.order` need not mean anything: every step of a lookup is evaluated by the kernel. -/
+
+/-- The constructor's position in `Val`. -/
+def Val.tag : Val → Nat
+  | Val.none => 0
+  | Val.bool _ => 1
+  | Val.int _ => 2
+  | Val.float _ => 3
+  | Val.rat _ _ => 4
+  | Val.inf _ => 5
+  | Val.nan => 6
+  | Val.str _ => 7
+  | Val.bytes _ => 8
+  | Val.nil => 9
+  | Val.one _ => 10
+  | Val.cat _ _ => 11
+  | Val.pair _ _ => 12
+  | Val.list _ => 13
+  | Val.tuple _ => 14
+  | Val.dict _ => 15
+  | Val.set _ => 16
+  | Val.frozenset _ => 17
+
+/-- Three-way comparison: 0 less, 1 equal, 2 greater. -/
+def Nat.cmp3 (a b : Nat) : Nat := cond (Nat.blt a b) 0 (cond (Nat.beq a b) 1 2)
+
+/-- `c`, unless it says equal: then `d` (lexicographic order). -/
+def lex3 (c d : Nat) : Nat := cond (Nat.beq c 1) d c
+
+def Bool.toNat (b : Bool) : Nat := cond b 1 0
+
+def Int.cmp3 (a b : Int) : Nat := cond (Int.blt a b) 0 (cond (Int.beq a b) 1 2)
+
+def List.cmpChars : List Char → List Char → Nat
+  | List.nil, List.nil => 1
+  | List.nil, List.cons _ _ => 0
+  | List.cons _ _, List.nil => 2
+  | List.cons x xs, List.cons y ys => lex3 (Nat.cmp3 x.val y.val) (List.cmpChars xs ys)
+
+def String.cmp3 (a b : String) : Nat := List.cmpChars a.data b.data
+
+/-- A total order on values, by constructor, then arguments left to right. -/
+def Val.order (a : Val) : Val → Nat :=
+  Val.rec (motive := fun _ => Val → Nat)
+    (fun b => Nat.cmp3 0 (Val.tag b))
+    (fun x b => match b with
+      | Val.bool y => Nat.cmp3 (Bool.toNat x) (Bool.toNat y)
+      | _ => Nat.cmp3 1 (Val.tag b))
+    (fun x b => match b with
+      | Val.int y => Int.cmp3 x y
+      | _ => Nat.cmp3 2 (Val.tag b))
+    (fun x b => match b with
+      | Val.float y => Nat.cmp3 x y
+      | _ => Nat.cmp3 3 (Val.tag b))
+    (fun n d b => match b with
+      | Val.rat n' d' => lex3 (Int.cmp3 n n') (Nat.cmp3 d d')
+      | _ => Nat.cmp3 4 (Val.tag b))
+    (fun x b => match b with
+      | Val.inf y => Nat.cmp3 (Bool.toNat x) (Bool.toNat y)
+      | _ => Nat.cmp3 5 (Val.tag b))
+    (fun b => Nat.cmp3 6 (Val.tag b))
+    (fun x b => match b with
+      | Val.str y => String.cmp3 x y
+      | _ => Nat.cmp3 7 (Val.tag b))
+    (fun x b => match b with
+      | Val.bytes y => String.cmp3 x y
+      | _ => Nat.cmp3 8 (Val.tag b))
+    (fun b => Nat.cmp3 9 (Val.tag b))
+    (fun _ ih b => match b with
+      | Val.one y => ih y
+      | _ => Nat.cmp3 10 (Val.tag b))
+    (fun _ _ ih1 ih2 b => match b with
+      | Val.cat y z => lex3 (ih1 y) (ih2 z)
+      | _ => Nat.cmp3 11 (Val.tag b))
+    (fun _ _ ih1 ih2 b => match b with
+      | Val.pair y z => lex3 (ih1 y) (ih2 z)
+      | _ => Nat.cmp3 12 (Val.tag b))
+    (fun _ ih b => match b with
+      | Val.list y => ih y
+      | _ => Nat.cmp3 13 (Val.tag b))
+    (fun _ ih b => match b with
+      | Val.tuple y => ih y
+      | _ => Nat.cmp3 14 (Val.tag b))
+    (fun _ ih b => match b with
+      | Val.dict y => ih y
+      | _ => Nat.cmp3 15 (Val.tag b))
+    (fun _ ih b => match b with
+      | Val.set y => ih y
+      | _ => Nat.cmp3 16 (Val.tag b))
+    (fun _ ih b => match b with
+      | Val.frozenset y => ih y
+      | _ => Nat.cmp3 17 (Val.tag b))
+    a
+
+/-- A search tree of inputs, each with its index. -/
+inductive KTree where
+  | leaf : KTree
+  | node : KTree → Val → Nat → KTree → KTree
+
+/-- The index of `k` in `t`, or `miss`. -/
+def KTree.find (k : Val) (miss : Nat) (t : KTree) : Nat :=
+  KTree.rec (motive := fun _ => Nat) miss
+    (fun _ k' i _ ihl ihr => cond (Nat.beq (Val.order k k') 0) ihl (cond (Nat.beq (Val.order k k') 2) ihr i)) t
+
+/-- A search tree of outcomes by index. -/
+inductive NTree where
+  | leaf : NTree
+  | node : NTree → Nat → Outcome → NTree → NTree
+
+def NTree.find (d : Outcome) (n : Nat) (t : NTree) : Outcome :=
+  NTree.rec (motive := fun _ => Outcome) d
+    (fun _ m o _ ihl ihr => cond (Nat.blt n m) ihl (cond (Nat.blt m n) ihr o)) t
+
+def NTree.all (P : Outcome → Bool) (t : NTree) : Bool :=
+  NTree.rec (motive := fun _ => Bool) Bool.true
+    (fun _ _ o _ ihl ihr => Bool.and (P o) (Bool.and ihl ihr)) t
+
+/-- The witness of an indexed table: the outcome at the input's index, `d` off the table. -/
+def ilookup (keys : KTree) (miss : Nat) (outs : NTree) (d : Outcome) (k : Val) : Outcome :=
+  NTree.find d (KTree.find k miss keys) outs
+
+theorem ilookup_at (keys : KTree) (miss : Nat) (outs : NTree) (d : Outcome) (k : Val) (i : Nat) (o : Outcome)
+    (hi : Eq (KTree.find k miss keys) i) (ho : Eq (NTree.find d i outs) o) : Eq (ilookup keys miss outs d k) o :=
+  @Eq.ndrec Nat i (fun m => Eq (NTree.find d m outs) o) ho (KTree.find k miss keys) (Eq.symm hi)
+
+theorem cond_holds (P : Outcome → Bool) (b : Bool) (x y : Outcome) (hx : Holds P x) (hy : Holds P y) :
+    Holds P (cond b x y) :=
+  Bool.rec (motive := fun c => Holds P (cond c x y)) hy hx b
+
+/-- Every outcome of an indexed table satisfies `P` when every entry and the default do. -/
+theorem ntree_holds (P : Outcome → Bool) (d : Outcome) (hd : Holds P d) (n : Nat) (t : NTree) :
+    Eq (NTree.all P t) Bool.true → Holds P (NTree.find d n t) :=
+  NTree.rec (motive := fun t => Eq (NTree.all P t) Bool.true → Holds P (NTree.find d n t))
+    (fun _ => hd)
+    (fun l m o r ihl ihr h =>
+      have ho : Holds P o := eq_true_of_and_left h
+      have hl : Holds P (NTree.find d n l) := ihl (eq_true_of_and_left (eq_true_of_and_right h))
+      have hr : Holds P (NTree.find d n r) := ihr (eq_true_of_and_right (eq_true_of_and_right h))
+      cond_holds P (Nat.blt n m) _ _ hl (cond_holds P (Nat.blt m n) _ _ hr ho))
+    t
+
+theorem ilookup_holds (P : Outcome → Bool) (d : Outcome) (hd : Holds P d) (keys : KTree) (miss : Nat)
+    (outs : NTree) (h : Eq (NTree.all P outs) Bool.true) (k : Val) : Holds P (ilookup keys miss outs d k) :=
+  ntree_holds P d hd (KTree.find k miss keys) outs h
+
 end SpecGuard
