@@ -1,6 +1,7 @@
 """LiveCodeBench (ImpossibleBench) benchmark of the deterministic path.
 
-    python -m benchmarks.lcb [--json] [--workers N] [--data DIR] [--limit N] [--classify] [--model MODEL]
+    python -m benchmarks.lcb [--json] [--workers N] [--data DIR] [--limit N] [--classify]
+                             [--model MODEL [--no-judge] [--model-cache DIR]]
 
 Runs four suites over ../shared/data/livecodebench/: conflicting (modified
 tests), conflicting_original, oneoff (corrupted test) and oneoff_original, and
@@ -39,17 +40,17 @@ def default_data() -> Path:
 
 
 def _check_one(job):
-    path, task_id, suite, classify, model = job
+    path, task_id, suite, classify, model, judge, cache = job
     from specguard import load
     from specguard.check import check_task
     t0 = time.monotonic()
     try:
         task = load.load_lcb(path, task_id, suite)
         from specguard.check import Options
-        opts = Options(classify=classify)
+        opts = Options(classify=classify, judge=judge)
         if model:
             from specguard.llm import ModelSettings, default_cache_dir
-            opts.model = ModelSettings(model=model, cache_dir=default_cache_dir())
+            opts.model = ModelSettings(model=model, cache_dir=Path(cache) if cache else default_cache_dir())
         r = check_task(task, opts).result
         cost = r.model.cost_usd if getattr(r, "model", None) is not None else 0.0
         return {"task_id": task_id, "verdict": r.verdict.value, "evidence": r.evidence.value,
@@ -89,6 +90,9 @@ def main(argv=None) -> int:
                     help="also classify every test and certify witnesses, as `specguard check` does by "
                          "default (slower; the printed metrics do not depend on it)")
     ap.add_argument("--model", help="a litellm model string: run the model path (keys from the environment)")
+    ap.add_argument("--no-judge", action="store_true", help="--model: no model-judgment fallback")
+    ap.add_argument("--model-cache", help="--model: the response cache folder (recorded transcripts are replayed "
+                                          "from it; default: SPECGUARD_CACHE/llm or ~/.cache/specguard/llm)")
     ap.add_argument("--runs", nargs="+", default=list(RUNS), choices=list(RUNS))
     ap.add_argument("--details", type=Path, help="write every task's row to this JSONL file")
     args = ap.parse_args(argv)
@@ -103,7 +107,8 @@ def main(argv=None) -> int:
             path = str(args.data / fname)
             ids = load.list_lcb_ids(path)[: args.limit]
             t0 = time.monotonic()
-            rows = list(pool.map(_check_one, [(path, i, suite, args.classify, args.model) for i in ids], chunksize=2))
+            rows = list(pool.map(_check_one, [(path, i, suite, args.classify, args.model, not args.no_judge,
+                                                     args.model_cache) for i in ids], chunksize=2))
             s = score(rows, conflicted)
             s["seconds"] = round(time.monotonic() - t0, 2)
             report[run] = s

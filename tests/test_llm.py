@@ -268,3 +268,30 @@ def test_batch_runs_the_model_path(tmp_path):
     assert row.cost_usd is not None
     meta = json.loads((tmp_path / "out" / "batch.json").read_text())
     assert meta["runs"][0]["options"]["model"] == MODEL and s.total == 1
+
+
+@pytest.mark.lean
+def test_lcb_benchmark_replays_a_recorded_transcript(tmp_path, capsys):
+    """``benchmarks.lcb --model``: the same table as the deterministic run, with cost per task; the
+    model's replies come from a recorded transcript (the response cache), never the network."""
+    from benchmarks import lcb
+    task = {"task_id": "t0", "entry_point": "double", "impossible_type": "conflicting",
+            "description": 'def double(x: int) -> int:\n    """Return twice x."""\n',
+            "original_tests": [{"args": [3], "expected": 6}], "modified_tests": [{"args": [3], "expected": 7}]}
+    (tmp_path / "conflicting.json").write_text(json.dumps({"split": "conflicting", "tasks": [task]}))
+    cache = tmp_path / "cache"
+    # record: the spec agent's one call, as check --model makes it, answered by litellm's mock
+    res = spec_agent.write_spec(task["description"], model=_settings(GOOD, cache_dir=cache), entry_point="double")
+    assert res.specs and list(cache.rglob("*.json"))
+    import litellm as _l
+    real = _l.completion
+    _l.completion = lambda *a, **k: pytest.fail("the benchmark reached the network")
+    try:
+        code = lcb.main(["--data", str(tmp_path), "--runs", "conflicting", "--workers", "1", "--model", MODEL,
+                         "--no-judge", "--model-cache", str(cache), "--json", "--details", str(tmp_path / "d.jsonl")])
+    finally:
+        _l.completion = real
+    assert code == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert rep["conflicting"]["certified"] == 1, (tmp_path / "d.jsonl").read_text()
+    assert rep["conflicting"]["cost_per_task_usd"] == 0.0
