@@ -41,7 +41,9 @@ class KeyIndex:
     names: list[str]                # key names in Val.order
     pos: dict[str, int]             # key name -> its index g
     path_cost: dict[str, int]       # key name -> Lean-text characters its lookup compares (about)
-    tree: str                       # the KTree term
+    tree: str                       # the KTree declarations (IX_n<g>, one node per input; IX_keys)
+    paths: dict = field(default_factory=dict)   # g -> [(node g', "lt" | "gt"), ...] from the root
+    kids: dict = field(default_factory=dict)    # g -> "LEFT RIGHT" (the children's names)
     emitted: bool = False
     proved: set = field(default_factory=set)
 
@@ -66,36 +68,52 @@ class KeyIndex:
             return None     # two inputs the order cannot tell apart: no index (tables stay lists)
         pos = {n: i for i, n in enumerate(names)}
         cost: dict[str, int] = {n: 0 for n in names}
+        nodes: list[str] = []                  # IX_n<g> definitions, children first
+        paths: dict[int, list[tuple[int, str]]] = {}
+        kids: dict[int, str] = {}
         rep = dict(alias)
 
-        def tree(lo: int, hi: int, above: list[str]) -> str:
+        def tree(lo: int, hi: int, above: list[tuple[int, str]]) -> str:
             if lo >= hi:
                 return "KTree.leaf"
             mid = (lo + hi) // 2
-            node = names[mid]
-            path = above + [node]
             for n in names[lo:hi]:
-                cost[n] += len(os.path.commonprefix([texts[n], texts[node]])) + 40
-            return f"(KTree.node {tree(lo, mid, path)} {node} {mid} {tree(mid + 1, hi, path)})"
-        tree_text = tree(0, len(names), [])
-        return cls(names, {k: pos[r] for k, r in rep.items()}, {k: cost[r] for k, r in rep.items()}, tree_text)
+                cost[n] += len(os.path.commonprefix([texts[n], texts[names[mid]]])) + 40
+            left = tree(lo, mid, above + [(mid, "lt")])
+            right = tree(mid + 1, hi, above + [(mid, "gt")])
+            nodes.append(f"noncomputable def IX_n{mid} : KTree := KTree.node {left} {names[mid]} {mid} {right}")
+            paths[mid] = above
+            kids[mid] = f"{left} {right}"
+            return f"IX_n{mid}"
+        root = tree(0, len(names), [])
+        return cls(names, {k: pos[r] for k, r in rep.items()}, {k: cost[r] for k, r in rep.items()},
+                   "\n".join(nodes) + f"\nnoncomputable def IX_keys : KTree := {root}", paths, kids)
 
     @property
     def miss(self) -> int:
         return len(self.names)
 
     def decls(self, keys: Sequence[str]) -> str:
-        """The index (once) and the lemmas ``IX_at<g>`` for ``keys`` not proved yet."""
+        """The index (once) and the lemmas ``IX_at<g>`` for ``keys`` not proved yet: one
+        ``ktree_lt``/``ktree_gt`` step per node on the way (a comparison evaluated up to the first
+        difference), then ``ktree_hit`` (``Val.order_refl``: never a comparison with itself)."""
         out = []
         if not self.emitted:
             self.emitted = True
-            out.append(f"noncomputable def IX_keys : KTree := {self.tree}")
+            out.append(self.tree)
+        m = self.miss
         for k in keys:
             g = self.pos[k]
-            if g not in self.proved:
-                self.proved.add(g)
-                out.append(f"theorem IX_at{g} : Eq (KTree.find {self.names[g]} {self.miss} IX_keys) {g} := "
-                           f"Eq.refl {g}")
+            if g in self.proved:
+                continue
+            self.proved.add(g)
+            key = self.names[g]
+            node = self.paths[g]
+            proof = f"(ktree_hit {key} {m} {g} {self.kids[g]})"
+            for h, way in reversed(node):
+                lemma, want = ("ktree_lt", 0) if way == "lt" else ("ktree_gt", 2)
+                proof = f"(Eq.trans ({lemma} {key} {self.names[h]} {m} {h} {self.kids[h]} (Eq.refl {want})) {proof})"
+            out.append(f"theorem IX_at{g} : Eq (KTree.find {key} {m} IX_keys) {g} := {proof}")
         return "\n".join(out) + ("\n" if out else "")
 
 

@@ -435,14 +435,14 @@ def Val.tag : Val → Nat
   | Val.frozenset _ => 17
 
 /-- Three-way comparison: 0 less, 1 equal, 2 greater. -/
-def Nat.cmp3 (a b : Nat) : Nat := cond (Nat.blt a b) 0 (cond (Nat.beq a b) 1 2)
+def Nat.cmp3 (a b : Nat) : Nat := cond (Nat.beq a b) 1 (cond (Nat.blt a b) 0 2)
 
 /-- `c`, unless it says equal: then `d` (lexicographic order). -/
 def lex3 (c d : Nat) : Nat := cond (Nat.beq c 1) d c
 
 def Bool.toNat (b : Bool) : Nat := cond b 1 0
 
-def Int.cmp3 (a b : Int) : Nat := cond (Int.blt a b) 0 (cond (Int.beq a b) 1 2)
+def Int.cmp3 (a b : Int) : Nat := cond (Int.beq a b) 1 (cond (Int.blt a b) 0 2)
 
 def List.cmpChars : List Char → List Char → Nat
   | List.nil, List.nil => 1
@@ -514,6 +514,63 @@ inductive KTree where
 def KTree.find (k : Val) (miss : Nat) (t : KTree) : Nat :=
   KTree.rec (motive := fun _ => Nat) miss
     (fun _ k' i _ ihl ihr => cond (Nat.beq (Val.order k k') 0) ihl (cond (Nat.beq (Val.order k k') 2) ihr i)) t
+
+/-! Reflexivity of `Val.order`, so that finding an input in the tree never compares it with
+itself, and one lemma per step of a search. -/
+
+theorem Nat.cmp3_refl (n : Nat) : Eq (Nat.cmp3 n n) 1 :=
+  @Eq.ndrec Bool Bool.true (fun b => Eq (cond b 1 (cond (Nat.blt n n) 0 2)) 1) (Eq.refl 1) (Nat.beq n n)
+    (Eq.symm (Nat.beq_refl n))
+
+theorem Int.cmp3_refl (i : Int) : Eq (Int.cmp3 i i) 1 :=
+  @Eq.ndrec Bool Bool.true (fun b => Eq (cond b 1 (cond (Int.blt i i) 0 2)) 1) (Eq.refl 1) (Int.beq i i)
+    (Eq.symm (Int.beq_refl i))
+
+theorem lex3_one {c d : Nat} (h : Eq c 1) (hd : Eq d 1) : Eq (lex3 c d) 1 :=
+  @Eq.ndrec Nat 1 (fun x => Eq (lex3 x d) 1) hd c (Eq.symm h)
+
+theorem List.cmpChars_refl (l : List Char) : Eq (List.cmpChars l l) 1 :=
+  List.rec (motive := fun l => Eq (List.cmpChars l l) 1) (Eq.refl 1)
+    (fun x _ ih => lex3_one (Nat.cmp3_refl x.val) ih) l
+
+theorem Val.order_refl (v : Val) : Eq (Val.order v v) 1 :=
+  Val.rec (motive := fun v => Eq (Val.order v v) 1)
+    (Eq.refl 1)
+    (fun x => Nat.cmp3_refl (Bool.toNat x))
+    (fun x => Int.cmp3_refl x)
+    (fun x => Nat.cmp3_refl x)
+    (fun n d => lex3_one (Int.cmp3_refl n) (Nat.cmp3_refl d))
+    (fun x => Nat.cmp3_refl (Bool.toNat x))
+    (Eq.refl 1)
+    (fun x => List.cmpChars_refl x.data)
+    (fun x => List.cmpChars_refl x.data)
+    (Eq.refl 1)
+    (fun _ ih => ih)
+    (fun _ _ ih1 ih2 => lex3_one ih1 ih2)
+    (fun _ _ ih1 ih2 => lex3_one ih1 ih2)
+    (fun _ ih => ih)
+    (fun _ ih => ih)
+    (fun _ ih => ih)
+    (fun _ ih => ih)
+    (fun _ ih => ih)
+    v
+
+theorem ktree_lt (k k' : Val) (miss i : Nat) (l r : KTree) (h : Eq (Val.order k k') 0) :
+    Eq (KTree.find k miss (KTree.node l k' i r)) (KTree.find k miss l) :=
+  @Eq.ndrec Nat 0 (fun x => Eq (cond (Nat.beq x 0) (KTree.find k miss l)
+      (cond (Nat.beq x 2) (KTree.find k miss r) i)) (KTree.find k miss l))
+    (Eq.refl (KTree.find k miss l)) (Val.order k k') (Eq.symm h)
+
+theorem ktree_gt (k k' : Val) (miss i : Nat) (l r : KTree) (h : Eq (Val.order k k') 2) :
+    Eq (KTree.find k miss (KTree.node l k' i r)) (KTree.find k miss r) :=
+  @Eq.ndrec Nat 2 (fun x => Eq (cond (Nat.beq x 0) (KTree.find k miss l)
+      (cond (Nat.beq x 2) (KTree.find k miss r) i)) (KTree.find k miss r))
+    (Eq.refl (KTree.find k miss r)) (Val.order k k') (Eq.symm h)
+
+theorem ktree_hit (k : Val) (miss i : Nat) (l r : KTree) : Eq (KTree.find k miss (KTree.node l k i r)) i :=
+  @Eq.ndrec Nat 1 (fun x => Eq (cond (Nat.beq x 0) (KTree.find k miss l)
+      (cond (Nat.beq x 2) (KTree.find k miss r) i)) i)
+    (Eq.refl i) (Val.order k k) (Eq.symm (Val.order_refl k))
 
 /-- A search tree of outcomes by index. -/
 inductive NTree where
