@@ -287,6 +287,15 @@ class _Finding:
     explanation: str
 
 
+def _finding_sections(data) -> list:
+    """``(title, findings, text when empty)`` of the report's conflict sections (an empty section
+    without such a text is left out)."""
+    allf = _conflicts(data)
+    out = [("Conflicts", [f for f in allf if f.row.verdict.value == "conflict"], "None found."),
+           ("Conflicts found but not certified", [f for f in allf if f.row.verdict.value != "conflict"], None)]
+    return [x for x in out if x[1] or x[2] is not None]
+
+
 def _conflicts(data: BatchData) -> list[_Finding]:
     out = []
     for r in data.rows:
@@ -412,12 +421,7 @@ def render_markdown(data: BatchData, report_path: Path | None = None) -> str:
             L.append(f"| {label} | " + " | ".join(f"{n} ({f})" for n, f in cells) + " |")
         L.append("")
 
-    allf = _conflicts(data)
-    for title, findings, empty in (
-            ("Conflicts", [f for f in allf if f.row.verdict.value == "conflict"], "None found."),
-            ("Conflicts found but not certified", [f for f in allf if f.row.verdict.value != "conflict"], None)):
-        if not findings and empty is None:
-            continue
+    for title, findings, empty in _finding_sections(data):
         L += [f"## {title} ({len(findings)})", ""]
         if title != "Conflicts":
             L += ["A conflict core was found, but the kernel did not accept its certificate, so the verdict "
@@ -654,12 +658,7 @@ def render_html(data: BatchData, report_path: Path | None = None) -> str:
                 f'<td class="n">{n} <span class="muted">({f})</span></td>' for n, f in cells) + '</tr>')
         H.append('</table>')
 
-    allf = _conflicts(data)
-    for title, findings, empty in (
-            ("Conflicts", [f for f in allf if f.row.verdict.value == "conflict"], "None found."),
-            ("Conflicts found but not certified", [f for f in allf if f.row.verdict.value != "conflict"], None)):
-        if not findings and empty is None:
-            continue
+    for title, findings, empty in _finding_sections(data):
         H.append(f'<h2>{_e(title)} ({len(findings)})</h2>')
         if title != "Conflicts":
             H.append('<p class="muted">A conflict core was found, but the kernel did not accept its certificate, '
