@@ -337,11 +337,13 @@ def check_task(task: Task, options: Options | None = None) -> Bundle:
     path of :func:`_model_path` when they reach no certified or execution verdict."""
     opts = options or Options()
     b = _check_rules(task, opts)
-    if opts.model is None or opts.spec is not None:
-        return b
     r = b.result
-    if r.verdict is not Verdict.inconclusive:
+    if r.verdict is not Verdict.inconclusive or opts.spec is not None:
         return b
+    if opts.model is None:
+        skipped = ("model path skipped: no model is configured (--model, SPECGUARD_MODEL or `model` in "
+                   "specguard.toml would let a model read the unsupported assertions and formalize the prose)")
+        return dataclasses.replace(b, result=r.model_copy(update={"notes": r.notes + (skipped,)}))
     return _model_path(task, opts, b)
 
 

@@ -137,6 +137,7 @@ def test_no_model_no_call(tmp_path, monkeypatch):
     assert code == 2
     r = Result.model_validate_json((tmp_path / "out" / "result.json").read_text())
     assert r.model is None
+    assert any(n.startswith("model path skipped: no model is configured") for n in r.notes)
 
 
 def test_min_agree_above_samples_is_a_usage_error(tmp_path, capsys):
