@@ -49,7 +49,7 @@ def bundle_texts(task: Task, b: Bundle) -> dict[str, str]:
     manifest = Manifest(task_id=task.id, specguard_version=__version__, lean_version=rt.version,
                         lean_commit=rt.commit, core_hash=lean_runner.library_hash(), inputs=task.inputs + tuple(b.inputs),
                         outputs={n: sha256_text(t) for n, t in sorted(files.items())}, claims=b.claims,
-                        verdict=b.result.verdict, evidence=b.result.evidence)
+                        verdict=b.result.verdict, evidence=b.result.evidence, options=b.options)
     files[MANIFEST] = manifest.model_dump_json(indent=2) + "\n"
     return files
 

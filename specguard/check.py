@@ -50,6 +50,7 @@ class Bundle:
     files: dict[str, str] = field(default_factory=dict)   # name -> text (Lean files, formalization)
     claims: tuple[str, ...] = ()
     inputs: tuple = ()    # extra manifest inputs (a model-written spec, role spec)
+    options: "object | None" = None   # results.DerivationOptions the trusted files were derived with
 
 
 def _statement(call, expect) -> str:
@@ -290,11 +291,11 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
 
 
 def render_trusted(task: Task, *, classify: bool = True, spec: speclang.SpecProgram | None = None,
-                   demands: tuple[Demand, ...] = ()) -> dict[str, str]:
+                   demands: tuple[Demand, ...] = (), budget: int = speclang.DEFAULT_KERNEL_BUDGET) -> dict[str, str]:
     """The trusted Lean texts ``check_task`` writes for ``task`` (``spec.lean``, ``tests.lean``,
     ``claim.lean``), derived without running Lean.  Pure and deterministic: ``specguard verify
     --inputs`` re-derives them and compares them byte for byte with a bundle's."""
-    return dict(_formal(task, classify, spec, demands=demands).files)
+    return dict(_formal(task, classify, spec, budget, demands).files)
 
 
 def _execution_conflict(f: _Formal, opts: Options) -> tuple[ConflictCore, str] | None:
@@ -401,7 +402,8 @@ def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
         db = _check_rules(task, dataclasses.replace(opts, model=None))
         if db.result.verdict is Verdict.conflict and db.result.evidence is Evidence.certified:
             used_demands = True
-            out = Bundle(result=db.result, files={**db.files, **files}, claims=db.claims, inputs=inputs)
+            out = Bundle(result=db.result, files={**db.files, **files}, claims=db.claims, inputs=inputs,
+                         options=db.options)
             r = db.result.model_copy(update={"reason": f"{db.result.reason} (with {len(demands)} test assertion(s) "
                                                        f"read by {opts.model.model}: {test_agent.FILE_NAME})"})
         else:
@@ -433,7 +435,7 @@ def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
             used_demands = bool(demands) and any(t.read_by == "model" for t in sb.result.tests)
             spec_in = InputFile(path=s.path, sha256=s.sha256, role="spec")
             out = Bundle(result=sb.result, files={**sb.files, s.path: s.source, **(files if used_demands else {})},
-                         claims=sb.claims, inputs=(spec_in,) + (inputs if used_demands else ()))
+                         claims=sb.claims, inputs=(spec_in,) + (inputs if used_demands else ()), options=sb.options)
             r = sb.result.model_copy(update={"reason": f"{sb.result.reason} (the description was formalized by a "
                                                        f"spec {opts.model.model} wrote: {s.path}; certified against "
                                                        f"{len(certified)} of {k} model spec(s))"})
@@ -480,7 +482,7 @@ def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
                          cached_calls=u.cached_calls, stopped=stopped)
     r = r.model_copy(update={"model": report, "notes": r.notes + tuple(notes),
                              "seconds": round(r.seconds + time.monotonic() - start, 4)})
-    return Bundle(result=r, files=out.files, claims=out.claims, inputs=out.inputs)
+    return Bundle(result=r, files=out.files, claims=out.claims, inputs=out.inputs, options=out.options)
 
 
 def _check_rules(task: Task, opts: Options) -> Bundle:
@@ -551,7 +553,9 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
                     specguard_version=__version__, seconds=round(time.monotonic() - start, 4),
                     labels=dict(task.labels))
     claims_proven = tuple(p.claims) if certified else ()
-    return Bundle(result=result, files=files, claims=claims_proven)
+    from .results import DerivationOptions
+    return Bundle(result=result, files=files, claims=claims_proven,
+                  options=DerivationOptions(classify=opts.classify, spec_budget=opts.spec_budget))
 
 
 def _list_view(v):

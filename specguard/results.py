@@ -181,6 +181,13 @@ class Result(_Frozen):
                                                                "(check --model); absent without a model")
 
 
+class DerivationOptions(_Frozen):
+    """The ``check`` options the trusted Lean files depend on (``verify --inputs`` re-derives with them)."""
+
+    classify: bool = Field(default=True, description="false with --no-classify")
+    spec_budget: int = Field(default=10_000, description="--spec-budget: spec evaluation steps per input")
+
+
 # files a model wrote that a bundle's claim depends on (manifest inputs of role spec / demands,
 # kept in the bundle so that `verify --inputs` needs only the task's own files)
 MODEL_FILE_RE = re.compile(r"model-spec-[1-9][0-9]{0,2}\.py|model-demands\.json")
@@ -200,3 +207,5 @@ class Manifest(_Frozen):
     claims: tuple[str, ...] = Field(default=(), description="claims the certificate proves")
     verdict: Verdict
     evidence: Evidence
+    options: DerivationOptions | None = Field(default=None, description="how the claim was derived (absent in "
+                                                                        "older bundles)")

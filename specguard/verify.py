@@ -72,7 +72,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from . import certcheck, emit, lean_runner
 from .errors import BundleError, LeanCrash, LeanTimeout, SpecGuardError
 from .models import InputFile
-from .results import ASSUMPTIONS, MODEL_FILE_RE, Evidence, Manifest, Verdict
+from .results import ASSUMPTIONS, MODEL_FILE_RE, DerivationOptions, Evidence, Manifest, Verdict
 
 BUNDLE_FORMAT = "specguard-bundle/1"
 EXPORT_FORMAT = "specguard-export/1"
@@ -172,6 +172,7 @@ class ExportMeta(_Frozen):
     specguard_version: str
     inputs: tuple[InputFile, ...] = ()
     labels: dict[str, str] = Field(default_factory=dict)
+    options: DerivationOptions | None = None
 
 
 class InvalidBundle(BundleError):
@@ -693,12 +694,12 @@ class _Run:
 
     def inputs(self, inputs: Sequence[Path], task_id: str, labels: dict[str, str],
                manifest_inputs: Sequence[InputFile], trusted: dict[str, str],
-               bundled: dict[str, bytes] | None = None) -> None:
+               bundled: dict[str, bytes] | None = None, options=None) -> None:
         if not inputs:
             self.ok("inputs", "not given: the claim (spec.lean, tests.lean, claim.lean) was taken from the "
                               "bundle as is")
             return
-        detail = rederive(inputs, task_id, labels, manifest_inputs, trusted, bundled or {})
+        detail = rederive(inputs, task_id, labels, manifest_inputs, trusted, bundled or {}, options)
         self.claim_source = "re-derived from the inputs"
         self.ok("inputs", detail)
 
@@ -778,7 +779,7 @@ def _verify_files(run: _Run, files: dict[str, bytes], inputs: Sequence[Path]) ->
                                        "nothing for the kernel to check"))
     run.ok("trusted files", _check_trusted(trusted, m.claims))
     # -- inputs, kernel
-    run.inputs(inputs, m.task_id, r["labels"], m.inputs, trusted, bundled)
+    run.inputs(inputs, m.task_id, r["labels"], m.inputs, trusted, bundled, m.options)
     if m.claims:
         run.kernel(trusted, files[CERT], m.claims)
     else:
@@ -816,7 +817,7 @@ def _first_error(e: ValidationError) -> str:
 
 def rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
              manifest_inputs: Sequence[InputFile], trusted: dict[str, str],
-             bundled: dict[str, bytes] | None = None) -> str:
+             bundled: dict[str, bytes] | None = None, options=None) -> str:
     """Rebuild the task from ``inputs`` (and the model-written inputs ``bundled`` in the bundle)
     and re-derive spec/tests/claim; raise ``_Invalid`` unless they equal ``trusted`` byte for
     byte.  Returns a detail line."""
@@ -845,9 +846,13 @@ def rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
         if model_demands is not None:
             from .test_agent import accept_for
             demands = tuple(accept_for(t, model_demands).demands)
-        for classify in (True, False):
+        # the manifest records the options (older bundles: either classify setting, default budget)
+        settings = [(options.classify, options.spec_budget)] if options is not None else \
+            [(True, None), (False, None)]
+        for classify, budget in settings:
             try:
-                got = render_trusted(t, classify=classify, spec=spec, demands=demands)
+                extra = {"budget": budget} if budget is not None else {}
+                got = render_trusted(t, classify=classify, spec=spec, demands=demands, **extra)
             except SpecGuardError as e:        # e.g. a spec that needs an entry point: try the next one
                 error = error or e
                 continue
@@ -1183,7 +1188,7 @@ def export_text(bundle: Path, *, timeout: float = 60.0) -> tuple[str, VerifyRepo
     r = _result_facts(texts[RESULT])
     meta = ExportMeta(task_id=m.task_id, verdict=m.verdict, evidence=m.evidence, claims=m.claims,
                       core_hash=m.core_hash, lean_version=m.lean_version, lean_commit=m.lean_commit,
-                      specguard_version=m.specguard_version, inputs=m.inputs, labels=r["labels"])
+                      specguard_version=m.specguard_version, inputs=m.inputs, labels=r["labels"], options=m.options)
     try:
         text, prints = _render_export(meta, _bodies_of(texts))
         _compile_export(text, meta.claims, prints, timeout)
@@ -1285,7 +1290,7 @@ def _verify_export(run: _Run, path: Path, inputs: Sequence[Path]) -> VerifyRepor
     if why:
         raise _Invalid("certificate", f"certificate section: {why}")
     run.ok("certificate", "the certificate section has the fixed header and no banned token")
-    run.inputs(inputs, meta.task_id, dict(meta.labels), meta.inputs, trusted)
+    run.inputs(inputs, meta.task_id, dict(meta.labels), meta.inputs, trusted, None, meta.options)
     run.kernel(trusted, cert, meta.claims)
     secs = _compile_export(text, meta.claims, prints, run.timeout, run.memory_mb)
     run.ok("compile", f"the whole file compiles on its own with no import path in {secs:.2f} s; every final_X "

@@ -784,3 +784,18 @@ def test_bundle_constants_agree_with_the_writer():
         pytest.skip(f"specguard.bundle not importable yet: {e}")
     assert bundle.RESULT == V.RESULT and bundle.MANIFEST == V.MANIFEST
     assert set(bundle.LEAN_FILES) | {bundle.RESULT, bundle.MANIFEST} == set(V.BUNDLE_FILES)
+
+
+def test_the_manifest_records_the_options_the_claim_depends_on(tmp_path):
+    """A non-default --spec-budget changes the trusted files: the manifest records it, and
+    ``verify --inputs`` re-derives the claim with it."""
+    import json
+    from specguard.cli import main
+    ex = ROOT / "examples" / "spec"
+    out = tmp_path / "b"
+    assert main(["check", "--spec", str(ex / "spec.py"), "--tests", str(ex / "test_max_window.py"),
+                 "--entry-point", "max_window", "--spec-budget", "5", "--out", str(out), "-q"]) == 1
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["options"] == {"classify": True, "spec_budget": 5}
+    rep = V.verify_bundle(out, [ex / "spec.py", ex / "test_max_window.py"])
+    assert rep.valid and rep.claim_source == "re-derived from the inputs", rep.reason
