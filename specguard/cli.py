@@ -301,6 +301,35 @@ def format_summary(r, out: Path | None = None) -> str:
 
 # -- doctor ------------------------------------------------------------------------------------
 
+def _doctor_model() -> dict:
+    """The configured model path, without calling the model: litellm present, keys present
+    (names only, never values), cache and caps."""
+    from .config import load_config
+    try:
+        cfg = load_config()
+    except SpecGuardError as e:
+        return {"model": None, "error": e.message}
+    out: dict = {"model": cfg.model}
+    if cfg.model is None:
+        return out
+    from .llm import default_cache_dir
+    out.update(max_task_tokens=cfg.model_max_task_tokens, max_task_cost_usd=cfg.model_max_task_cost_usd,
+               cache_dir=(cfg.model_cache_dir or str(default_cache_dir())) if cfg.model_cache else None)
+    try:
+        import importlib.metadata as md
+        out["litellm"] = md.version("litellm")
+    except Exception:  # noqa: BLE001 - not installed
+        out["litellm"] = None
+        return out
+    try:
+        from .llm import _litellm
+        env = _litellm().validate_environment(model=cfg.model)
+        out["missing_keys"] = list(env.get("missing_keys") or [])
+    except Exception:  # noqa: BLE001 - an unknown provider: litellm says so when called
+        out["missing_keys"] = []
+    return out
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     from . import certcheck, lean_runner
     report: dict = {"specguard": __version__, "python": sys.version.split()[0]}
@@ -323,6 +352,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         report["error"] = e.message
         report["fix"] = e.hint
         ok = False
+    report["model"] = _doctor_model()
     report["ok"] = ok
     if args.json:
         print(json.dumps(report, indent=2))
@@ -344,6 +374,16 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             print(f"  self-test: valid certificate {'accepted' if s['valid_certificate_accepted'] else 'REJECTED: ' + s['reason']}"
                   f", invalid certificate {'rejected' if s['invalid_certificate_rejected'] else 'ACCEPTED'}"
                   f" ({s['seconds']} s)")
+        from .llm import INSTALL_HINT
+        m = report["model"]
+        if m["model"] is None:
+            print("  model: none configured (the model path is off; --model, SPECGUARD_MODEL or `model` in "
+                  "specguard.toml turns it on)")
+        else:
+            print(f"  model: {m['model']} (litellm {m['litellm'] or 'NOT INSTALLED: ' + INSTALL_HINT}); cache "
+                  f"{m['cache_dir'] or 'off'}; caps {m['max_task_tokens']} tokens, ${m['max_task_cost_usd']} per task"
+                  + (f"; missing API key(s) in the environment: {', '.join(m['missing_keys'])}"
+                     if m.get("missing_keys") else ""))
         if "error" in report:
             print(f"  error: {report['error']}")
             if report.get("fix"):

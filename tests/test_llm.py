@@ -296,3 +296,17 @@ def test_lcb_benchmark_replays_a_recorded_transcript(tmp_path, capsys):
     rep = json.loads(capsys.readouterr().out)
     assert rep["conflicting"]["certified"] == 1, (tmp_path / "d.jsonl").read_text()
     assert rep["conflicting"]["cost_per_task_usd"] == 0.0
+
+
+def test_doctor_reports_the_model_path_without_calling_it(monkeypatch, capsys):
+    from specguard.cli import main
+    monkeypatch.setattr(litellm, "completion", lambda *a, **k: pytest.fail("doctor called the model"))
+    monkeypatch.setenv("SPECGUARD_MODEL", "openai/gpt-4o-mini")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert main(["doctor", "--json"]) == 0
+    m = json.loads(capsys.readouterr().out)["model"]
+    assert m["model"] == "openai/gpt-4o-mini" and m["litellm"] and m["missing_keys"] == ["OPENAI_API_KEY"]
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert "model: openai/gpt-4o-mini" in out and "missing" not in out and "sk-test" not in out
