@@ -508,6 +508,12 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
         cert = CertReport(claims=tuple(p.claims), accepted=v.accepted, reason=v.reason, seconds=v.seconds)
         if v.accepted:
             files["cert.lean"] = cert_text
+        elif opts.classify and p.conflict is not None:
+            # the classification and witness proofs must never cost the conflict: certify it alone
+            b = _check_rules(task, dataclasses.replace(opts, classify=False))
+            why = (f"the certificate with the per-test classification was rejected ({v.reason}); the conflict was "
+                   "checked on its own, without classification")
+            return dataclasses.replace(b, result=b.result.model_copy(update={"notes": b.result.notes + (why,)}))
     certified = cert.accepted
     classes = {tc.name: tc for tc in p.classes}
     tests = []

@@ -122,3 +122,25 @@ def test_large_witnesses_use_the_shared_input_index(tmp_path):
     assert "Consistent" in r.certificate.claims and any(c.startswith("LeftOpen_") for c in r.certificate.claims)
     cert = b.files["cert.lean"]
     assert cert.count("noncomputable def IX_keys") == 1 and "ilookup_at" in cert and "lookup_miss" not in cert
+
+
+def test_a_rejected_classification_never_costs_the_conflict(tmp_path, monkeypatch):
+    """A bug in the witness proofs (injected here) makes the kernel reject the certificate with the
+    classification; the conflict is then certified on its own, and verify re-derives it."""
+    from specguard import prove
+    from specguard.bundle import write_bundle
+    from specguard.verify import verify_bundle
+    real = prove.Prover.witness_decl
+    monkeypatch.setattr(prove.Prover, "witness_decl",
+                        lambda self, w, table: real(self, w, table).replace("(Eq.refl " + w + "_o", "(Eq.refl " + w + "_dflt"))
+    doc = ex("f(1)", "2") + ex("f(2)", "4")
+    r = run(tmp_path, doc, "    assert f(1) == 3\n    assert f(5) == 0\n")
+    assert r.verdict.value == "conflict" and r.evidence.value == "certified", r.reason
+    assert r.certificate.claims == ("Conflict",)
+    assert any("checked on its own" in n for n in r.notes)
+    task = load.load_from_parts(str(tmp_path / "desc.py"), [str(tmp_path / "test_f.py")], "f")
+    b = check_task(task)
+    out = write_bundle(tmp_path / "b", task, b)
+    monkeypatch.undo()
+    rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_f.py"])
+    assert rep.valid and rep.claim_source == "re-derived from the inputs", rep.reason
