@@ -247,69 +247,64 @@ def accept(sources: Sequence[TestSource], entry_point: str, proposals: Sequence[
         trees[path] = (s.text.splitlines(), _citable(s, spans, hot))
     for i, p in enumerate(proposals, start=1):
         where = f"{p.file}:{p.lines[0]}"
-        why = _why_not(p, files, trees, done, entry_point)
-        if isinstance(why, str):
-            out.dropped.append(f"proposal {i} ({where}): {why}")
+        try:
+            call, expect, text = _read(p, files, trees, done, entry_point)
+        except _Drop as e:
+            out.dropped.append(f"proposal {i} ({where}): {e}")
             continue
-        call, expect, text = why
         out.demands.append(Demand(id=f"M{len(out.demands) + 1}", call=call, expect=expect,
                                   loc=Loc(file=p.file, line=p.lines[0]), text=text, read_by="model"))
     return out
 
 
-def _why_not(p: Proposal, files, trees, done, entry_point: str):
-    """Why ``p`` is dropped (a str), or its ``(call, expect, text)``."""
+def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expect, str]:
+    """``p``'s ``(call, expect, text)``; raises :class:`_Drop` with the reason it is dropped."""
     if p.file not in files:
-        return "the cited file is not one of the task's Python test files"
+        raise _Drop("the cited file is not one of the task's Python test files")
     lines, spans = trees[p.file]
     if len(p.lines) > _MAX_LINES:
-        return f"more than {_MAX_LINES} cited lines"
+        raise _Drop(f"more than {_MAX_LINES} cited lines")
     if any(not 1 <= n <= len(lines) for n in p.lines):
-        return "a cited line is outside the file"
+        raise _Drop("a cited line is outside the file")
     if any(not any(a <= n <= b for a, b in spans) for n in p.lines):
-        return "a cited line is outside the tests pytest runs and the code holding an unsupported assertion"
+        raise _Drop("a cited line is outside the tests pytest runs and the code holding an unsupported assertion")
     if all((p.file, n) in done for n in p.lines):
-        return "the cited lines are already formalized by the AST path"
+        raise _Drop("the cited lines are already formalized by the AST path")
     if (p.returns is None) == (p.raises is None):
-        return "a demand needs exactly one of `returns` and `raises`"
+        raise _Drop("a demand needs exactly one of `returns` and `raises`")
     cited = "\n".join(lines[n - 1] for n in sorted(set(p.lines)))
     hay = _tokens(cited)
     try:
         tree = ast.parse(p.call.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return f"the call {p.call[:80]!r} is not a Python expression"
+        raise _Drop(f"the call {p.call[:80]!r} is not a Python expression") from None
     node = tree.body
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.func.id != entry_point:
-        return f"the call is not a call of {entry_point}(...)"
+        raise _Drop(f"the call is not a call of {entry_point}(...)")
     if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
-        return "star-arguments are not literal demands"
+        raise _Drop("star-arguments are not literal demands")
     if not _contains(hay, [("t", entry_point)]):
-        return f"the cited lines do not mention {entry_point}"
+        raise _Drop(f"the cited lines do not mention {entry_point}")
     src = p.call.strip()
-    try:
-        args = [_literal(a, src, hay) for a in node.args]
-        kwargs = [(k.arg, _literal(k.value, src, hay, k.arg)) for k in node.keywords]
-        if p.returns is not None:
-            expected = _literal_text(p.returns, hay)
-    except _Drop as e:
-        return str(e)
+    args = [_literal(a, src, hay) for a in node.args]
+    kwargs = [(k.arg, _literal(k.value, src, hay, k.arg)) for k in node.keywords]
     names = {v for k, v in hay if k == "t"}
     if p.returns is not None:
         bad = sorted((names & _NEGATIONS) | (names & _NEGATION_OPS) | {n for n in names if n.startswith("assertNot")
                                                                       or n.startswith("assertIsNot")})
         if bad:
-            return f"the cited lines hold {bad[0]!r}: not a plain 'returns exactly' assertion"
+            raise _Drop(f"the cited lines hold {bad[0]!r}: not a plain 'returns exactly' assertion")
         if _transformed(hay, entry_point):
-            return "the cited lines use the call's result other than by == (an index, attribute or operator)"
-        expect = Expect(kind=ExpectKind.eq, value=expected)
+            raise _Drop("the cited lines use the call's result other than by == (an index, attribute or operator)")
+        expect = Expect(kind=ExpectKind.eq, value=_literal_text(p.returns, hay))
     else:
         exc = p.raises.strip()
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", exc):
-            return f"{exc[:60]!r} is not an exception class name"
+            raise _Drop(f"{exc[:60]!r} is not an exception class name")
         if not _contains(hay, [("t", exc.rsplit(".", 1)[-1])]):
-            return f"the exception {exc} does not appear in the cited lines"
+            raise _Drop(f"the exception {exc} does not appear in the cited lines")
         if not names & _RAISES:
-            return "the cited lines have no raises/assertRaises"
+            raise _Drop("the cited lines have no raises/assertRaises")
         expect = Expect(kind=ExpectKind.raises, exc=(exc.rsplit(".", 1)[-1],))
     call = Call(target=entry_point, args=tuple(args), kwargs=tuple(kwargs))
     text = " | ".join(lines[n - 1].strip() for n in sorted(set(p.lines)))[:300]
