@@ -173,6 +173,8 @@ class ExportMeta(_Frozen):
     inputs: tuple[InputFile, ...] = ()
     labels: dict[str, str] = Field(default_factory=dict)
     options: DerivationOptions | None = None
+    model_files: dict[str, str] = Field(default_factory=dict, description="the bundle's model-written inputs "
+                                                                          "(model-spec-N.py, model-demands.json)")
 
 
 class InvalidBundle(BundleError):
@@ -764,10 +766,7 @@ def _verify_files(run: _Run, files: dict[str, bytes], inputs: Sequence[Path]) ->
     if m.claims and (r["accepted"] is not True or r["claims"] != list(m.claims)):
         raise _Invalid("manifest", "result.json's certificate report does not list the manifest's claims as accepted")
     bundled = {n: files[n] for n in files if MODEL_FILE_RE.fullmatch(n)}
-    for name, data in sorted(bundled.items()):
-        role = "spec" if name.endswith(".py") else "demands"
-        if not any(mi.path == name and mi.role == role and mi.sha256 == _sha(data) for mi in m.inputs):
-            raise _Invalid("manifest", f"{name} is not the manifest's input {name} (role {role}) with the same sha256")
+    _check_model_files(bundled, m.inputs, "manifest")
     run.ok("manifest", f"{BUNDLE_FORMAT}; sha256 of all {len(others)} outputs match; result.json agrees "
                        f"(task {m.task_id}, {m.verdict.value}, {m.evidence.value})")
     # -- runtime, claims, trusted files
@@ -788,6 +787,15 @@ def _verify_files(run: _Run, files: dict[str, bytes], inputs: Sequence[Path]) ->
     summary = (f"the kernel accepted the certificate for {', '.join(m.claims)}" if m.claims
                else "the bundle is intact, but it certifies nothing")
     return run.report(None, summary)
+
+
+def _check_model_files(bundled: dict[str, bytes], inputs: Sequence[InputFile], check: str) -> None:
+    """Each model-written file kept with the claim is the manifest input of its name and role."""
+    for name, data in sorted(bundled.items()):
+        role = "spec" if name.endswith(".py") else "demands"
+        if not MODEL_FILE_RE.fullmatch(name) or not any(
+                mi.path == name and mi.role == role and mi.sha256 == _sha(data) for mi in inputs):
+            raise _Invalid(check, f"{name} is not the manifest's input {name} (role {role}) with the same sha256")
 
 
 def _result_facts(text: str) -> dict:
@@ -1188,7 +1196,8 @@ def export_text(bundle: Path, *, timeout: float = 60.0) -> tuple[str, VerifyRepo
     r = _result_facts(texts[RESULT])
     meta = ExportMeta(task_id=m.task_id, verdict=m.verdict, evidence=m.evidence, claims=m.claims,
                       core_hash=m.core_hash, lean_version=m.lean_version, lean_commit=m.lean_commit,
-                      specguard_version=m.specguard_version, inputs=m.inputs, labels=r["labels"], options=m.options)
+                      specguard_version=m.specguard_version, inputs=m.inputs, labels=r["labels"], options=m.options,
+                      model_files={n: t for n, t in sorted(texts.items()) if MODEL_FILE_RE.fullmatch(n)})
     try:
         text, prints = _render_export(meta, _bodies_of(texts))
         _compile_export(text, meta.claims, prints, timeout)
@@ -1290,7 +1299,9 @@ def _verify_export(run: _Run, path: Path, inputs: Sequence[Path]) -> VerifyRepor
     if why:
         raise _Invalid("certificate", f"certificate section: {why}")
     run.ok("certificate", "the certificate section has the fixed header and no banned token")
-    run.inputs(inputs, meta.task_id, dict(meta.labels), meta.inputs, trusted, None, meta.options)
+    bundled = {n: t.encode("utf-8") for n, t in meta.model_files.items()}
+    _check_model_files(bundled, meta.inputs, "export")
+    run.inputs(inputs, meta.task_id, dict(meta.labels), meta.inputs, trusted, bundled, meta.options)
     run.kernel(trusted, cert, meta.claims)
     secs = _compile_export(text, meta.claims, prints, run.timeout, run.memory_mb)
     run.ok("compile", f"the whole file compiles on its own with no import path in {secs:.2f} s; every final_X "

@@ -161,6 +161,11 @@ def test_conflict_through_a_model_read_assertion_is_certified_and_verifies(tmp_p
     rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_double.py"])
     assert rep.valid and rep.claim_source == "re-derived from the inputs"
     assert "model-demands.json taken from the bundle" in next(c.detail for c in rep.checks if c.name == "inputs")
+    # the exported single file carries the model's reading too: re-derivable from the task's files alone
+    from specguard.verify import write_export
+    write_export(out, tmp_path / "cert.lean")
+    rep = verify_bundle(tmp_path / "cert.lean", [tmp_path / "desc.py", tmp_path / "test_double.py"])
+    assert rep.valid and rep.claim_source == "re-derived from the inputs", rep.reason
     # a changed reading is caught: by the manifest, and by re-derivation when the manifest is redone too
     md = json.loads((out / "model-demands.json").read_text())
     md["proposals"][0]["returns"] = "6"
