@@ -268,7 +268,8 @@ def format_summary(r, out: Path | None = None) -> str:
     lines = [f"{r.task_id}: {r.verdict.value.upper()} (evidence: {r.evidence.value})", f"  {r.reason}"]
     if r.conflict:
         for it in r.conflict.items:
-            lines.append(f"  - {it.source} {it.id} at {it.loc}: {(it.text or it.statement).replace(chr(10), ' | ')}")
+            by = " (read by the model)" if it.read_by == "model" else ""
+            lines.append(f"  - {it.source}{by} {it.id} at {it.loc}: {(it.text or it.statement).replace(chr(10), ' | ')}")
     counts: dict[str, int] = {}
     for t in r.tests:
         counts[t.status] = counts.get(t.status, 0) + 1
