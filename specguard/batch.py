@@ -55,7 +55,7 @@ from typing import Any, Callable, Literal, Sequence, TextIO
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import __version__
-from .errors import SpecGuardError
+from .errors import BatchError, SpecGuardError
 from .models import Loc
 from .results import Evidence, Result, Verdict
 
@@ -69,12 +69,6 @@ LOCK = ".batch.lock"
 
 MAX_LABEL_CHARS = 200
 """Labels longer than this (e.g. ImpossibleBench's ``original_test_patch``) stay out of the rows."""
-
-
-class BatchError(SpecGuardError):
-    """Raised when a batch cannot start or go on: the output folder belongs to another batch
-    (other inputs or suites), its ``results.jsonl`` is damaged before the last line, another batch
-    holds its lock, or the input cannot be enumerated."""
 
 
 # =====================================================================================
@@ -988,6 +982,12 @@ def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, t
                              hint="use another --out folder, or --restart to start the batch over")
         if meta is not None:
             why = _same_inputs(meta, digests, suites)
+            used = {r.options.model for r in meta.runs}
+            want = model.model if model is not None else None
+            if not why and used and want not in used:
+                was = ", ".join(sorted(m or "no model" for m in used))
+                why = (f"its results were made with {was}, not {want or 'no model'} (rows of different model "
+                       "paths would mix)")
             if why:
                 raise BatchError(f"{out} holds another batch: {why}",
                                  hint="rerun with the same inputs and --suite to resume it, use another --out "

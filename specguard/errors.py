@@ -70,3 +70,24 @@ class ModelError(SpecGuardError):
 
 class ModelBudgetExceeded(ModelError):
     """Raised before a model call when the task's token or cost cap is already spent."""
+
+
+class BatchError(SpecGuardError):
+    """Raised when a batch cannot start or go on: the output folder belongs to another batch
+    (other inputs or suites), its ``results.jsonl`` is damaged before the last line, another batch
+    holds its lock, or the input cannot be enumerated."""
+
+
+class ReportError(SpecGuardError):
+    """Raised when a folder holds no batch results to report on."""
+
+
+class SpecError(InputError):
+    """Raised when a spec file is not in SpecGuard's specification language (or is not Python).
+
+    The message names ``file:line`` and the construct; the hint says how to express it."""
+
+
+class InvalidBundle(BundleError):
+    """Raised by :func:`export_text` when the bundle is readable but invalid, or certifies nothing
+    (the CLI maps it to exit code 1, like an invalid ``verify``)."""

@@ -42,17 +42,13 @@ from typing import Any, Sequence
 
 from . import __version__
 from .batch import META, RESULTS, SARIF, BatchMeta, BatchRow, atomic_write, read_rows
-from .errors import SpecGuardError
+from .errors import ReportError, SpecGuardError
 from .results import Result
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 VERDICTS = ("conflict", "no-conflict", "inconclusive")
 EVIDENCES = ("certified", "execution", "model-judgment", "none")
 CONFLICTED_TYPES = ("conflicting", "oneoff")
-
-
-class ReportError(SpecGuardError):
-    """Raised when a folder holds no batch results to report on."""
 
 
 # =====================================================================================

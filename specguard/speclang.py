@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from . import values as vals
-from .errors import InputError
+from .errors import InputError, SpecError
 from .values import V
 
 DEFAULT_FUEL = 100_000
@@ -66,12 +66,6 @@ MAX_BITS = 1 << 20       # integer size the mirror computes (larger: outside the
 MAX_LEN = 1 << 22        # str / list length the mirror builds
 
 SPEC_FUNCTIONS = ("reference", "pre", "post", "raises")
-
-
-class SpecError(InputError):
-    """Raised when a spec file is not in SpecGuard's specification language (or is not Python).
-
-    The message names ``file:line`` and the construct; the hint says how to express it."""
 
 
 # =====================================================================================

@@ -70,7 +70,7 @@ from typing import Literal, Sequence
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import certcheck, emit, lean_runner
-from .errors import BundleError, LeanCrash, LeanTimeout, SpecGuardError
+from .errors import BundleError, InvalidBundle, LeanCrash, LeanTimeout, SpecGuardError
 from .models import InputFile
 from .results import ASSUMPTIONS, MODEL_FILE_RE, DerivationOptions, Evidence, Manifest, Verdict
 
@@ -175,11 +175,6 @@ class ExportMeta(_Frozen):
     options: DerivationOptions | None = None
     model_files: dict[str, str] = Field(default_factory=dict, description="the bundle's model-written inputs "
                                                                           "(model-spec-N.py, model-demands.json)")
-
-
-class InvalidBundle(BundleError):
-    """Raised by :func:`export_text` when the bundle is readable but invalid, or certifies nothing
-    (the CLI maps it to exit code 1, like an invalid ``verify``)."""
 
 
 class _Invalid(Exception):

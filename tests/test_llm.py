@@ -310,3 +310,17 @@ def test_doctor_reports_the_model_path_without_calling_it(monkeypatch, capsys):
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
     assert "model: openai/gpt-4o-mini" in out and "missing" not in out and "sk-test" not in out
+
+
+def test_a_batch_is_not_resumed_with_another_model(tmp_path):
+    from specguard.batch import run_batch
+    from specguard.errors import BatchError
+    folder = tmp_path / "tasks" / "t"
+    folder.mkdir(parents=True)
+    (folder / "description.md").write_text("Return twice x.\n")
+    (folder / "test_double.py").write_text(f"from m import double\n\n\ndef test_it():\n    {TEST_TEXT}\n")
+    (folder / "task.toml").write_text('id = "t"\ndescription = "description.md"\ntests = ["test_double.py"]\n')
+    run_batch([str(tmp_path / "tasks")], tmp_path / "out", workers=1)
+    with pytest.raises(BatchError, match="made with no model"):
+        run_batch([str(tmp_path / "tasks")], tmp_path / "out", workers=1, model=_settings(GOOD))
+    run_batch([str(tmp_path / "tasks")], tmp_path / "out", workers=1, model=_settings(GOOD), restart=True)
