@@ -137,6 +137,10 @@ def _check_reply(reply: str, index: int, description: str, entry_point: str | No
         return None, code, f"the spec was rejected: {type(e).__name__}: {e}"
     if program.fn("reference") is None and program.fn("post") is None:
         return None, code, "the spec defines neither reference() nor post()"
+    try:
+        program.lean_prog()           # compiled to Lean now, so that errors go back to the model
+    except SpecGuardError as e:
+        return None, code, f"the spec was rejected: {e}"
     bad = example_disagreements(program, description, entry_point)
     if bad:
         return None, code, "the spec disagrees with the description's own examples: " + "; ".join(bad[:5])

@@ -324,3 +324,14 @@ def test_a_batch_is_not_resumed_with_another_model(tmp_path):
     with pytest.raises(BatchError, match="made with no model"):
         run_batch([str(tmp_path / "tasks")], tmp_path / "out", workers=1, model=_settings(GOOD))
     run_batch([str(tmp_path / "tasks")], tmp_path / "out", workers=1, model=_settings(GOOD), restart=True)
+
+
+def test_the_spec_prompts_own_examples_are_valid_specs():
+    import re
+    from specguard import speclang
+    text = llm.prompt("spec_agent", entry_point="f", description="d", context="")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 2
+    for b in blocks:
+        speclang.SpecProgram(b, "example.py").lean_prog()
+    assert "{" + "description}" not in text and "d\nDESCRIPTION>>>" in text
