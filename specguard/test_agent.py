@@ -15,7 +15,8 @@ re-run by ``specguard verify --inputs``) keeps a proposal only when
 * the call is ``ENTRY(args...)`` with literal arguments, and the expectation is a literal
   (``returns``) or an exception class name (``raises``);
 * **every literal appears in the cited lines' text**, token for token (whitespace and string quote
-  style aside), as do the function's name and the exception's name;
+  style aside) and as a whole operand (``5`` is not read out of ``n - 5``), as do the function's
+  name and the exception's name;
 * the cited lines hold nothing that makes a plain reading wrong: for ``returns``, no negation
   (``!=``, ``not``, ``assertNot…``, ``assertFalse``), no inequality, membership or approximate
   comparison, no ``raises``, and no transformation of the result (``sorted(…)``, ``len(…)``, an index
@@ -192,6 +193,24 @@ def _contains(hay: list, needle: list) -> bool:
     return any(hay[i:i + n] == needle for i in range(len(hay) - n + 1))
 
 
+_OPEN = {("nl", None)} | {("t", x) for x in ("(", "[", "{", ",", "==", "=", ":", "assert", "return")}
+_CLOSE = {("nl", None)} | {("t", x) for x in (")", "]", "}", ",", "==", ":")}
+
+
+def _contains_operand(hay: list, needle: list) -> bool:
+    """``needle`` stands in ``hay`` as a whole operand: delimited by brackets, commas, ``==``,
+    ``=``, ``assert`` or a line end, so ``5`` is not read out of ``n - 5`` or ``5 * k``."""
+    needle = [t for t in needle if t[0] != "nl"]
+    n = len(needle)
+    if n == 0:
+        return False
+    for i in range(len(hay) - n + 1):
+        if hay[i:i + n] == needle and (i == 0 or hay[i - 1] in _OPEN) \
+                and (i + n == len(hay) or hay[i + n] in _CLOSE):
+            return True
+    return False
+
+
 def _spans(tree: ast.Module) -> list[tuple[int, int, str]]:
     """The line span (decorators included) and name of each top-level statement."""
     out = []
@@ -302,7 +321,7 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", exc):
             raise _Drop(f"{exc[:60]!r} is not an exception class name")
         if not _contains(hay, [("t", exc.rsplit(".", 1)[-1])]):
-            raise _Drop(f"the exception {exc} does not appear in the cited lines")
+            raise _Drop(f"the exception {exc} does not appear in the cited lines (as a whole operand)")
         if not names & _RAISES:
             raise _Drop("the cited lines have no raises/assertRaises")
         expect = Expect(kind=ExpectKind.raises, exc=(exc.rsplit(".", 1)[-1],))
@@ -321,10 +340,10 @@ def _literal(node: ast.expr, src: str, hay, name: str | None = None):
         v = literals.eval_literal(node)
     except literals.NotLiteral as e:
         raise _Drop(f"the argument {seg[:60]!r} is not a literal ({e})") from None
-    if not _contains(hay, _tokens(seg)):
-        raise _Drop(f"the literal {seg[:60]!r} does not appear in the cited lines")
+    if not _contains_operand(hay, _tokens(seg)):
+        raise _Drop(f"the literal {seg[:60]!r} does not appear in the cited lines (as a whole operand)")
     if name is not None and not _contains(hay, [("t", name)]):
-        raise _Drop(f"the keyword {name!r} does not appear in the cited lines")
+        raise _Drop(f"the keyword {name!r} does not appear in the cited lines (as a whole operand)")
     return v
 
 
@@ -333,8 +352,8 @@ def _literal_text(text: str, hay):
         v = literals.eval_literal_text(text)
     except literals.NotLiteral as e:
         raise _Drop(f"the expected value {text[:60]!r} is not a literal ({e})") from None
-    if not _contains(hay, _tokens(text.strip())):
-        raise _Drop(f"the expected value {text[:60]!r} does not appear in the cited lines")
+    if not _contains_operand(hay, _tokens(text.strip())):
+        raise _Drop(f"the expected value {text[:60]!r} does not appear in the cited lines (as a whole operand)")
     return v
 
 

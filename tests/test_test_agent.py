@@ -94,6 +94,16 @@ def test_raises_needs_the_marker_and_the_class_in_the_lines(tmp_path):
     assert not acc.dropped and acc.demands[0].expect.source().startswith("raises ValueError")
 
 
+def test_a_literal_must_be_a_whole_operand(tmp_path):
+    tests = ("from m import double\n\n\ndef check(x, want):\n    assert double(x) == want\n\n\n"
+             "def test_it():\n    n = 9\n    check(2, n-5)\n    check(3, 5 * n)\n    check(4, -8)\n")
+    task = _task(tmp_path, tests)
+    acc = _read(task, dict(lines=(10, 5), call="double(2)", returns="-5"), dict(lines=(11, 5), call="double(3)", returns="5"),
+                dict(lines=(12, 5), call="double(4)", returns="-8"))
+    assert [d.expect.source() for d in acc.demands] == ["== -8"]
+    assert all("does not appear" in r for r in acc.dropped) and len(acc.dropped) == 2
+
+
 def test_a_proposal_for_another_file_is_dropped(tmp_path):
     task = _task(tmp_path)
     md = ModelDemands(model="m", proposals=(Proposal(file="elsewhere.py", lines=(9,), call="double(2)", returns="5"),))
