@@ -321,7 +321,7 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", exc):
             raise _Drop(f"{exc[:60]!r} is not an exception class name")
         if not _contains(hay, [("t", exc.rsplit(".", 1)[-1])]):
-            raise _Drop(f"the exception {exc} does not appear in the cited lines (as a whole operand)")
+            raise _Drop(f"the exception {exc} does not appear in the cited lines")
         if not names & _RAISES:
             raise _Drop("the cited lines have no raises/assertRaises")
         expect = Expect(kind=ExpectKind.raises, exc=(exc.rsplit(".", 1)[-1],))
@@ -343,7 +343,7 @@ def _literal(node: ast.expr, src: str, hay, name: str | None = None):
     if not _contains_operand(hay, _tokens(seg)):
         raise _Drop(f"the literal {seg[:60]!r} does not appear in the cited lines (as a whole operand)")
     if name is not None and not _contains(hay, [("t", name)]):
-        raise _Drop(f"the keyword {name!r} does not appear in the cited lines (as a whole operand)")
+        raise _Drop(f"the keyword {name!r} does not appear in the cited lines")
     return v
 
 
