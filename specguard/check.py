@@ -376,14 +376,37 @@ def _test_agent(task: Task, client) -> _TestAgentUse:
     return _TestAgentUse(tuple(acc.demands), (inp, text), rep)
 
 
+def _spec_samples(task: Task, opts: Options, client, k: int):
+    """The spec agent's ``k`` samples, each checked like ``check --spec``: the agent's result, a
+    report per sample, and the (sample, bundle) pairs whose conflict was certified."""
+    from .results import ModelSpecReport
+    from .spec_agent import write_spec
+    agent = write_spec(task.description, context_files=opts.context, model=opts.model,
+                       entry_point=task.entry_point, samples=k, rounds=opts.rounds, client=client)
+    reports, certified = [], []
+    for s in agent.samples:
+        verdict = evidence = None
+        if s.program is not None:
+            try:
+                sb = _check_rules(task, dataclasses.replace(opts, spec=s.program, model=None))
+            except speclang.SpecError as e:
+                s.errors.append(f"the spec could not be used: {e}")
+                sb = None
+            if sb is not None:
+                verdict, evidence = sb.result.verdict, sb.result.evidence
+                if verdict is Verdict.conflict and evidence is Evidence.certified:
+                    certified.append((s, sb))
+        reports.append(ModelSpecReport(sample=s.index + 1, path=s.path, source=s.source, sha256=s.sha256,
+                                       rounds=s.rounds, errors=tuple(s.errors), verdict=verdict, evidence=evidence))
+    return agent, reports, certified
+
+
 def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
     """Test agent -> rules with its demands -> spec agent -> one check per model spec ->
     agreement rule -> judge fallback."""
     from . import judge as judge_mod
     from .llm import Client
-    from .models import InputFile
-    from .results import ModelJudgment, ModelReport, ModelSpecReport
-    from .spec_agent import write_spec
+    from .results import ModelJudgment, ModelReport
     start = time.monotonic()
     client = Client(opts.model)
     k = max(1, opts.samples)
@@ -412,27 +435,10 @@ def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
     agent = None
     reports, certified = [], []
     if not used_demands and not ta.stopped:
-        agent = write_spec(task.description, context_files=opts.context, model=opts.model,
-                           entry_point=task.entry_point, samples=k, rounds=opts.rounds, client=client)
-        for s in agent.samples:
-            verdict = evidence = None
-            if s.program is not None:
-                sub = dataclasses.replace(opts, spec=s.program, model=None)
-                try:
-                    sb = _check_rules(task, sub)
-                except speclang.SpecError as e:
-                    s.errors.append(f"the spec could not be used: {e}")
-                    sb = None
-                if sb is not None:
-                    verdict, evidence = sb.result.verdict, sb.result.evidence
-                    if verdict is Verdict.conflict and evidence is Evidence.certified:
-                        certified.append((s, sb))
-            reports.append(ModelSpecReport(sample=s.index + 1, path=s.path, source=s.source, sha256=s.sha256,
-                                           rounds=s.rounds, errors=tuple(s.errors), verdict=verdict,
-                                           evidence=evidence))
+        agent, reports, certified = _spec_samples(task, opts, client, k)
         if certified and len(certified) >= need:
             s, sb = certified[0]
-            used_demands = bool(demands) and any(t.read_by == "model" for t in sb.result.tests)
+            used_demands = bool(demands)        # the model-read demands are part of every spec check
             spec_in = InputFile(path=s.path, sha256=s.sha256, role="spec")
             out = Bundle(result=sb.result, files={**sb.files, s.path: s.source, **(files if used_demands else {})},
                          claims=sb.claims, inputs=(spec_in,) + (inputs if used_demands else ()), options=sb.options)
