@@ -15,8 +15,9 @@ re-run by ``specguard verify --inputs``) keeps a proposal only when
 * the call is ``ENTRY(args...)`` with literal arguments, and the expectation is a literal
   (``returns``) or an exception class name (``raises``);
 * **every literal appears in the cited lines' text**, token for token (whitespace and string quote
-  style aside) and as a whole operand (``5`` is not read out of ``n - 5``), as do the function's
-  name and the exception's name;
+  style aside), as a whole operand (``5`` is not read out of ``n - 5``) and each at its own
+  occurrence (``f(0) == 0`` is not read out of ``check(0, 1)``), as do the function's name and the
+  exception's name;
 * the cited lines hold nothing that makes a plain reading wrong: for ``returns``, no negation
   (``!=``, ``not``, ``assertNot…``, ``assertFalse``), no inequality, membership or approximate
   comparison, no ``raises``, and no transformation of the result (``sorted(…)``, ``len(…)``, an index
@@ -197,18 +198,40 @@ _OPEN = {("nl", None)} | {("t", x) for x in ("(", "[", "{", ",", "==", "=", ":",
 _CLOSE = {("nl", None)} | {("t", x) for x in (")", "]", "}", ",", "==", ":")}
 
 
-def _contains_operand(hay: list, needle: list) -> bool:
-    """``needle`` stands in ``hay`` as a whole operand: delimited by brackets, commas, ``==``,
-    ``=``, ``assert`` or a line end, so ``5`` is not read out of ``n - 5`` or ``5 * k``."""
+def _operand_spans(hay: list, needle: list) -> list[tuple[int, int]]:
+    """Where ``needle`` stands in ``hay`` as a whole operand: delimited by brackets, commas,
+    ``==``, ``=``, ``assert`` or a line end, so ``5`` is not read out of ``n - 5`` or ``5 * k``."""
     needle = [t for t in needle if t[0] != "nl"]
     n = len(needle)
     if n == 0:
-        return False
-    for i in range(len(hay) - n + 1):
-        if hay[i:i + n] == needle and (i == 0 or hay[i - 1] in _OPEN) \
-                and (i + n == len(hay) or hay[i + n] in _CLOSE):
+        return []
+    return [(i, i + n) for i in range(len(hay) - n + 1)
+            if hay[i:i + n] == needle and (i == 0 or hay[i - 1] in _OPEN)
+            and (i + n == len(hay) or hay[i + n] in _CLOSE)]
+
+
+def _distinct(options: list[list[tuple[int, int]]], budget: int = 20_000) -> bool:
+    """One span per literal, no two overlapping (each literal of a demand is its own occurrence
+    in the lines: ``f(0) == 0`` is not read out of ``check(0, 1)``)."""
+    order = sorted(range(len(options)), key=lambda i: len(options[i]))
+    chosen: list[tuple[int, int]] = []
+    steps = 0
+
+    def go(k: int) -> bool:
+        nonlocal steps
+        if k == len(order):
             return True
-    return False
+        for sp in options[order[k]][:64]:
+            steps += 1
+            if steps > budget:
+                return False
+            if all(sp[1] <= c[0] or c[1] <= sp[0] for c in chosen):
+                chosen.append(sp)
+                if go(k + 1):
+                    return True
+                chosen.pop()
+        return False
+    return go(0)
 
 
 def _spans(tree: ast.Module) -> list[tuple[int, int, str]]:
@@ -305,8 +328,11 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
     if not _contains(hay, [("t", entry_point)]):
         raise _Drop(f"the cited lines do not mention {entry_point}")
     src = p.call.strip()
-    args = [_literal(a, src, hay) for a in node.args]
-    kwargs = [(k.arg, _literal(k.value, src, hay, k.arg)) for k in node.keywords]
+    read = [_literal(a, src, hay) for a in node.args]
+    kw_read = [(k.arg, _literal(k.value, src, hay, k.arg)) for k in node.keywords]
+    args = [v for v, _ in read]
+    kwargs = [(k, v) for k, (v, _) in kw_read]
+    spans = [sp for _, sp in read] + [sp for _, (_, sp) in kw_read]
     names = {v for k, v in hay if k == "t"}
     if p.returns is not None:
         bad = sorted((names & _NEGATIONS) | (names & _NEGATION_OPS) | {n for n in names if n.startswith("assertNot")
@@ -315,7 +341,9 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
             raise _Drop(f"the cited lines hold {bad[0]!r}: not a plain 'returns exactly' assertion")
         if _transformed(hay, entry_point):
             raise _Drop("the cited lines use the call's result other than by == (an index, attribute or operator)")
-        expect = Expect(kind=ExpectKind.eq, value=_literal_text(p.returns, hay))
+        value, sp = _literal_text(p.returns, hay)
+        spans.append(sp)
+        expect = Expect(kind=ExpectKind.eq, value=value)
     else:
         exc = p.raises.strip()
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", exc):
@@ -325,6 +353,8 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
         if not names & _RAISES:
             raise _Drop("the cited lines have no raises/assertRaises")
         expect = Expect(kind=ExpectKind.raises, exc=(exc.rsplit(".", 1)[-1],))
+    if not _distinct(spans):
+        raise _Drop("the literals do not stand in the cited lines as separate occurrences (one literal read twice)")
     call = Call(target=entry_point, args=tuple(args), kwargs=tuple(kwargs))
     text = " | ".join(lines[n - 1].strip() for n in sorted(set(p.lines)))[:300]
     return call, expect, text
@@ -335,26 +365,30 @@ class _Drop(Exception):
 
 
 def _literal(node: ast.expr, src: str, hay, name: str | None = None):
+    """The value of an argument literal and where it stands in the cited lines."""
     seg = ast.get_source_segment(src, node) or ""
     try:
         v = literals.eval_literal(node)
     except literals.NotLiteral as e:
         raise _Drop(f"the argument {seg[:60]!r} is not a literal ({e})") from None
-    if not _contains_operand(hay, _tokens(seg)):
+    spans = _operand_spans(hay, _tokens(seg))
+    if not spans:
         raise _Drop(f"the literal {seg[:60]!r} does not appear in the cited lines (as a whole operand)")
     if name is not None and not _contains(hay, [("t", name)]):
         raise _Drop(f"the keyword {name!r} does not appear in the cited lines")
-    return v
+    return v, spans
 
 
 def _literal_text(text: str, hay):
+    """The value of the expected literal and where it stands in the cited lines."""
     try:
         v = literals.eval_literal_text(text)
     except literals.NotLiteral as e:
         raise _Drop(f"the expected value {text[:60]!r} is not a literal ({e})") from None
-    if not _contains_operand(hay, _tokens(text.strip())):
+    spans = _operand_spans(hay, _tokens(text.strip()))
+    if not spans:
         raise _Drop(f"the expected value {text[:60]!r} does not appear in the cited lines (as a whole operand)")
-    return v
+    return v, spans
 
 
 _BEFORE = {("nl", None), ("t", "assert"), ("t", "("), ("t", ","), ("t", "=="), ("t", "="), ("t", "return")}

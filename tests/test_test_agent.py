@@ -81,6 +81,7 @@ def test_a_literal_read_from_the_cited_lines_is_accepted(tmp_path):
     (dict(lines=(9, 5), call="double(2)", raises="ValueError"), "ValueError does not appear"),
     (dict(lines=(22, 23, 5), call="double(-1)", raises="TypeError"), "TypeError does not appear"),
     (dict(lines=(9, 5), call="double(2", returns="5"), "not a Python expression"),
+    (dict(lines=(9, 5), call="double(5)", returns="5"), "separate occurrences"),       # one 5 read twice
 ])
 def test_the_guard_drops_what_the_lines_do_not_say(tmp_path, prop, why):
     acc = _read(_task(tmp_path), prop)
@@ -197,3 +198,22 @@ def test_model_read_assertions_never_clear_a_task(tmp_path):
                                  judge=False, rounds=1)).result
     assert r.verdict is Verdict.inconclusive and r.unsupported
     assert r.model.demands.accepted and not r.model.demands.used
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=st.integers(-10**6, 10**6), b=st.integers(-10**6, 10**6), c=st.integers(-10**6, 10**6))
+def test_no_invented_value_is_ever_accepted(tmp_path_factory, a, b, c):
+    """Property: a proposed value is accepted only if it is literally in the cited lines."""
+    tmp = tmp_path_factory.mktemp("p")
+    tests = (f"from m import double\n\n\ndef check(x, want):\n    assert double(x) == want\n\n\n"
+             f"def test_it():\n    check({a}, {b})\n")
+    task = _task(tmp, tests)
+    acc = _read(task, dict(lines=(9, 5), call=f"double({a})", returns=str(c)),
+                dict(lines=(9, 5), call=f"double({c})", returns=str(b)))
+    got = {(d.call.args[0].val, d.expect.value.val) for d in acc.demands}
+    # a demand gets through only if its literals are separate occurrences written in the cited line
+    want = {(x, y) for x, y in ((a, c), (c, b)) if sorted((x, y)) == sorted((a, b))}
+    assert got == want
