@@ -18,7 +18,7 @@ from .formalize_tests import formalize_tests
 from .models import (Call, Claim, ClaimKind, DescFormalization, Demand, Expect, ExpectKind, InputFile, Loc, Task,
                      TestFormalization, Unsupported)
 from .llm import ModelSettings
-from .results import (CertReport, ClaimReport, ConflictCore, Evidence, Item, Result, RuntimeReport,
+from .results import (ASSUMPTIONS, CertReport, ClaimReport, ConflictCore, Evidence, Item, Result, RuntimeReport,
                       TestReport, Verdict)
 
 
@@ -110,6 +110,7 @@ class _Formal:
     files: dict[str, str]
     plan: prove.Plan
     spec: "_SpecUse | None" = None
+    bound: int = 0            # calls whose keyword arguments were bound by the described signature
 
 
 @dataclass
@@ -255,11 +256,45 @@ def _witness_ok(use: _SpecUse, tests: list[emit.Clause], budget: int) -> bool:
     return total <= budget
 
 
+def bind_keywords(call: Call, sig) -> Call:
+    """``call`` with its keyword arguments bound to positions by the description's signature
+    (Python's binding for plain ``def f(a, b, c)`` parameters), when every parameter is given
+    exactly once; otherwise ``call`` unchanged."""
+    if not call.kwargs or sig is None or not sig.plain or call.target != sig.name:
+        return call
+    names = sig.params
+    rest = names[len(call.args):]
+    given = dict(call.kwargs)
+    if len(given) != len(call.kwargs) or set(given) != set(rest) or len(call.args) + len(given) != len(names):
+        return call
+    return call.model_copy(update={"args": call.args + tuple(given[n] for n in rest), "kwargs": ()})
+
+
+def _bound(items, sig) -> tuple[list, int]:
+    out, n = [], 0
+    for x in items:
+        if x.call is not None:
+            c = bind_keywords(x.call, sig)
+            if c is not x.call:
+                x, n = x.model_copy(update={"call": c}), n + 1
+        out.append(x)
+    return out, n
+
+
 def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None,
             budget: int = speclang.DEFAULT_KERNEL_BUDGET, demands: tuple[Demand, ...] = ()) -> _Formal:
     tf, df = formalize(task)
     if demands:
         tf = tf.model_copy(update={"demands": tf.demands + tuple(demands)})
+    # keyword arguments bound by the description's own signature: f(1, b=2) is the input f(1, 2)
+    bound_d, nd = _bound(tf.demands, df.signature)
+    bound_c, nc = _bound(df.claims, df.signature)
+    if nd or nc:
+        tf = tf.model_copy(update={"demands": tuple(bound_d)})
+        df = df.model_copy(update={"claims": tuple(bound_c),
+                                   "notes": df.notes + (f"keyword arguments of {nd + nc} call(s) bound to the "
+                                                        f"parameters of the described signature "
+                                                        f"{df.signature.name}({', '.join(df.signature.params)})",)})
     json = any(src.kind == "table" for src in task.tests)
     claims = list(df.claims)
     entry = None
@@ -287,7 +322,7 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
     }
     p = prove.plan(spec_clauses, test_clauses, classify=classify, instances=instances, witness_ok=witness_ok)
     files["claim.lean"] = emit.render_claim(p.claims)
-    return _Formal(tf, df, test_clauses, unmodelled, spec_clauses, spec_unmodelled, files, p, use)
+    return _Formal(tf, df, test_clauses, unmodelled, spec_clauses, spec_unmodelled, files, p, use, nd + nc)
 
 
 def render_trusted(task: Task, *, classify: bool = True, spec: speclang.SpecProgram | None = None,
@@ -559,7 +594,13 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
             verdict, evidence = Verdict.inconclusive, Evidence.none
             reason = (f"{near[0]} (not certified: JSON cannot tell a tuple argument from a list, and a function "
                       f"may treat them differently)")
+    assumptions = ASSUMPTIONS
+    if f.bound:
+        sig = df.signature
+        assumptions += (f"The implementation has the described signature {sig.name}({', '.join(sig.params)}): "
+                        "keyword arguments are bound to those parameters by name.",)
     result = Result(task_id=task.id, verdict=verdict, evidence=evidence, reason=reason, conflict=core,
+                    assumptions=assumptions,
                     tests=tuple(tests), claims=claims, unsupported=unsupported, notes=tuple(notes),
                     certificate=cert, runtime=RuntimeReport(kind=rt.kind, version=rt.version, commit=rt.commit),
                     specguard_version=__version__, seconds=round(time.monotonic() - start, 4),

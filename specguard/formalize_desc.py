@@ -386,7 +386,10 @@ def _signature(d: _Def | None, out: _Out) -> Signature | None:
     if d is None:
         return None
     returns = _type_expr(d.node.returns) if d.node.returns is not None else None
-    sig = Signature(name=d.node.name, params=_params(d), returns=returns, line=d.line + 1 + out.offset)
+    a = d.node.args
+    plain = not (a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg)
+    sig = Signature(name=d.node.name, params=_params(d), returns=returns, line=d.line + 1 + out.offset,
+                    plain=plain)
     if returns is not None and returns.name != "Any":
         out.add(ClaimKind.return_type, d.line, d.lines, type=returns)
     return sig

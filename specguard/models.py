@@ -204,6 +204,8 @@ class Signature(Frozen):
     params: tuple[str, ...] = ()
     returns: TypeExpr | None = None
     line: int | None = None
+    plain: bool = Field(default=False, description="only positional-or-keyword parameters (no /, *, **): "
+                                                   "keyword arguments bind to positions by name")
 
 
 class DescFormalization(Frozen):

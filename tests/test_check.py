@@ -144,3 +144,35 @@ def test_a_rejected_classification_never_costs_the_conflict(tmp_path, monkeypatc
     monkeypatch.undo()
     rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_f.py"])
     assert rep.valid and rep.claim_source == "re-derived from the inputs", rep.reason
+
+
+def _kw_task(tmp_path, sig: str, doc: str, body: str):
+    (tmp_path / "desc.py").write_text(f'def {sig}:\n    """Do it.\n\n{doc}\n    """\n')
+    (tmp_path / "test_f.py").write_text("from m import f\n\n\ndef test_it():\n" + body)
+    return load.load_from_parts(str(tmp_path / "desc.py"), [str(tmp_path / "test_f.py")], "f")
+
+
+@pytest.mark.parametrize("sig, body, conflict", [
+    ("f(a, b)", "    assert f(1, b=2) == 4\n", True),              # f(1, b=2) is the documented f(1, 2)
+    ("f(a, b)", "    assert f(b=2, a=1) == 4\n", True),
+    ("f(a, b)", "    assert f(1, b=2) == 3\n", False),
+    ("f(a, *, b)", "    assert f(1, b=2) == 4\n", False),         # keyword-only: f(1, 2) would raise
+    ("f(a, b=5)", "    assert f(1) == 4\n", False),               # defaults are not filled in
+    ("f(a, b, c)", "    assert f(1, b=2) == 4\n", False),         # not every parameter given
+])
+def test_keyword_arguments_bind_by_the_described_signature(tmp_path, sig, body, conflict):
+    task = _kw_task(tmp_path, sig, ex("f(1, 2)", "3"), body)
+    r = check_task(task).result
+    assert (r.verdict.value == "conflict") == conflict, r.reason
+    if conflict:
+        assert r.evidence.value == "certified"
+        assert any("keyword arguments are bound" in a for a in r.assumptions)
+
+
+def test_keyword_binding_is_rederived_by_verify(tmp_path):
+    from specguard.bundle import write_bundle
+    from specguard.verify import verify_bundle
+    task = _kw_task(tmp_path, "f(a, b)", ex("f(1, 2)", "3"), "    assert f(a=1, b=2) == 4\n")
+    out = write_bundle(tmp_path / "b", task, check_task(task))
+    rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_f.py"])
+    assert rep.valid and rep.claim_source == "re-derived from the inputs", rep.reason
