@@ -286,15 +286,21 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
     tf, df = formalize(task)
     if demands:
         tf = tf.model_copy(update={"demands": tf.demands + tuple(demands)})
-    # keyword arguments bound by the description's own signature: f(1, b=2) is the input f(1, 2)
-    bound_d, nd = _bound(tf.demands, df.signature)
-    bound_c, nc = _bound(df.claims, df.signature)
+    # keyword arguments bound by the description's own signature (or, with --spec and no
+    # signature, the spec's parameters): f(1, b=2) is the input f(1, 2)
+    sig = df.signature
+    if sig is None and spec is not None:
+        from .models import Signature
+        sig = Signature(name=spec.entry(task.entry_point), params=spec.param_names(), plain=True)
+        df = df.model_copy(update={"signature": sig})
+    bound_d, nd = _bound(tf.demands, sig)
+    bound_c, nc = _bound(df.claims, sig)
     if nd or nc:
         tf = tf.model_copy(update={"demands": tuple(bound_d)})
         df = df.model_copy(update={"claims": tuple(bound_c),
                                    "notes": df.notes + (f"keyword arguments of {nd + nc} call(s) bound to the "
                                                         f"parameters of the described signature "
-                                                        f"{df.signature.name}({', '.join(df.signature.params)})",)})
+                                                        f"{sig.name}({', '.join(sig.params)})",)})
     json = any(src.kind == "table" for src in task.tests)
     claims = list(df.claims)
     entry = None

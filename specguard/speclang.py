@@ -3384,6 +3384,13 @@ class SpecProgram:
                 f"{'Bool.true' if json else 'Bool.false'})")
 
     # -- evaluation (mirror) --------------------------------------------------------------------
+    def param_names(self) -> tuple[str, ...]:
+        """The Python names of the specified function's parameters (``reference``'s, else ``post``'s
+        without its result)."""
+        ref, post = self.fn("reference"), self.fn("post")
+        fn, n = (ref, len(ref.params)) if ref is not None else (post, len(post.params) - 1)
+        return tuple(fn.pynames.get(b, b) for b in fn.params[:n])
+
     def bind(self, args: Sequence[V], kwargs: Sequence = ()) -> list | None:
         if kwargs:
             return None

@@ -775,3 +775,19 @@ def test_spec_internal_inconsistency_is_certified(tmp_path, core):
     r = json.loads(p.stdout)
     assert r["verdict"] == "conflict" and r["evidence"] == "certified"
     assert r["conflict"]["kind"] == "description-internal"
+
+
+@pytest.mark.lean
+def test_spec_parameters_bind_keyword_arguments(tmp_path, core):
+    """With --spec and no described signature, keyword arguments bind by the spec's parameters."""
+    spec, tests = _task(tmp_path, "def reference(a: int, b: int) -> int:\n    return a - b\n",
+                        "def test_a():\n    assert f(b=1, a=5) == 4\n\n"
+                        "def test_b():\n    assert f(5, b=1) == 3\n")
+    p = run_cli("check", "--spec", str(spec), "--tests", str(tests), "--entry-point", "f", "--out",
+                str(tmp_path / "b"), "--json")
+    assert p.returncode == 1, p.stdout + p.stderr
+    r = json.loads(p.stdout)
+    assert r["evidence"] == "certified" and {t["status"] for t in r["tests"]} == {"entailed", "contradicted"}
+    assert any("keyword arguments are bound" in a for a in r["assumptions"])
+    v = run_cli("verify", str(tmp_path / "b"), "--inputs", str(spec), str(tests))
+    assert v.returncode == 0, v.stdout + v.stderr
