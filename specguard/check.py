@@ -42,6 +42,9 @@ class Options:
     # demands the test agent read from assertions the AST path left unsupported (accepted by
     # :func:`specguard.test_agent.accept`); added to the AST path's, never replacing them
     demands: tuple = ()
+    # with ``spec`` and no described signature, keyword arguments bind by the spec's parameters
+    # (a spec the user wrote describes the function; a model-written one may name them otherwise)
+    spec_binds: bool = True
 
 
 @dataclass
@@ -282,14 +285,15 @@ def _bound(items, sig) -> tuple[list, int]:
 
 
 def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None,
-            budget: int = speclang.DEFAULT_KERNEL_BUDGET, demands: tuple[Demand, ...] = ()) -> _Formal:
+            budget: int = speclang.DEFAULT_KERNEL_BUDGET, demands: tuple[Demand, ...] = (),
+            spec_binds: bool = True) -> _Formal:
     tf, df = formalize(task)
     if demands:
         tf = tf.model_copy(update={"demands": tf.demands + tuple(demands)})
     # keyword arguments bound by the description's own signature (or, with --spec and no
     # signature, the spec's parameters): f(1, b=2) is the input f(1, 2)
     sig = df.signature
-    if sig is None and spec is not None:
+    if sig is None and spec is not None and spec_binds:
         from .models import Signature
         sig = Signature(name=spec.entry(task.entry_point), params=spec.param_names(), plain=True)
         df = df.model_copy(update={"signature": sig})
@@ -332,11 +336,12 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
 
 
 def render_trusted(task: Task, *, classify: bool = True, spec: speclang.SpecProgram | None = None,
-                   demands: tuple[Demand, ...] = (), budget: int = speclang.DEFAULT_KERNEL_BUDGET) -> dict[str, str]:
+                   demands: tuple[Demand, ...] = (), budget: int = speclang.DEFAULT_KERNEL_BUDGET,
+                   spec_binds: bool = True) -> dict[str, str]:
     """The trusted Lean texts ``check_task`` writes for ``task`` (``spec.lean``, ``tests.lean``,
     ``claim.lean``), derived without running Lean.  Pure and deterministic: ``specguard verify
     --inputs`` re-derives them and compares them byte for byte with a bundle's."""
-    return dict(_formal(task, classify, spec, budget, demands).files)
+    return dict(_formal(task, classify, spec, budget, demands, spec_binds).files)
 
 
 def _execution_conflict(f: _Formal, opts: Options) -> tuple[ConflictCore, str] | None:
@@ -429,7 +434,7 @@ def _spec_samples(task: Task, opts: Options, client, k: int):
         verdict = evidence = None
         if s.program is not None:
             try:
-                sb = _check_rules(task, dataclasses.replace(opts, spec=s.program, model=None))
+                sb = _check_rules(task, dataclasses.replace(opts, spec=s.program, model=None, spec_binds=False))
             except speclang.SpecError as e:
                 s.errors.append(f"the spec could not be used: {e}")
                 sb = None
@@ -535,7 +540,7 @@ def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
 def _check_rules(task: Task, opts: Options) -> Bundle:
     """Run the whole deterministic pipeline on one task."""
     start = time.monotonic()
-    f = _formal(task, opts.classify, opts.spec, opts.spec_budget, opts.demands)
+    f = _formal(task, opts.classify, opts.spec, opts.spec_budget, opts.demands, opts.spec_binds)
     tf, df, test_clauses, unmodelled = f.tf, f.df, f.test_clauses, f.unmodelled
     spec_clauses, spec_unmodelled = f.spec_clauses, f.spec_unmodelled
     notes = list(df.notes) + [f"{u.loc}: description statement not modelled: {u.reason}" for u in spec_unmodelled]
@@ -614,7 +619,8 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
     claims_proven = tuple(p.claims) if certified else ()
     from .results import DerivationOptions
     return Bundle(result=result, files=files, claims=claims_proven,
-                  options=DerivationOptions(classify=opts.classify, spec_budget=opts.spec_budget))
+                  options=DerivationOptions(classify=opts.classify, spec_budget=opts.spec_budget,
+                                            spec_binds=opts.spec_binds))
 
 
 def _list_view(v):

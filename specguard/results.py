@@ -186,6 +186,8 @@ class DerivationOptions(_Frozen):
 
     classify: bool = Field(default=True, description="false with --no-classify")
     spec_budget: int = Field(default=10_000, description="--spec-budget: spec evaluation steps per input")
+    spec_binds: bool = Field(default=True, description="keyword arguments bind by the spec's parameters when the "
+                                                       "description has no signature (false for model-written specs)")
 
 
 # files a model wrote that a bundle's claim depends on (manifest inputs of role spec / demands,

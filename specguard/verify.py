@@ -850,12 +850,12 @@ def rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
             from .test_agent import accept_for
             demands = tuple(accept_for(t, model_demands).demands)
         # the manifest records the options (older bundles: either classify setting, default budget)
-        settings = [(options.classify, options.spec_budget)] if options is not None else \
-            [(True, None), (False, None)]
-        for classify, budget in settings:
+        settings = [(options.classify, options.spec_budget, options.spec_binds)] if options is not None else \
+            [(True, None, True), (False, None, True)]
+        for classify, budget, binds in settings:
             try:
                 extra = {"budget": budget} if budget is not None else {}
-                got = render_trusted(t, classify=classify, spec=spec, demands=demands, **extra)
+                got = render_trusted(t, classify=classify, spec=spec, demands=demands, spec_binds=binds, **extra)
             except SpecGuardError as e:        # e.g. a spec that needs an entry point: try the next one
                 error = error or e
                 continue

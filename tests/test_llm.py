@@ -335,3 +335,14 @@ def test_the_spec_prompts_own_examples_are_valid_specs():
     for b in blocks:
         speclang.SpecProgram(b, "example.py").lean_prog()
     assert "{" + "description}" not in text and "d\nDESCRIPTION>>>" in text
+
+
+@pytest.mark.lean
+def test_a_model_spec_never_binds_keyword_arguments(tmp_path):
+    """A model may name the parameters otherwise than the function: its spec's names bind nothing."""
+    (tmp_path / "desc.md").write_text("Return twice the number.\n")
+    (tmp_path / "test_double.py").write_text("from m import double\n\n\ndef test_it():\n    assert double(x=3) == 7\n")
+    task = load.load_from_parts(str(tmp_path / "desc.md"), [str(tmp_path / "test_double.py")], "double")
+    r = check_task(task, Options(model=_settings(GOOD), judge=False)).result
+    assert r.verdict is Verdict.inconclusive, r.reason
+    assert not any("keyword arguments are bound" in a for a in r.assumptions)

@@ -796,6 +796,6 @@ def test_the_manifest_records_the_options_the_claim_depends_on(tmp_path):
     assert main(["check", "--spec", str(ex / "spec.py"), "--tests", str(ex / "test_max_window.py"),
                  "--entry-point", "max_window", "--spec-budget", "5", "--out", str(out), "-q"]) == 1
     man = json.loads((out / "manifest.json").read_text())
-    assert man["options"] == {"classify": True, "spec_budget": 5}
+    assert man["options"] == {"classify": True, "spec_budget": 5, "spec_binds": True}
     rep = V.verify_bundle(out, [ex / "spec.py", ex / "test_max_window.py"])
     assert rep.valid and rep.claim_source == "re-derived from the inputs", rep.reason
