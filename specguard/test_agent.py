@@ -163,16 +163,10 @@ def _tokens(text: str) -> list[tuple[str, object]]:
     text = "\n".join(line.lstrip() for line in text.splitlines())
     try:
         for t in tokenize.generate_tokens(io.StringIO(text).readline):
-            if t.type == tokenize.STRING:
+            if t.type in (tokenize.STRING, tokenize.NUMBER):
                 try:
                     v = ast.literal_eval(t.string)
-                    out.append(("s", (type(v).__name__, v)))
-                except (ValueError, SyntaxError):
-                    out.append(("raw", t.string))
-            elif t.type == tokenize.NUMBER:
-                try:
-                    v = ast.literal_eval(t.string)
-                    out.append(("n", (type(v).__name__, v)))
+                    out.append(("s" if t.type == tokenize.STRING else "n", (type(v).__name__, v)))
                 except (ValueError, SyntaxError):
                     out.append(("raw", t.string))
             elif t.type in (tokenize.NAME, tokenize.OP):
