@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from . import __version__, certcheck, emit, lean_runner, prove, speclang, test_agent
 from .formalize_desc import formalize_description
 from .formalize_tests import formalize_tests
+from .twins import find_twins
 from .models import (Call, Claim, ClaimKind, DescFormalization, Demand, Expect, ExpectKind, InputFile, Loc, Task,
                      TestFormalization, Unsupported)
 from .llm import ModelSettings
@@ -598,6 +599,11 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
                 core, reason = ex
                 verdict, evidence = Verdict.conflict, Evidence.execution
         notes += f.spec.notes
+    if verdict is Verdict.inconclusive:
+        twins = find_twins(task.tests)
+        if twins:
+            notes += [t.describe() for t in twins] + [f"before the near-conflicts above: {reason}"]
+            reason = twins[0].describe() + (f" (and {len(twins) - 1} more)" if len(twins) > 1 else "")
     if verdict is not Verdict.conflict:
         near = _json_near_conflicts(task, spec_clauses, test_clauses)
         if near:

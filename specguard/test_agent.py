@@ -44,6 +44,7 @@ from . import literals, llm
 from .errors import ModelBudgetExceeded, ModelError
 from .llm import Client
 from .models import Call, Demand, Expect, ExpectKind, Loc, Task, TestFormalization, TestSource, Unsupported
+from .twins import selected
 
 FORMAT = "specguard-model-demands/1"
 FILE_NAME = "model-demands.json"
@@ -240,14 +241,10 @@ def _spans(tree: ast.Module) -> list[tuple[int, int, str]]:
 def _citable(source: TestSource, spans: list[tuple[int, int, str]], hot: set[int]) -> list[tuple[int, int]]:
     """Spans a demand may cite: those holding an unsupported assertion, and the tests pytest runs
     (``test*`` functions, ``Test*`` classes; with ``only_tests``, only the selected ones)."""
-    picked = set()
-    for part in source.only_tests:
-        for comp in part.split("::")[1:] if "::" in part else [part]:
-            picked.add(comp.split("[", 1)[0])
     out = []
     for a, b, name in spans:
         is_test = name.startswith("test") or name.startswith("Test")
-        if any(a <= h <= b for h in hot) or (is_test and (not source.only_tests or name in picked)):
+        if any(a <= h <= b for h in hot) or (is_test and selected(source, name)):
             out.append((a, b))
     return out
 
