@@ -599,25 +599,27 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
                 core, reason = ex
                 verdict, evidence = Verdict.conflict, Evidence.execution
         notes += f.spec.notes
+    near_conflicts: list = []
     if verdict is Verdict.inconclusive:
         twins = find_twins(task.tests)
         if twins:
-            notes += [t.describe() for t in twins] + [f"before the near-conflicts above: {reason}"]
+            near_conflicts += [_twin_near_conflict(t) for t in twins]
+            notes += [f"before the near-conflicts: {reason}"]
             reason = twins[0].describe() + (f" (and {len(twins) - 1} more)" if len(twins) > 1 else "")
     if verdict is not Verdict.conflict:
         near = _json_near_conflicts(task, spec_clauses, test_clauses)
         if near:
-            notes += near
+            near_conflicts += near
             verdict, evidence = Verdict.inconclusive, Evidence.none
-            reason = (f"{near[0]} (not certified: JSON cannot tell a tuple argument from a list, and a function "
-                      f"may treat them differently)")
+            reason = (f"{near[0].explanation} (not certified: JSON cannot tell a tuple argument from a list, and a "
+                      f"function may treat them differently)")
     assumptions = ASSUMPTIONS
     if f.bound:
         sig = df.signature
         assumptions += (f"The implementation has the described signature {sig.name}({', '.join(sig.params)}): "
                         "keyword arguments are bound to those parameters by name.",)
     result = Result(task_id=task.id, verdict=verdict, evidence=evidence, reason=reason, conflict=core,
-                    assumptions=assumptions,
+                    assumptions=assumptions, near_conflicts=tuple(near_conflicts),
                     tests=tuple(tests), claims=claims, unsupported=unsupported, notes=tuple(notes),
                     certificate=cert, runtime=RuntimeReport(kind=rt.kind, version=rt.version, commit=rt.commit),
                     specguard_version=__version__, seconds=round(time.monotonic() - start, 4),
@@ -638,10 +640,11 @@ def _list_view(v):
     return v
 
 
-def _json_near_conflicts(task: Task, spec, tests) -> list[str]:
+def _json_near_conflicts(task: Task, spec, tests) -> list:
     """JSON-table tasks: a test whose input equals a description example's input up to
     tuple/list, with an outcome the example excludes.  A conflict only if the implementation
     treats tuple and list arguments alike, so it is reported, never certified."""
+    from .results import NearConflict
     if not any(src.kind == "table" for src in task.tests):
         return []
     by_view: dict[str, list[emit.Clause]] = {}
@@ -656,11 +659,20 @@ def _json_near_conflicts(task: Task, spec, tests) -> list[str]:
         k = call.model_copy(update={"args": tuple(_list_view(a) for a in call.args)}).key()
         for s in by_view.get(k, ()):
             if s.input_id != t.input_id and not t.holds(emit.Outcome(cls=s.eq)):
-                out.append(f"test {t.name} at {t.source.loc} (`{_statement(call, t.source.expect)}`) "
-                           f"contradicts description example {s.name} at {s.source.loc} "
-                           f"(`{claim_statement(s.source)}`) up to tuple/list arguments")
+                out.append(NearConflict(kind="tuple-vs-list", items=(_item(t), _item(s)), explanation=(
+                    f"test {t.name} at {t.source.loc} (`{_statement(call, t.source.expect)}`) "
+                    f"contradicts description example {s.name} at {s.source.loc} "
+                    f"(`{claim_statement(s.source)}`) up to tuple/list arguments")))
                 break
     return out
+
+
+def _twin_near_conflict(t):
+    from .results import NearConflict
+    items = tuple(Item(id=f"L{loc.line}", source="test", loc=loc, text="", statement=f"{t.expr} == {v}")
+                  for loc, v in ((t.a, t.a_value), (t.b, t.b_value)))
+    return NearConflict(kind="duplicate-tests" if t.kind == "duplicate tests" else "repeated-assertion",
+                        items=items, explanation=t.describe())
 
 
 def _decide(p: prove.Plan, certified: bool, cert: CertReport, tests, spec, unsupported, df):

@@ -283,13 +283,34 @@ class _Finding:
     explanation: str
 
 
+_UNCERTIFIED = "A conflict core was found, but the kernel did not accept its certificate, so the verdict is inconclusive."
+_NEAR = ("Conflicts SpecGuard sees but cannot certify: each is a conflict only under the condition it states "
+         "(the function treats tuple and list arguments alike; the duplicated code does not depend on test "
+         "order, shared state, time or randomness).")
+
+
 def _finding_sections(data) -> list:
-    """``(title, findings, text when empty)`` of the report's conflict sections (an empty section
-    without such a text is left out)."""
+    """``(title, findings, text when empty, intro)`` of the report's conflict sections (an empty
+    section without such a text is left out)."""
     allf = _conflicts(data)
-    out = [("Conflicts", [f for f in allf if f.row.verdict.value == "conflict"], "None found."),
-           ("Conflicts found but not certified", [f for f in allf if f.row.verdict.value != "conflict"], None)]
+    out = [("Conflicts", [f for f in allf if f.row.verdict.value == "conflict"], "None found.", None),
+           ("Conflicts found but not certified", [f for f in allf if f.row.verdict.value != "conflict"], None,
+            _UNCERTIFIED),
+           ("Near-conflicts, not certified", _near_conflicts(data), None, _NEAR)]
     return [x for x in out if x[1] or x[2] is not None]
+
+
+def _near_conflicts(data: BatchData) -> list[_Finding]:
+    out = []
+    for r in data.rows:
+        if r.verdict.value == "conflict":
+            continue
+        res = data.result(r)
+        for n in (res.near_conflicts if res is not None else ()):
+            items = [{"source": i.source, "id": i.id, "loc": i.loc, "text": i.text, "statement": i.statement}
+                     for i in n.items]
+            out.append(_Finding(r, n.kind, items, n.explanation))
+    return out
 
 
 def _conflicts(data: BatchData) -> list[_Finding]:
@@ -417,11 +438,10 @@ def render_markdown(data: BatchData, report_path: Path | None = None) -> str:
             L.append(f"| {label} | " + " | ".join(f"{n} ({f})" for n, f in cells) + " |")
         L.append("")
 
-    for title, findings, empty in _finding_sections(data):
+    for title, findings, empty, intro in _finding_sections(data):
         L += [f"## {title} ({len(findings)})", ""]
-        if title != "Conflicts":
-            L += ["A conflict core was found, but the kernel did not accept its certificate, so the verdict "
-                  "is inconclusive.", ""]
+        if intro:
+            L += [intro, ""]
         if not findings:
             L += [empty, ""]
         for f in findings:
@@ -437,7 +457,7 @@ def render_markdown(data: BatchData, report_path: Path | None = None) -> str:
                 if it["text"] and it["text"].strip() != it["statement"].strip():
                     L.append("")
                     L.append("  " + _fence(it["text"]).replace("\n", "\n  "))
-            L += ["", f"{_md_cell(f.explanation if r.verdict.value == 'conflict' else r.reason)}", ""]
+            L += ["", f"{_md_cell(f.explanation if r.verdict.value == 'conflict' or intro == _NEAR else r.reason)}", ""]
 
     flagged, ta, tb, nt = _flagged(data)
     if flagged:
@@ -654,11 +674,10 @@ def render_html(data: BatchData, report_path: Path | None = None) -> str:
                 f'<td class="n">{n} <span class="muted">({f})</span></td>' for n, f in cells) + '</tr>')
         H.append('</table>')
 
-    for title, findings, empty in _finding_sections(data):
+    for title, findings, empty, intro in _finding_sections(data):
         H.append(f'<h2>{_e(title)} ({len(findings)})</h2>')
-        if title != "Conflicts":
-            H.append('<p class="muted">A conflict core was found, but the kernel did not accept its certificate, '
-                     'so the verdict is inconclusive.</p>')
+        if intro:
+            H.append(f'<p class="muted">{_e(intro)}</p>')
         if not findings:
             H.append(f'<p class="muted">{_e(empty)}</p>')
         for f in findings:
@@ -678,7 +697,7 @@ def render_html(data: BatchData, report_path: Path | None = None) -> str:
                 if it["text"] and it["text"].strip() != it["statement"].strip():
                     H.append(f'<pre>{_e(it["text"])}</pre>')
                 H.append('</div>')
-            why = f.explanation if r.verdict.value == "conflict" else r.reason
+            why = f.explanation if r.verdict.value == "conflict" or intro == _NEAR else r.reason
             H.append(f'<div class="muted">{_e(why)}</div></div>')
 
     flagged, ta, tb, nt = _flagged(data)
@@ -861,6 +880,9 @@ _RULES = {
                           "The description decides this call differently from the test."),
     "overspecified-test": ("A test demands more than the description",
                            "An implementation the description allows fails this test (a witness is given)."),
+    "near-conflict": ("A conflict SpecGuard cannot certify",
+                      "A conflict under a stated condition (tuple and list arguments treated alike; duplicated "
+                      "code independent of test order, state, time and randomness)."),
 }
 
 
@@ -941,6 +963,25 @@ def render_sarif(data: BatchData, *, overspecified: str = "none") -> dict[str, A
                         "partialFingerprints": {"specguardTest/v1": fingerprint(r.task_id, kind, t.statement)},
                         "properties": {"task": r.key, "task_id": r.task_id, "bundle": r.bundle,
                                        "witness": t.witness, "by": t.by}})
+
+    for f in _near_conflicts(data):
+        r = f.row
+        main, others = f.items[0], f.items[1:]
+        phys, note = locate.physical(main["loc"], record_pointer=r.input.pointer, row=r)
+        related = []
+        for k, o in enumerate(others, 1):
+            ph, _ = locate.physical(o["loc"], record_pointer=r.input.pointer, row=r)
+            related.append({"id": k, "physicalLocation": ph, "message": {"text": f"{o['source']}: {o['statement']}"}})
+        rid = "specguard/near-conflict"
+        res = {"ruleId": rid, "ruleIndex": index[rid], "level": "warning",
+               "message": {"text": f"{r.task_id}: {f.kind} near-conflict (not certified): {f.explanation}"},
+               "locations": [{"physicalLocation": phys}], "relatedLocations": related,
+               "partialFingerprints": {"specguardNear/v1": fingerprint(r.task_id, f.kind, *sorted(
+                   it["statement"] for it in f.items))},
+               "properties": {"task": r.key, "task_id": r.task_id, "bundle": r.bundle}}
+        if not related:
+            del res["relatedLocations"]
+        results.append(res)
 
     notes = [{"level": "error", "message": {"text": f"{r.key}: {_one_line(r.error or '', 400)}"},
               "descriptor": {"id": "specguard/task-error"}} for r in data.rows if r.error]

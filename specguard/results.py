@@ -78,6 +78,14 @@ class ConflictCore(_Frozen):
     explanation: str
 
 
+class NearConflict(_Frozen):
+    """A conflict SpecGuard sees but cannot certify, with the condition under which it is one."""
+
+    kind: Literal["tuple-vs-list", "duplicate-tests", "repeated-assertion"]
+    items: tuple[Item, ...]
+    explanation: str
+
+
 class TestReport(_Frozen):
     id: str
     loc: Loc
@@ -170,6 +178,8 @@ class Result(_Frozen):
     tests: tuple[TestReport, ...] = ()
     claims: tuple[ClaimReport, ...] = ()
     unsupported: tuple[Unsupported, ...] = ()
+    near_conflicts: tuple[NearConflict, ...] = Field(default=(), description="conflicts seen but not certifiable "
+                                                                            "(tuple/list in JSON, duplicated tests)")
     notes: tuple[str, ...] = ()
     assumptions: tuple[str, ...] = ASSUMPTIONS
     certificate: CertReport = CertReport()

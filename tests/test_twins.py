@@ -67,3 +67,22 @@ def test_check_reports_twins_as_inconclusive(tmp_path):
     assert r.verdict.value == "inconclusive" and r.evidence.value == "none"
     assert r.reason.startswith("duplicate tests at") and "not certified" in r.reason
     assert not r.certificate.accepted or "Conflict" not in r.certificate.claims
+
+
+@pytest.mark.lean
+def test_batch_report_and_sarif_show_near_conflicts(tmp_path):
+    import json
+    from specguard.batch import run_batch
+    from specguard.report import write_report
+    folder = tmp_path / "tasks" / "w"
+    folder.mkdir(parents=True)
+    (folder / "description.md").write_text("A widget of side n has size n squared.\n")
+    (folder / "test_w.py").write_text(DUP.format(other="10"))
+    (folder / "task.toml").write_text('id = "w"\ndescription = "description.md"\ntests = ["test_w.py"]\n')
+    run_batch([str(tmp_path / "tasks")], tmp_path / "out", workers=1)
+    md, html, sarif = tmp_path / "r.md", tmp_path / "r.html", tmp_path / "r.sarif"
+    write_report(tmp_path / "out", md=md, html_path=html, sarif=sarif)
+    assert "## Near-conflicts, not certified (1)" in md.read_text() and "w.size() == 10" in md.read_text()
+    assert "Near-conflicts, not certified" in html.read_text()
+    [res] = [x for x in json.loads(sarif.read_text())["runs"][0]["results"] if x["ruleId"] == "specguard/near-conflict"]
+    assert res["level"] == "warning" and res["locations"][0]["physicalLocation"]["region"]["startLine"] == 6
