@@ -270,6 +270,8 @@ def format_summary(r, out: Path | None = None) -> str:
         for it in r.conflict.items:
             by = " (read by the model)" if it.read_by == "model" else ""
             lines.append(f"  - {it.source}{by} {it.id} at {it.loc}: {(it.text or it.statement).replace(chr(10), ' | ')}")
+    for n in r.near_conflicts[1:] if r.reason.startswith(("duplicate tests", "repeated assertion")) else r.near_conflicts:
+        lines.append(f"  near-conflict ({n.kind}, not certified): {n.explanation}")
     counts: dict[str, int] = {}
     for t in r.tests:
         counts[t.status] = counts.get(t.status, 0) + 1
