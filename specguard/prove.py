@@ -126,11 +126,16 @@ class Table:
     cost: int = 0   # Lean-text characters compared by lookup steps (shared prefixes)
     texts: list = field(default_factory=list)
     keys: "KeyIndex | None" = None   # when set, the witness is an indexed table (log n lookups)
+    tree: bool = False               # a ``--spec`` witness: a search tree of its own entries (VTree)
 
     def add(self, input_id: str, key: str, o: Outcome, key_text: str | None = None) -> None:
         text = key_text or key
         if self.keys is not None and key in self.keys.pos:
             self.cost += self.keys.path_cost[key]
+        elif self.tree:
+            # about log n comparisons per entry, each at most the input's length
+            texts = self.texts + [text]
+            self.cost = sum(min(len(t), 400) + 40 for t in texts) * max(1, len(texts).bit_length())
         else:
             for prev in self.texts:
                 self.cost += len(os.path.commonprefix([prev, text])) + 40
@@ -139,7 +144,7 @@ class Table:
         self.entries[input_id] = (key, o)
 
     def copy(self) -> "Table":
-        return Table(dict(self.entries), dict(self.index), self.cost, list(self.texts), self.keys)
+        return Table(dict(self.entries), dict(self.index), self.cost, list(self.texts), self.keys, self.tree)
 
     def indexed(self) -> bool:
         return self.keys is not None and all(k in self.keys.pos for k, _ in self.entries.values())
@@ -211,7 +216,7 @@ class Prover:
         self.keys = None if self.py else KeyIndex.build(self.spec + self.tests + self.instances)
 
     def table(self) -> "Table":
-        return Table(keys=self.keys)
+        return Table(keys=self.keys, tree=bool(self.py))
 
     def related(self, input_id: str | None) -> list[Clause]:
         """The description clauses that speak about ``input_id``."""
@@ -373,7 +378,9 @@ class Prover:
         """Proof of ``Spec w``."""
         parts = []
         for c in self.spec:
-            if c.py is not None:
+            if c.py is not None and _vtree(table) is not None:
+                parts.append(f"(Py.vwit_sat {PY_SPEC} {w}_v{_vtree(table)[0]} (Eq.refl Bool.true))")
+            elif c.py is not None:
                 parts.append(f"(Py.wit_sat {PY_SPEC} {w}_t0 (Eq.refl Bool.true))")
             elif c.key is None and table.indexed():
                 parts.append(f"(ilookup_holds {c.pred.lean()} {w}_dflt (Eq.refl Bool.true) IX_keys "
@@ -391,6 +398,8 @@ class Prover:
     def witness_decl(self, w: str, table: "Table") -> str:
         if table.indexed() and not self.py:
             return self._indexed_decl(w, table)
+        if self.py and _vtree(table) is not None:
+            return self._vtree_decl(w, table)
         rows = list(table.entries.values())
         n = len(rows)
         out = []
@@ -411,6 +420,32 @@ class Prover:
             for j in reversed(range(i)):
                 proof = (f"(Eq.trans (lookup_miss {w}_k{i} {w}_k{j} {w}_o{j} {d} {w}_t{j + 1} "
                          f"(Eq.refl Bool.false)) {proof})")
+            out.append(f"theorem {w}_at{i} : Eq ({w} {w}_k{i}) {w}_o{i} := {proof}")
+        return "\n".join(out) + "\n"
+
+    def _vtree_decl(self, w: str, table: "Table") -> str:
+        """A ``--spec`` witness as ``Py.vwit PySpec0 {w}_v<root>``: a search tree of its entries
+        (``VTree``, ``Val.order``), the spec's own outcome elsewhere; ``log n`` steps per entry."""
+        root, kids, paths = _vtree(table)
+        rows = list(table.entries.values())
+        out = []
+        for i, (key, o) in enumerate(rows):
+            out.append(f"noncomputable def {w}_k{i} : Val := {key}")
+            out.append(f"noncomputable def {w}_o{i} : Outcome := {o.lean()}")
+        for i in _children_first(root, kids):
+            out.append(f"noncomputable def {w}_v{i} : VTree := VTree.node {kids[i][0] and f'{w}_v' + str(kids[i][0][0]) or 'VTree.leaf'} "
+                       f"{w}_k{i} {w}_o{i} {kids[i][1] and f'{w}_v' + str(kids[i][1][0]) or 'VTree.leaf'}")
+        out.append(f"noncomputable def {w} : Val → Outcome := Py.vwit {PY_SPEC} {w}_v{root}")
+
+        def sub(ix: list) -> str:
+            return f"{w}_v{ix[0]}" if ix else "VTree.leaf"
+        for i in range(len(rows)):
+            d = self.dflt(w, f"{w}_k{i}")
+            proof = f"(vtree_hit {d} {w}_k{i} {w}_o{i} {sub(kids[i][0])} {sub(kids[i][1])})"
+            for h, way in reversed(paths[i]):
+                lemma, want = ("vtree_lt", 0) if way == "lt" else ("vtree_gt", 2)
+                proof = (f"(Eq.trans ({lemma} {d} {w}_k{i} {w}_k{h} {w}_o{h} {sub(kids[h][0])} {sub(kids[h][1])} "
+                         f"(Eq.refl {want})) {proof})")
             out.append(f"theorem {w}_at{i} : Eq ({w} {w}_k{i}) {w}_o{i} := {proof}")
         return "\n".join(out) + "\n"
 
@@ -450,6 +485,52 @@ class Prover:
                 return None
             table.add(c.input_id, c.key, o, c.key_text)
         return table
+
+
+def _vtree(table: "Table"):
+    """The search tree of a table's entries by ``Val.order`` of their inputs: ``(root, kids,
+    paths)`` with entry indices (``kids[i] = (left ids, right ids)``, each list starting with the
+    subtree's root; ``paths[i]`` the ``(node, "lt" | "gt")`` steps from the root), or None when an
+    input cannot be ordered (the table then stays a list)."""
+    import functools
+    if not table.entries:
+        return None
+    try:
+        trees = [emit.parse_term(t) for t in table.texts]
+        order = sorted(range(len(trees)), key=functools.cmp_to_key(lambda a, b: emit.val_order(trees[a], trees[b])))
+    except (ValueError, KeyError, RecursionError):
+        return None
+    if any(emit.val_order(trees[a], trees[b]) != -1 for a, b in zip(order, order[1:])):
+        return None
+    kids: dict[int, tuple[list, list]] = {}
+    paths: dict[int, list] = {}
+
+    def build(ix: list, above: list) -> list:
+        if not ix:
+            return []
+        mid = len(ix) // 2
+        node = ix[mid]
+        left = build(ix[:mid], above + [(node, "lt")])
+        right = build(ix[mid + 1:], above + [(node, "gt")])
+        kids[node] = (left, right)
+        paths[node] = above
+        return [node] + left + right
+    root = build(order, [])[0]
+    return root, kids, paths
+
+
+def _children_first(root: int, kids: dict) -> list[int]:
+    out: list[int] = []
+
+    def walk(i: int) -> None:
+        left, right = kids[i]
+        if left:
+            walk(left[0])
+        if right:
+            walk(right[0])
+        out.append(i)
+    walk(root)
+    return out
 
 
 def _banned(text: str) -> bool:

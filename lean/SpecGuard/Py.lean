@@ -2013,6 +2013,39 @@ theorem post_refute {s : Spec} {k : Val} {o : Outcome} {a : List Val} {c : Val} 
 /-- A lookup-table witness for specs: the table's outcomes, and the spec's own elsewhere. -/
 def wit (s : Spec) (t : List (Prod Val Outcome)) (k : Val) : Outcome := lookup t (self s k) k
 
+/-- Every entry of a search tree satisfies the spec at its own input. -/
+def allSatT (s : Spec) (t : VTree) : Bool :=
+  VTree.rec (motive := fun _ => Bool) Bool.true
+    (fun _ k o _ ihl ihr => Bool.and (satOutB s (outcome s k) o) (Bool.and ihl ihr)) t
+
+/-- A search-tree witness whose default is the spec's own outcome satisfies the spec at every
+input, once `allSatT` (evaluated by the kernel) checks the tree's entries. -/
+theorem vfind_sat (s : Spec) (k : Val) (t : VTree) :
+    Eq (allSatT s t) Bool.true → Sat s k (VTree.find (self s k) k t) :=
+  VTree.rec (motive := fun t => Eq (allSatT s t) Bool.true → Sat s k (VTree.find (self s k) k t))
+    (fun _ => satOut_self s (outcome s k))
+    (fun l k' o r ihl ihr h =>
+      have hl : Sat s k (VTree.find (self s k) k l) := ihl (eq_true_of_and_left (eq_true_of_and_right h))
+      have hr : Sat s k (VTree.find (self s k) k r) := ihr (eq_true_of_and_right (eq_true_of_and_right h))
+      have hm : Sat s k (cond (Val.beq k k') o (self s k)) :=
+        Bool.rec (motive := fun b => Eq (Val.beq k k') b → Sat s k (cond b o (self s k)))
+          (fun _ => satOut_self s (outcome s k))
+          (fun hb => Eq.ndrec (motive := fun x => satOut s (outcome s x) o)
+            (satOut_of_B s (outcome s k') o (eq_true_of_and_left h)) (Eq.symm (Val.eq_of_beq k k' hb)))
+          (Val.beq k k') (Eq.refl _)
+      Bool.rec (motive := fun b => Sat s k (cond b (VTree.find (self s k) k l)
+          (cond (Nat.beq (Val.order k k') 2) (VTree.find (self s k) k r) (cond (Val.beq k k') o (self s k)))))
+        (Bool.rec (motive := fun c => Sat s k (cond c (VTree.find (self s k) k r) (cond (Val.beq k k') o (self s k))))
+          hm hr (Nat.beq (Val.order k k') 2))
+        hl (Nat.beq (Val.order k k') 0))
+    t
+
+/-- The search-tree witness for specs. -/
+def vwit (s : Spec) (t : VTree) (k : Val) : Outcome := VTree.find (self s k) k t
+
+theorem vwit_sat (s : Spec) (t : VTree) (h : Eq (allSatT s t) Bool.true) (k : Val) : Sat s k (vwit s t k) :=
+  vfind_sat s k t h
+
 theorem wit_sat (s : Spec) (t : List (Prod Val Outcome)) (h : Eq (allSat s t) Bool.true) (k : Val) :
     Sat s k (wit s t k) := lookup_sat s k t h
 

@@ -613,4 +613,38 @@ theorem ilookup_holds (P : Outcome → Bool) (d : Outcome) (hd : Holds P d) (key
     (outs : NTree) (h : Eq (NTree.all P outs) Bool.true) (k : Val) : Holds P (ilookup keys miss outs d k) :=
   ntree_holds P d hd (KTree.find k miss keys) outs h
 
+
+/-! ## Search trees of entries (witnesses of `--spec` specs)
+
+`VTree` holds `(input, outcome)` entries ordered by `Val.order`; the lookup checks `Val.beq` at the
+node it reaches, so that a hit means an equal input (the `Py.vfind_sat` lemma needs that). -/
+
+inductive VTree where
+  | leaf : VTree
+  | node : VTree → Val → Outcome → VTree → VTree
+
+def VTree.find (d : Outcome) (k : Val) (t : VTree) : Outcome :=
+  VTree.rec (motive := fun _ => Outcome) d
+    (fun _ k' o _ ihl ihr => cond (Nat.beq (Val.order k k') 0) ihl
+      (cond (Nat.beq (Val.order k k') 2) ihr (cond (Val.beq k k') o d))) t
+
+theorem vtree_lt (d : Outcome) (k k' : Val) (o : Outcome) (l r : VTree) (h : Eq (Val.order k k') 0) :
+    Eq (VTree.find d k (VTree.node l k' o r)) (VTree.find d k l) :=
+  @Eq.ndrec Nat 0 (fun x => Eq (cond (Nat.beq x 0) (VTree.find d k l)
+      (cond (Nat.beq x 2) (VTree.find d k r) (cond (Val.beq k k') o d))) (VTree.find d k l))
+    (Eq.refl (VTree.find d k l)) (Val.order k k') (Eq.symm h)
+
+theorem vtree_gt (d : Outcome) (k k' : Val) (o : Outcome) (l r : VTree) (h : Eq (Val.order k k') 2) :
+    Eq (VTree.find d k (VTree.node l k' o r)) (VTree.find d k r) :=
+  @Eq.ndrec Nat 2 (fun x => Eq (cond (Nat.beq x 0) (VTree.find d k l)
+      (cond (Nat.beq x 2) (VTree.find d k r) (cond (Val.beq k k') o d))) (VTree.find d k r))
+    (Eq.refl (VTree.find d k r)) (Val.order k k') (Eq.symm h)
+
+theorem vtree_hit (d : Outcome) (k : Val) (o : Outcome) (l r : VTree) :
+    Eq (VTree.find d k (VTree.node l k o r)) o :=
+  @Eq.ndrec Nat 1 (fun x => Eq (cond (Nat.beq x 0) (VTree.find d k l)
+      (cond (Nat.beq x 2) (VTree.find d k r) (cond (Val.beq k k) o d))) o)
+    (@Eq.ndrec Bool Bool.true (fun b => Eq (cond b o d) o) (Eq.refl o) (Val.beq k k) (Eq.symm (Val.beq_refl k)))
+    (Val.order k k) (Eq.symm (Val.order_refl k))
+
 end SpecGuard
