@@ -638,6 +638,12 @@ def _task(tmp_path: Path, spec: str, tests: str) -> tuple[Path, Path]:
     return tmp_path / "spec.py", tmp_path / "test_f.py"
 
 
+def check_spec(tmp_path, spec, tests):
+    """``specguard check --spec SPEC --tests TESTS --entry-point f --out tmp/b --json``."""
+    return run_cli("check", "--spec", str(spec), "--tests", str(tests), "--entry-point", "f", "--out",
+                   str(tmp_path / "b"), "--json")
+
+
 SQUARES = '''
 def reference(xs: list[int]) -> list[int]:
     """The squares of xs, in increasing order."""
@@ -654,8 +660,7 @@ EXAMPLES = [(([2, -1],), [1, 4])]
 def test_cli_conflict_certified(tmp_path, core):
     spec, tests = _task(tmp_path, SQUARES, "def test_a():\n    assert f([3, -1, 2]) == [1, 4, 9]\n\n"
                                            "def test_b():\n    assert f([-3, 1]) == [9, 1]\n")
-    p = run_cli("check", "--spec", str(spec), "--tests", str(tests), "--entry-point", "f", "--out",
-                str(tmp_path / "b"), "--json")
+    p = check_spec(tmp_path, spec, tests)
     assert p.returncode == 1, p.stdout + p.stderr
     r = json.loads(p.stdout)
     assert r["verdict"] == "conflict" and r["evidence"] == "certified"
@@ -675,8 +680,7 @@ def test_cli_conflict_certified(tmp_path, core):
 def test_cli_clean_task_certified(tmp_path, core):
     spec, tests = _task(tmp_path, SQUARES, "def test_a():\n    assert f([3, -1, 2]) == [1, 4, 9]\n\n"
                                            "def test_b():\n    assert f([]) == []\n")
-    p = run_cli("check", "--spec", str(spec), "--tests", str(tests), "--entry-point", "f", "--out",
-                str(tmp_path / "b"), "--json")
+    p = check_spec(tmp_path, spec, tests)
     assert p.returncode == 0, p.stdout + p.stderr
     r = json.loads(p.stdout)
     assert r["verdict"] == "no-conflict" and r["evidence"] == "certified"
@@ -691,8 +695,7 @@ def test_cli_fuel_exhaustion_is_no_conflict(tmp_path, core):
     spec_p, tests = _task(tmp_path, spec, "def test_odd():\n    assert f(3) == 5\n\n"
                                             "def test_far():\n    assert f(1000) == 7\n\n"
                                             "def test_ok():\n    assert f(10) == 10\n")
-    p = run_cli("check", "--spec", str(spec_p), "--tests", str(tests), "--entry-point", "f", "--out",
-                str(tmp_path / "b"), "--json")
+    p = check_spec(tmp_path, spec_p, tests)
     assert p.returncode != 1, p.stdout + p.stderr
     r = json.loads(p.stdout)
     assert r["verdict"] != "conflict"
@@ -733,8 +736,7 @@ def test_cli_postcondition_finds_over_specified_test(tmp_path, core):
             '    return all(len(result[i]) <= len(result[i + 1]) for i in range(len(result) - 1))\n')
     spec_p, tests = _task(tmp_path, spec, 'def test_ties():\n    assert f(["xy", "ab", "c"]) == ["c", "xy", "ab"]\n\n'
                                           'def test_bad():\n    assert f(["aaa", "b"]) == ["aaa", "b"]\n')
-    p = run_cli("check", "--spec", str(spec_p), "--tests", str(tests), "--entry-point", "f", "--out",
-                str(tmp_path / "b"), "--json")
+    p = check_spec(tmp_path, spec_p, tests)
     r = json.loads(p.stdout)
     assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
     assert {t["id"]: t["status"] for t in r["tests"]}["T2"] == "contradicted"
@@ -757,8 +759,7 @@ def test_cli_raises_spec(tmp_path, core):
     spec_p, tests = _task(tmp_path, spec, "def test_ok():\n    assert f(5) == 120\n\n"
                                           "def test_neg():\n    with pytest.raises(ValueError):\n        f(-1)\n\n"
                                           "def test_bad():\n    assert f(-2) == 1\n")
-    p = run_cli("check", "--spec", str(spec_p), "--tests", str(tests), "--entry-point", "f", "--out",
-                str(tmp_path / "b"), "--json")
+    p = check_spec(tmp_path, spec_p, tests)
     assert p.returncode == 1, p.stdout + p.stderr
     r = json.loads(p.stdout)
     assert r["evidence"] == "certified"
@@ -770,8 +771,7 @@ def test_spec_internal_inconsistency_is_certified(tmp_path, core):
     """The reference contradicting the spec's own EXAMPLES is a description-internal conflict."""
     spec = "def reference(x: int) -> int:\n    return x + 1\n\nEXAMPLES = [((1,), 3)]\n"
     spec_p, tests = _task(tmp_path, spec, "def test_a():\n    assert f(5) == 6\n")
-    p = run_cli("check", "--spec", str(spec_p), "--tests", str(tests), "--entry-point", "f", "--out",
-                str(tmp_path / "b"), "--json")
+    p = check_spec(tmp_path, spec_p, tests)
     r = json.loads(p.stdout)
     assert r["verdict"] == "conflict" and r["evidence"] == "certified"
     assert r["conflict"]["kind"] == "description-internal"
@@ -783,8 +783,7 @@ def test_spec_parameters_bind_keyword_arguments(tmp_path, core):
     spec, tests = _task(tmp_path, "def reference(a: int, b: int) -> int:\n    return a - b\n",
                         "def test_a():\n    assert f(b=1, a=5) == 4\n\n"
                         "def test_b():\n    assert f(5, b=1) == 3\n")
-    p = run_cli("check", "--spec", str(spec), "--tests", str(tests), "--entry-point", "f", "--out",
-                str(tmp_path / "b"), "--json")
+    p = check_spec(tmp_path, spec, tests)
     assert p.returncode == 1, p.stdout + p.stderr
     r = json.loads(p.stdout)
     assert r["evidence"] == "certified" and {t["status"] for t in r["tests"]} == {"entailed", "contradicted"}
@@ -800,8 +799,7 @@ def test_spec_witnesses_are_search_trees(tmp_path, core):
     body = "".join(f"def test_{i}():\n    assert f({i}, 1) == {i - 1}\n\n" for i in range(40))
     body += "def test_open():\n    assert f(100, 200) is not None\n"
     spec, tests = _task(tmp_path, "def reference(a: int, b: int) -> int:\n    return a - b\n", body)
-    p = run_cli("check", "--spec", str(spec), "--tests", str(tests), "--entry-point", "f", "--out",
-                str(tmp_path / "b"), "--json")
+    p = check_spec(tmp_path, spec, tests)
     r = json.loads(p.stdout)
     assert r["certificate"]["accepted"] and "Consistent" in r["certificate"]["claims"], r["certificate"]
     cert = (tmp_path / "b" / "cert.lean").read_text()
