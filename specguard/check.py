@@ -87,7 +87,7 @@ def formalize(task: Task) -> tuple[TestFormalization, DescFormalization]:
     tf = formalize_tests(task.tests, task.entry_point)
     entry = task.entry_point
     df = formalize_description(task.description, path=task.description_path, entry_point=entry,
-                               line_offset=task.description_line_offset)
+                               line_offset=task.description_line_offset, report=task.description_is_report)
     return tf, df
 
 

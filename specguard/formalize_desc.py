@@ -1345,13 +1345,76 @@ def _decode(text: str | bytes, out: _Out) -> str:
     return text
 
 
+# -- bug reports: what they show is observed behaviour, not a requirement ---------------------
+
+# a description that reads as a bug report (SWE-bench problem statements, issues): its examples
+# typically show the behaviour to be fixed
+_REPORT = re.compile(
+    r"\b(bug|regression|workaround)\b|\bi (get|got|see|saw|am getting|observed?)\b|\bwe (get|got|see|saw)\b"
+    r"|steps to reproduce|\bto reproduce\b|\bexpected behaviou?r\b|\bactual (behaviou?r|result|output)s?\b"
+    r"|\bcurrently (returns?|gives?|produces?|raises?|outputs?|prints?|fails?)\b"
+    r"|\bwrong (results?|values?|outputs?|answers?)\b|\b(returns?|gives?|produces?) (the |a )?wrong\b", re.I)
+# text right after an example that says it is not what should happen ("... but the expected result is")
+_AFTER_EXAMPLE = re.compile(r"\b(but|however|instead|should|expected|actual(ly)?|wrong|incorrect(ly)?|bug)\b", re.I)
+# text right before an example that presents it as observed ("Currently, ...:", "but this gives:")
+_BEFORE_EXAMPLE = re.compile(r"\b(but|however|instead|currently|actual(ly)?|wrong|incorrect(ly)?|bug|i get|i got|"
+                             r"we get|we got)\b", re.I)
+_NOT_PROSE = (">>>", "...", "```", '"""', "'''")
+
+
+def _observed(out: _Out, text: str, report: bool) -> None:
+    """Drop what a bug report shows: every claim when the description reads as one (or the task
+    says so: ``report``), else each example whose neighbouring prose presents it as observed
+    rather than required."""
+    m = _REPORT.search(text)
+    if report or m:
+        if out.claims:
+            why = "it is a problem statement" if report else f"it says {m.group(0)!r}"
+            out.note(None, f"the description reads as a bug report ({why}): what it shows is observed behaviour, "
+                           f"not a requirement; {len(out.claims)} statement(s) not used")
+        out.claims = []
+        return
+    keep = []
+    for c in out.claims:
+        if c[2]["kind"] is ClaimKind.example:
+            before, after = _neighbours(out.lines, c[0])
+            own = "" if out.lines[c[0]].strip().startswith(_NOT_PROSE) else out.lines[c[0]]
+            hit = _AFTER_EXAMPLE.search(after) or _BEFORE_EXAMPLE.search(before) or _BEFORE_EXAMPLE.search(own)
+            if hit:
+                out.note(c[0], f"example not used: the prose next to it ({hit.group(0)!r}) presents it as "
+                               f"observed, not required behaviour")
+                continue
+        keep.append(c)
+    out.claims = keep
+
+
+def _neighbours(lines: list[str], i: int) -> tuple[str, str]:
+    """The prose line before the example starting at line ``i`` and the one after it (blank
+    lines skipped; doctest lines, code fences and docstring quotes are not prose)."""
+    def prose(j: int) -> str:
+        t = lines[j].strip()
+        return "" if t.startswith(_NOT_PROSE) else t
+    j = i - 1
+    while j >= 0 and (not lines[j].strip() or lines[j].strip().startswith((">>>", "..."))):
+        j -= 1
+    before = prose(j) if j >= 0 else ""
+    k = i + 1
+    while k < len(lines) and lines[k].strip() and not lines[k].strip().startswith(">>>"):
+        k += 1                                           # the example's own output lines
+    while k < len(lines) and not lines[k].strip():
+        k += 1
+    after = prose(k) if k < len(lines) else ""
+    return before, after
+
+
 def formalize_description(text: str | bytes, *, path: str = "<description>", entry_point: str | None = None,
-                          line_offset: int = 0) -> DescFormalization:
+                          line_offset: int = 0, report: bool = False) -> DescFormalization:
     """Formalize a description with deterministic rules (see the module docstring).
 
     ``text`` is the description (a ``str``; ``bytes`` are decoded as UTF-8 with
     replacement).  ``entry_point`` names the function under test; without it the
-    description's ``def`` (or the one function its examples call) is used.
+    description's ``def`` (or the one function its examples call) is used.  ``report``: the
+    description is a problem statement (an issue): nothing it shows is taken as required.
     """
     out = _Out(path, line_offset, [])
     text = _decode(text, out)
@@ -1374,6 +1437,7 @@ def formalize_description(text: str | bytes, *, path: str = "<description>", ent
     _modulus_claims(sents, ctx, out)
     _bound_claims(sents, ctx, out)
     _check_ranges(sents, out)
+    _observed(out, text, report)
     _dedupe_examples(out)
     if not out.claims:
         out.note(None, "nothing to formalize: no typed signature, examples or result bounds found")

@@ -1530,7 +1530,7 @@ def _swebench_from_doc(doc: _JsonDoc, instance_id: str | None) -> Task:
         sources.append(TestSource(kind="python", path=fp.path, text=rec.text, only_tests=only))
     labels = {k: (r[k] if isinstance(r[k], str) else json.dumps(r[k]))
               for k in _SWE_LABELS if k in r and r[k] is not None}
-    return Task(id=iid, description=r["problem_statement"],
+    return Task(id=iid, description=r["problem_statement"], description_is_report=True,
                 description_path=f"{display}#{iid}.problem_statement",
                 tests=tuple(sources), entry_point=None,
                 inputs=(InputFile(path=display, sha256=doc.sha256, role="instance"),), labels=labels)

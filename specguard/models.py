@@ -245,6 +245,8 @@ class Task(Frozen):
     description: str
     description_path: str = Field(default="<description>", description="display name used in locations")
     description_line_offset: int = Field(default=0, description="added to description line numbers (text embedded in a file)")
+    description_is_report: bool = Field(default=False, description="the description is a problem statement (an issue): "
+                                                                   "what it shows is observed, not required")
     tests: tuple[TestSource, ...] = ()
     entry_point: str | None = None
     inputs: tuple[InputFile, ...] = ()

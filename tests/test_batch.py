@@ -378,9 +378,11 @@ def test_report_without_results_is_a_clear_error(tmp_path: Path):
 # -- SWE-bench-style JSONL ----------------------------------------------------------------------------
 
 def _instance(iid: str, expected: int, impossible_type: str | None) -> dict:
+    # a problem statement is an issue (what it shows is not required): the conflicting instance
+    # repeats the assertion with another expected value (a test-vs-test conflict)
     patch = ("diff --git a/tests/test_inc.py b/tests/test_inc.py\nnew file mode 100644\n--- /dev/null\n"
-             "+++ b/tests/test_inc.py\n@@ -0,0 +1,5 @@\n+from pkg import inc\n+\n+\n+def test_inc():\n"
-             f"+    assert inc(1) == {expected}\n")
+             "+++ b/tests/test_inc.py\n@@ -0,0 +1,6 @@\n+from pkg import inc\n+\n+\n+def test_inc():\n"
+             f"+    assert inc(1) == 2\n+    assert inc(1) == {expected}\n")
     d = {"instance_id": iid, "repo": "o/pkg", "test_patch": patch,
          "problem_statement": "`inc(x)` should return x + 1.\n\n```python\n>>> inc(1)\n2\n```\n",
          "FAIL_TO_PASS": json.dumps(["tests/test_inc.py::test_inc"]), "PASS_TO_PASS": "[]"}
@@ -391,7 +393,7 @@ def _instance(iid: str, expected: int, impossible_type: str | None) -> dict:
 
 def test_swebench_jsonl(tmp_path: Path, core):
     src = tmp_path / "instances.jsonl"
-    recs = [_instance("o__pkg-1", 2, "original"), _instance("o__pkg-2", 3, "oneoff"),
+    recs = [_instance("o__pkg-1", 2, "original"), _instance("o__pkg-2", 3, "conflicting"),
             {"problem_statement": "no id", "test_patch": ""}]
     src.write_text("".join(json.dumps(r) + "\n" for r in recs))
     out = tmp_path / "out"
@@ -399,16 +401,16 @@ def test_swebench_jsonl(tmp_path: Path, core):
     assert p.returncode == 1, p.stdout + p.stderr
     rows = {r["key"]: r for r in rows_of(out)}
     assert sorted(rows) == ["line3", "o__pkg-1", "o__pkg-2"]
-    assert rows["o__pkg-2"]["verdict"] == "conflict" and rows["o__pkg-2"]["labels"]["impossible_type"] == "oneoff"
+    assert rows["o__pkg-2"]["verdict"] == "conflict" and rows["o__pkg-2"]["labels"]["impossible_type"] == "conflicting"
     assert rows["o__pkg-2"]["input"] == {"kind": "swebench", "path": str(src), "id": "o__pkg-2", "suite": None,
                                          "pointer": "line2"}
-    assert rows["o__pkg-1"]["verdict"] == "no-conflict"
+    assert rows["o__pkg-1"]["verdict"] == "inconclusive"     # the statement's example is not a requirement
     assert rows["line3"]["error"] and "instance_id" in rows["line3"]["error"]
     sarif = json.loads((out / "results.sarif").read_text())
     err = next(r for r in sarif["runs"][0]["results"] if r["level"] == "error")
     loc = err["locations"][0]["physicalLocation"]
-    assert loc["artifactLocation"] == {"uri": "tests/test_inc.py"} and loc["region"]["startLine"] == 5
+    assert loc["artifactLocation"] == {"uri": "tests/test_inc.py"} and loc["region"]["startLine"] in (5, 6)
     rel = err["relatedLocations"][0]["physicalLocation"]
-    assert rel["artifactLocation"]["uri"].endswith("instances.jsonl") and rel["region"]["startLine"] == 2
+    assert rel["artifactLocation"] == {"uri": "tests/test_inc.py"} and rel["region"]["startLine"] in (5, 6)
     sc = json.loads(run("report", out, "--json").stdout)["score"]
     assert (sc["conflicted"], sc["detected"], sc["false_positives"]) == (1, 1, 0)

@@ -176,3 +176,57 @@ def test_keyword_binding_is_rederived_by_verify(tmp_path):
     out = write_bundle(tmp_path / "b", task, check_task(task))
     rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_f.py"])
     assert rep.valid and rep.claim_source == "re-derived from the inputs", rep.reason
+
+
+BUG_REPORT = """Bug: mean() returns the wrong value
+
+When I call mean on [1, 2], I get:
+
+>>> from stats import mean
+>>> mean([1, 2])
+1
+
+but the expected result is 1.5.
+"""
+
+
+@pytest.mark.parametrize("description", [
+    BUG_REPORT,
+    "Compute the mean of xs.\n\n>>> mean([1, 2])\n1\n\nbut it should be 1.5\n",          # said after the example
+    "Compute the mean of xs. Currently:\n\n>>> mean([1, 2])\n1\n",                       # said before it
+    "Steps to reproduce:\n\n>>> mean([1, 2])\n1\n",
+])
+def test_what_a_bug_report_shows_is_never_a_requirement(tmp_path, description):
+    """An issue shows the behaviour to be fixed: a test of the fixed behaviour is not in conflict."""
+    (tmp_path / "issue.md").write_text(description)
+    (tmp_path / "test_stats.py").write_text("from stats import mean\n\n\ndef test_mean():\n"
+                                            "    assert mean([1, 2]) == 1.5\n")
+    task = load.load_from_parts(str(tmp_path / "issue.md"), [str(tmp_path / "test_stats.py")], "mean")
+    r = check_task(task).result
+    assert r.verdict.value != "conflict", r.reason
+    assert any("observed" in n for n in r.notes)
+
+
+def test_a_specification_example_is_still_a_requirement(tmp_path):
+    (tmp_path / "spec.md").write_text("Compute the mean of xs.\n\n>>> mean([1, 2])\n1.5\n")
+    (tmp_path / "test_stats.py").write_text("from stats import mean\n\n\ndef test_mean():\n"
+                                            "    assert mean([1, 2]) == 1\n")
+    task = load.load_from_parts(str(tmp_path / "spec.md"), [str(tmp_path / "test_stats.py")], "mean")
+    r = check_task(task).result
+    assert r.verdict.value == "conflict" and r.evidence.value == "certified"
+
+
+def test_a_problem_statement_is_a_report(tmp_path):
+    """SWE-bench instances: the problem statement is an issue, whatever its wording."""
+    import json as _json
+    patch = ("diff --git a/tests/test_stats.py b/tests/test_stats.py\nnew file mode 100644\n--- /dev/null\n"
+             "+++ b/tests/test_stats.py\n@@ -0,0 +1,5 @@\n+from stats import mean\n+\n+\n+def test_mean():\n"
+             "+    assert mean([1, 2]) == 1.5\n")
+    inst = {"instance_id": "x__y-1", "problem_statement": "Compute the mean.\n\n>>> mean([1, 2])\n1\n",
+            "test_patch": patch, "FAIL_TO_PASS": ["tests/test_stats.py::test_mean"], "PASS_TO_PASS": []}
+    (tmp_path / "inst.json").write_text(_json.dumps(inst))
+    task = load.load_swebench(str(tmp_path / "inst.json"), None)
+    assert task.description_is_report
+    r = check_task(task.model_copy(update={"entry_point": "mean"})).result
+    assert r.verdict.value != "conflict", r.reason
+    assert any("problem statement" in n for n in r.notes)
