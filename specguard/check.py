@@ -429,7 +429,8 @@ def _spec_samples(task: Task, opts: Options, client, k: int):
     from .results import ModelSpecReport
     from .spec_agent import write_spec
     agent = write_spec(task.description, context_files=opts.context, model=opts.model,
-                       entry_point=task.entry_point, samples=k, rounds=opts.rounds, client=client)
+                       entry_point=task.entry_point, samples=k, rounds=opts.rounds, client=client,
+                       report=task.description_is_report)
     reports, certified = [], []
     for s in agent.samples:
         verdict = evidence = None

@@ -91,12 +91,14 @@ def extract_code(reply: str) -> str | None:
 
 
 def example_disagreements(program: speclang.SpecProgram, description: str, entry_point: str | None,
-                          path: str = "<description>") -> list[str]:
-    """The description's own examples the spec contradicts (evaluated by speclang's evaluator)."""
+                          path: str = "<description>", report: bool = False) -> list[str]:
+    """The description's own examples the spec contradicts (evaluated by speclang's evaluator).
+    ``report``: the description is a problem statement, whose examples show the behaviour to fix
+    (none is used, so the model is never pushed towards the bug)."""
     from .formalize_desc import formalize_description
     from .values import py_repr
     try:
-        df = formalize_description(description, path=path, entry_point=entry_point)
+        df = formalize_description(description, path=path, entry_point=entry_point, report=report)
     except SpecGuardError:
         return []
     entry = program.entry_override or entry_point
@@ -124,7 +126,8 @@ def example_disagreements(program: speclang.SpecProgram, description: str, entry
     return out
 
 
-def _check_reply(reply: str, index: int, description: str, entry_point: str | None) -> tuple[speclang.SpecProgram | None, str | None, str]:
+def _check_reply(reply: str, index: int, description: str, entry_point: str | None,
+                 report: bool = False) -> tuple[speclang.SpecProgram | None, str | None, str]:
     code = extract_code(reply)
     if code is None:
         return None, None, "the reply has no ```python code block with a spec"
@@ -141,7 +144,7 @@ def _check_reply(reply: str, index: int, description: str, entry_point: str | No
         program.lean_prog()           # compiled to Lean now, so that errors go back to the model
     except SpecGuardError as e:
         return None, code, f"the spec was rejected: {e}"
-    bad = example_disagreements(program, description, entry_point)
+    bad = example_disagreements(program, description, entry_point, report=report)
     if bad:
         return None, code, "the spec disagrees with the description's own examples: " + "; ".join(bad[:5])
     return program, code, ""
@@ -149,12 +152,13 @@ def _check_reply(reply: str, index: int, description: str, entry_point: str | No
 
 def write_spec(description: str, *, context_files: Sequence[tuple[str, str]] = (),
                model: str | ModelSettings, entry_point: str | None = None, samples: int = 1,
-               rounds: int = 3, client: Client | None = None) -> SpecAgentResult:
+               rounds: int = 3, client: Client | None = None, report: bool = False) -> SpecAgentResult:
     """Ask the model for ``samples`` independent specs of ``description`` (never the tests).
 
     ``context_files``: ``(name, text)`` pairs shown to the model.  ``model``: a litellm model
     string or :class:`~specguard.llm.ModelSettings`.  Budget and provider failures stop the agent
-    and are reported in ``stopped``; they are not raised."""
+    and are reported in ``stopped``; they are not raised.  ``report``: the description is a problem
+    statement (its examples are not fed back as requirements)."""
     settings = model if isinstance(model, ModelSettings) else ModelSettings(model=model)
     client = client or Client(settings)
     prompt = build_prompt(description, entry_point, context_files)
@@ -177,7 +181,7 @@ def write_spec(description: str, *, context_files: Sequence[tuple[str, str]] = (
                 stopped = e.message
                 break
             s.rounds = r + 1
-            program, code, err = _check_reply(reply, k, description, entry_point)
+            program, code, err = _check_reply(reply, k, description, entry_point, report)
             messages = messages + [{"role": "assistant", "content": reply}]
             if program is not None:
                 s.program, s.source = program, code

@@ -346,3 +346,13 @@ def test_a_model_spec_never_binds_keyword_arguments(tmp_path):
     r = check_task(task, Options(model=_settings(GOOD), judge=False)).result
     assert r.verdict is Verdict.inconclusive, r.reason
     assert not any("keyword arguments are bound" in a for a in r.assumptions)
+
+
+def test_a_bug_reports_examples_are_never_fed_back_to_the_spec_agent():
+    """The example an issue shows is the bug: a spec of the fixed behaviour must not be pushed back."""
+    issue = "Bug: double(2) is wrong.\n\n>>> double(2)\n5\n\nbut it should be 4.\n"
+    res = spec_agent.write_spec(issue, model=_settings(GOOD), entry_point="double")
+    assert res.specs and res.samples[0].rounds == 1 and not res.samples[0].errors
+    stmt = "Make double return twice its argument.\n\n>>> double(2)\n5\n"
+    res = spec_agent.write_spec(stmt, model=_settings(GOOD, GOOD), entry_point="double", report=True, rounds=1)
+    assert res.specs and not res.samples[0].errors
