@@ -285,12 +285,32 @@ def _bound(items, sig) -> tuple[list, int]:
     return out, n
 
 
+def _stateful_calls(tf: TestFormalization, task: Task) -> TestFormalization:
+    """Test assertions that expect different results of one call without arguments
+    (``counter() == 1``, then ``counter() == 2``) test a function that keeps state between calls,
+    which the model (a function of its arguments) does not cover: they become unsupported."""
+    py = {s.path for s in task.tests if s.kind == "python"}
+    groups: dict[str, list[Demand]] = {}
+    for d in tf.demands:
+        if d.loc.file in py and not d.call.args and not d.call.kwargs:
+            groups.setdefault(d.call.key(), []).append(d)
+    bad = {id(d) for ds in groups.values() if len({d.expect.source() for d in ds}) > 1 for d in ds}
+    if not bad:
+        return tf
+    moved = tuple(Unsupported(loc=d.loc, text=d.text, reason=(
+        f"`{d.call.source(40)}` (no arguments) is expected to give different results in different assertions: "
+        "a function that keeps state between calls is outside the model")) for d in tf.demands if id(d) in bad)
+    return tf.model_copy(update={"demands": tuple(d for d in tf.demands if id(d) not in bad),
+                                 "unsupported": tf.unsupported + moved})
+
+
 def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None,
             budget: int = speclang.DEFAULT_KERNEL_BUDGET, demands: tuple[Demand, ...] = (),
             spec_binds: bool = True) -> _Formal:
     tf, df = formalize(task)
     if demands:
         tf = tf.model_copy(update={"demands": tf.demands + tuple(demands)})
+    tf = _stateful_calls(tf, task)
     # keyword arguments bound by the description's own signature (or, with --spec and no
     # signature, the spec's parameters): f(1, b=2) is the input f(1, 2)
     sig = df.signature

@@ -1316,21 +1316,32 @@ def _phrase_expect(s: str, c: re.Match, ctx: _Ctx) -> tuple[Expect | None, int, 
 # -- the entry function --------------------------------------------------------------------------
 
 def _dedupe_examples(out: _Out) -> None:
-    """Keep the first of identical example claims; note examples that disagree."""
-    seen: dict[str, dict] = {}
-    keep = []
+    """Keep the first of identical example claims.  Examples of one call that disagree show a
+    function that keeps state between calls (``next_id()`` giving 1, then 2), or a typo: none of
+    them is used (a note says so), never a conflict between them."""
+    first: dict[str, dict] = {}
+    disagree: set[str] = set()
+    for _, _, f in out.claims:
+        if f["kind"] is ClaimKind.example:
+            key = f["call"].key()
+            prev = first.setdefault(key, f)
+            if prev["expect"] != f["expect"]:
+                disagree.add(key)
+    keep, seen = [], set()
     for item in out.claims:
         f = item[2]
         if f["kind"] is not ClaimKind.example:
             keep.append(item)
             continue
         key = f["call"].key()
-        prev = seen.get(key)
-        if prev is None:
-            seen[key] = f
-            keep.append(item)
-        elif prev["expect"] != f["expect"]:
-            out.note(item[0], f"this example of {f['call'].source(60)} disagrees with line {prev['loc'].line}")
+        if key in disagree:
+            prev = first[key]
+            if f is not prev:
+                out.note(item[0], f"this example of {f['call'].source(60)} disagrees with line {prev['loc'].line} "
+                                  "(state kept between calls, or a typo): neither is used")
+            continue
+        if key not in seen:
+            seen.add(key)
             keep.append(item)
     out.claims = keep
 

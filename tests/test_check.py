@@ -230,3 +230,17 @@ def test_a_problem_statement_is_a_report(tmp_path):
     r = check_task(task.model_copy(update={"entry_point": "mean"})).result
     assert r.verdict.value != "conflict", r.reason
     assert any("problem statement" in n for n in r.notes)
+
+
+def test_a_stateful_function_is_never_a_conflict(tmp_path):
+    """counter() giving 1, then 2: a function that keeps state (outside the model), not a conflict,
+    in the tests as in the description's examples."""
+    (tmp_path / "desc.py").write_text('def counter() -> int:\n    """Count calls.\n\n    >>> counter()\n    1\n'
+                                      '    >>> counter()\n    2\n    """\n')
+    (tmp_path / "test_c.py").write_text("from m import counter\n\n\ndef test_it():\n    assert counter() == 1\n"
+                                        "    assert counter() == 2\n")
+    task = load.load_from_parts(str(tmp_path / "desc.py"), [str(tmp_path / "test_c.py")], "counter")
+    r = check_task(task).result
+    assert r.verdict.value == "inconclusive", r.reason
+    assert any("keeps state" in u.reason for u in r.unsupported)
+    assert any("neither is used" in n for n in r.notes)
