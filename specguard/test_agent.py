@@ -9,7 +9,10 @@ re-run by ``specguard verify --inputs``) keeps a proposal only when
 
 * the cited file is one of the task's Python test files, and every cited line lies in a top-level
   statement that holds an unsupported assertion (a helper) or is a test pytest runs (``test*``,
-  ``Test*``; with ``only_tests``, a selected one);
+  ``Test*``; with ``only_tests``, a selected one), and in none of: a test marked skip/xfail (or
+  calling ``pytest.skip``/``xfail``/``fail``), an ``if``/``while``/``try``/``match``, a loop that
+  may break or return, a ``with`` other than a raises/warns block (and, for ``returns``, not inside
+  one), or a line the AST path rejected for its context;
 * not every cited line is already read by the AST path (a model re-reading a formalized assertion
   could only add a misreading);
 * the call is ``ENTRY(args...)`` with literal arguments, and the expectation is a literal
@@ -263,6 +266,62 @@ def accept_for(task: Task, md: ModelDemands) -> Accepted:
     return accept(task.tests, target, md.proposals, tf.unsupported, tf.demands)
 
 
+# where a reading would be wrong whatever the model says: skipped or xfail tests, conditional or
+# guarded code, and (for "returns") the inside of a raises block; the AST path's context reasons
+_CONTEXT_REASONS = ("inside ", "follows ", "marked skip/xfail", "may be skipped", "table is empty", "generator",
+                    "fixture")
+_SKIP_NAMES = ("skip", "xfail", "expectedFailure", "importorskip")
+_RAISES_CTX = ("raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "warns", "assertWarns",
+               "assertWarnsRegex", "deprecated_call")
+
+
+def _blocked(tree: ast.Module, unsupported: Sequence[Unsupported], path: str) -> tuple[set[int], set[int]]:
+    """Lines no demand may cite, and lines only a ``raises`` demand may cite (inside a raises or
+    warns block)."""
+    blocked = {u.loc.line for u in unsupported if u.loc.file == path
+               and any(r in u.reason for r in _CONTEXT_REASONS)}
+    raises_only: set[int] = set()
+
+    def lines(node: ast.AST) -> range:
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
+        return range(first, (node.end_lineno or node.lineno) + 1)
+
+    def skip_marked(node: ast.AST) -> bool:
+        for d in getattr(node, "decorator_list", ()):
+            if any(k in ast.unparse(d) for k in _SKIP_NAMES):
+                return True
+        return False
+
+    for top in tree.body:
+        if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if skip_marked(top) or any(skip_marked(n) for n in ast.walk(top) if n is not top):
+                blocked.update(lines(top))       # a skipped or expected-to-fail test, or one of its methods
+                continue
+            if any(isinstance(n, ast.Call) and _call_name(n) in _SKIP_NAMES + ("fail", "exit")
+                   for n in ast.walk(top)):
+                blocked.update(lines(top))       # pytest.skip(...) / pytest.xfail(...) / pytest.fail(...)
+                continue
+        for n in ast.walk(top):
+            if isinstance(n, (ast.If, ast.While, ast.Try, ast.Match, ast.AsyncFor, ast.AsyncWith, ast.Lambda)) \
+                    or (hasattr(ast, "TryStar") and isinstance(n, ast.TryStar)):
+                blocked.update(lines(n))
+            elif isinstance(n, (ast.For, ast.AsyncFor)) and any(isinstance(b, (ast.Break, ast.Continue, ast.Return))
+                                                                 for b in ast.walk(n)):
+                blocked.update(lines(n))
+            elif isinstance(n, ast.With):
+                if any(isinstance(it.context_expr, ast.Call) and _call_name(it.context_expr) in _RAISES_CTX
+                       for it in n.items):
+                    raises_only.update(lines(n))
+                else:
+                    blocked.update(lines(n))     # a context manager may patch, catch or skip
+    return blocked, raises_only - blocked
+
+
+def _call_name(node: ast.Call) -> str:
+    f = node.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
 def accept(sources: Sequence[TestSource], entry_point: str, proposals: Sequence[Proposal],
            unsupported: Sequence[Unsupported], formalized: Sequence[Demand]) -> Accepted:
     """The demands of ``proposals`` that pass every check of the module docstring, with ids
@@ -270,14 +329,15 @@ def accept(sources: Sequence[TestSource], entry_point: str, proposals: Sequence[
     files = {s.path: s for s in sources if s.kind == "python" and s.text is not None}
     done = {(d.loc.file, d.loc.line) for d in formalized}
     out = Accepted()
-    trees: dict[str, tuple[list[str], list[tuple[int, int]]]] = {}
+    trees: dict[str, tuple] = {}
     for path, s in files.items():
         try:
-            spans = _spans(ast.parse(s.text))
+            tree = ast.parse(s.text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            spans = []
+            trees[path] = (s.text.splitlines(), [], set(), set())
+            continue
         hot = {u.loc.line for u in unsupported if u.loc.file == path}
-        trees[path] = (s.text.splitlines(), _citable(s, spans, hot))
+        trees[path] = (s.text.splitlines(), _citable(s, _spans(tree), hot), *_blocked(tree, unsupported, path))
     for i, p in enumerate(proposals, start=1):
         where = f"{p.file}:{p.lines[0]}"
         try:
@@ -294,7 +354,7 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
     """``p``'s ``(call, expect, text)``; raises :class:`_Drop` with the reason it is dropped."""
     if p.file not in files:
         raise _Drop("the cited file is not one of the task's Python test files")
-    lines, spans = trees[p.file]
+    lines, spans, blocked, raises_only = trees[p.file]
     if len(p.lines) > _MAX_LINES:
         raise _Drop(f"more than {_MAX_LINES} cited lines")
     if any(not 1 <= n <= len(lines) for n in p.lines):
@@ -303,6 +363,11 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
         raise _Drop("a cited line is outside the tests pytest runs and the code holding an unsupported assertion")
     if all((p.file, n) in done for n in p.lines):
         raise _Drop("the cited lines are already formalized by the AST path")
+    if any(n in blocked for n in p.lines):
+        raise _Drop("a cited line is in a skipped or expected-to-fail test, or in conditional, guarded or "
+                    "context-managed code (what it asserts may not be what must hold)")
+    if p.returns is not None and any(n in raises_only for n in p.lines):
+        raise _Drop("a cited line is inside a raises/warns block: not a plain 'returns exactly' assertion")
     if (p.returns is None) == (p.raises is None):
         raise _Drop("a demand needs exactly one of `returns` and `raises`")
     cited = "\n".join(lines[n - 1] for n in sorted(set(p.lines)))

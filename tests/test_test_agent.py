@@ -217,3 +217,23 @@ def test_no_invented_value_is_ever_accepted(tmp_path_factory, a, b, c):
     # a demand gets through only if its literals are separate occurrences written in the cited line
     want = {(x, y) for x, y in ((a, c), (c, b)) if sorted((x, y)) == sorted((a, b))}
     assert got == want
+
+
+@pytest.mark.parametrize("test_body, why", [
+    ("@pytest.mark.xfail\ndef test_x():\n    check(2, 5)\n", "skipped or expected-to-fail"),
+    ("def test_x():\n    pytest.skip('later')\n    check(2, 5)\n", "skipped or expected-to-fail"),
+    ("def test_x():\n    try:\n        check(2, 5)\n    except AssertionError:\n        pass\n", "conditional"),
+    ("def test_x():\n    if FLAG:\n        check(2, 5)\n", "conditional"),
+    ("def test_x():\n    with pytest.raises(AssertionError):\n        check(2, 5)\n", "raises/warns block"),
+    ("def test_x():\n    with mock.patch('m.K', 3):\n        check(2, 5)\n", "context-managed"),
+    ("class TestX:\n    @unittest.expectedFailure\n    def test_x(self):\n        check(2, 5)\n",
+     "skipped or expected-to-fail"),
+])
+def test_the_context_of_a_cited_line_counts(tmp_path, test_body, why):
+    """What an xfail, skipped, guarded or patched assertion says is not what must hold."""
+    head = "import pytest, unittest\nfrom unittest import mock\nfrom m import double\n\n\ndef check(x, want):\n" \
+           "    assert double(x) == want\n\n\n"
+    task = _task(tmp_path, head + test_body)
+    line = next(i for i, t in enumerate((head + test_body).splitlines(), 1) if "check(2, 5)" in t)
+    acc = _read(task, dict(lines=(line, 7), call="double(2)", returns="5"))
+    assert not acc.demands and why in acc.dropped[0], acc.dropped
