@@ -56,7 +56,8 @@ ASSUMPTIONS = (
     "For tests given as JSON tables (LiveCodeBench style), results are compared in their JSON "
     "form (tuples as lists, dict keys as strings), since JSON cannot tell these apart.",
     "What the description states (its examples, return annotation and stated result bounds) is "
-    "taken as a requirement; the rest of its prose is not formalized by the rule-based path.",
+    "taken as a requirement, except in a problem statement or bug report (what it shows is observed); "
+    "the rest of its prose is not formalized by the rule-based path.",
 )
 
 
