@@ -1418,6 +1418,36 @@ def _neighbours(lines: list[str], i: int) -> tuple[str, str]:
     return before, after
 
 
+# a description that allows several answers: its examples show one of them, not the only one
+_LATITUDE = re.compile(
+    r"\b((return|output|print|find|give)s? any\b|any (one )?of (them|these|those)\b|any (valid|such|possible)\b"
+    r"|any (shortest|longest|optimal|minimal|maximal|one)\b|one possible\b|a possible (answer|solution|output)"
+    r"|(multiple|several|many|more than one) (valid |possible |correct |optimal )?(answers|solutions|outputs|results)"
+    r"|if there are (multiple|several|many|more)\b|not (necessarily )?unique\b)", re.I)
+_ORDER_FREE = re.compile(r"\b(in any order|in an arbitrary order|(any|arbitrary) order\b|no particular order"
+                         r"|order\b[^.;]{0,40}\b(does not|doesn't|do not|don't|need not|needn't) matter"
+                         r"|regardless of (the )?order|unordered|arbitrar(y|ily)|\b(of|is|be) any\b)", re.I)
+_ABOUT_RESULT = re.compile(r"\b(return|returns|returned|output|outputs|print|answer|result|results)\b", re.I)
+
+
+def _latitude(out: _Out, text: str) -> None:
+    """When the description allows several answers ("in any order", "return any of them"), an
+    example shows one of them: examples are not used (a note says why)."""
+    for sentence in re.split(r"(?<=[.!?:;])\s+|\n\s*\n", text):
+        m = _LATITUDE.search(sentence)
+        if m is None:
+            m = _ORDER_FREE.search(sentence)
+            if m is not None and not _ABOUT_RESULT.search(sentence):
+                m = None
+        if m is not None:
+            n = sum(1 for c in out.claims if c[2]["kind"] is ClaimKind.example)
+            if n:
+                out.note(None, f"the description allows several answers ({m.group(0)!r}): its {n} example(s) show "
+                               f"one of them, not a requirement")
+            out.claims = [c for c in out.claims if c[2]["kind"] is not ClaimKind.example]
+            return
+
+
 def formalize_description(text: str | bytes, *, path: str = "<description>", entry_point: str | None = None,
                           line_offset: int = 0, report: bool = False) -> DescFormalization:
     """Formalize a description with deterministic rules (see the module docstring).
@@ -1449,6 +1479,7 @@ def formalize_description(text: str | bytes, *, path: str = "<description>", ent
     _bound_claims(sents, ctx, out)
     _check_ranges(sents, out)
     _observed(out, text, report)
+    _latitude(out, text)
     _dedupe_examples(out)
     if not out.claims:
         out.note(None, "nothing to formalize: no typed signature, examples or result bounds found")

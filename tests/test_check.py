@@ -244,3 +244,21 @@ def test_a_stateful_function_is_never_a_conflict(tmp_path):
     assert r.verdict.value == "inconclusive", r.reason
     assert any("keeps state" in u.reason for u in r.unsupported)
     assert any("neither is used" in n for n in r.notes)
+
+
+@pytest.mark.parametrize("doc, example, test", [
+    ("Return a longest palindromic substring. If there are several, return any of them.",
+     ">>> f('babad')\n    'bab'", "assert f('babad') == 'aba'"),
+    ("Return the divisors of x, in any order.", ">>> f(6)\n    [1, 2, 3, 6]", "assert f(6) == [6, 3, 2, 1]"),
+    ("Return the divisors of x. The order of the result does not matter.", ">>> f(6)\n    [1, 2, 3, 6]",
+     "assert f(6) == [1, 6, 2, 3]"),
+    ("Return the index of any peak element of x.", ">>> f([1, 3, 2, 4, 1])\n    1", "assert f([1, 3, 2, 4, 1]) == 3"),
+])
+def test_an_example_of_a_loose_description_is_not_the_only_answer(tmp_path, doc, example, test):
+    """"In any order", "return any of them": the example shows one answer; another one is no conflict."""
+    (tmp_path / "desc.py").write_text(f'def f(x):\n    """{doc}\n\n    {example}\n    """\n')
+    (tmp_path / "test_f.py").write_text(f"from m import f\n\n\ndef test_it():\n    {test}\n")
+    task = load.load_from_parts(str(tmp_path / "desc.py"), [str(tmp_path / "test_f.py")], "f")
+    r = check_task(task).result
+    assert r.verdict.value != "conflict", r.reason
+    assert any("several answers" in n for n in r.notes)
