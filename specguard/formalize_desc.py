@@ -1423,7 +1423,9 @@ _LATITUDE = re.compile(
     r"\b((return|output|print|find|give)s? any\b|any (one )?of (them|these|those)\b|any (valid|such|possible)\b"
     r"|any (shortest|longest|optimal|minimal|maximal|one)\b|one possible\b|a possible (answer|solution|output)"
     r"|(multiple|several|many|more than one) (valid |possible |correct |optimal )?(answers|solutions|outputs|results)"
-    r"|if there are (multiple|several|many|more)\b|not (necessarily )?unique\b)", re.I)
+    r"|if there are (multiple|several|many|more)\b|not (necessarily )?unique\b"
+    r"|(other|another) (valid |possible |correct |acceptable )?(answers?|solutions?|outputs?)\b"
+    r"|\b(also|equally) (valid|correct|accepted|acceptable)\b)", re.I)
 _ORDER_FREE = re.compile(r"\b(in any order|in an arbitrary order|(any|arbitrary) order\b|no particular order"
                          r"|order\b[^.;]{0,40}\b(does not|doesn't|do not|don't|need not|needn't) matter"
                          r"|regardless of (the )?order|unordered|arbitrar(y|ily)|\b(of|is|be) any\b)", re.I)
