@@ -1371,6 +1371,9 @@ _AFTER_EXAMPLE = re.compile(r"\b(but|however|instead|should|expected|actual(ly)?
 _BEFORE_EXAMPLE = re.compile(r"\b(but|however|instead|currently|actual(ly)?|wrong|incorrect(ly)?|bug|i get|i got|"
                              r"we get|we got)\b", re.I)
 _NOT_PROSE = (">>>", "...", "```", '"""', "'''")
+# a hedge on the example's own line: "f(2) returns 4 (roughly)", "... typically ..."
+_HEDGE = re.compile(r"\b(roughly|approximately|approx|about|around|typically|usually|often|generally|might|may|could|"
+                    r"probably|likely|nearly|almost|sometimes)\b", re.I)
 
 
 def _observed(out: _Out, text: str, report: bool) -> None:
@@ -1390,7 +1393,8 @@ def _observed(out: _Out, text: str, report: bool) -> None:
         if c[2]["kind"] is ClaimKind.example:
             before, after = _neighbours(out.lines, c[0])
             own = "" if out.lines[c[0]].strip().startswith(_NOT_PROSE) else out.lines[c[0]]
-            hit = _AFTER_EXAMPLE.search(after) or _BEFORE_EXAMPLE.search(before) or _BEFORE_EXAMPLE.search(own)
+            hit = _AFTER_EXAMPLE.search(after) or _BEFORE_EXAMPLE.search(before) or _BEFORE_EXAMPLE.search(own) \
+                or _HEDGE.search(own)
             if hit:
                 out.note(c[0], f"example not used: the prose next to it ({hit.group(0)!r}) presents it as "
                                f"observed, not required behaviour")

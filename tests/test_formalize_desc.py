@@ -621,3 +621,12 @@ def test_livecodebench_descriptions(shared_lcb):
                 assert all(tc["expected"] <= c.hi for tc in t["original_tests"])
     assert n_doctests == n_examples >= 258
     assert n_ranges >= 25
+
+
+def test_a_hedged_worked_example_is_not_a_requirement():
+    from specguard.formalize_desc import formalize_description
+    df = formalize_description("f(2) returns 4 (roughly).\n", path="d", entry_point="f")
+    assert not [c for c in df.claims if c.kind.value == "example"]
+    assert any("observed, not required" in n or "roughly" in n for n in df.notes)
+    df = formalize_description("f(2) returns 4, f(3) returns 9.\n", path="d", entry_point="f")
+    assert len([c for c in df.claims if c.kind.value == "example"]) == 2
