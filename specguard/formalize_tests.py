@@ -1277,22 +1277,14 @@ class _Walker:
         return V("tuple", tuple(items))
 
     def truth(self, stmt: ast.AST, expr: ast.expr, negate: bool) -> None:
-        s = self.subject(expr)
-        if not s.involves:
-            raise _Unsup(self.no_target(expr))
-        if s.error:
-            raise _Unsup(s.error)
+        s = self.target_subject(expr)
         need(not s.length, "truthiness of `len(...)` is not supported")
         assert s.call is not None
         self.demand(stmt, s.call, Expect(kind=ExpectKind.falsy if negate else ExpectKind.truthy))
 
     def isinstance_(self, stmt: ast.AST, obj: ast.expr, types: ast.expr, negate: bool) -> None:
         need(not negate, "`not isinstance(...)` is not supported")
-        s = self.subject(obj)
-        if not s.involves:
-            raise _Unsup(self.no_target(obj))
-        if s.error:
-            raise _Unsup(s.error)
+        s = self.target_subject(obj)
         need(not s.length, "`isinstance(len(...), T)` is not supported")
         assert s.call is not None
         self.demand(stmt, s.call, Expect(kind=ExpectKind.isinstance, types=tuple(self.type_names(types))))
@@ -1392,11 +1384,7 @@ class _Walker:
             need(len(cm.args) <= (2 if api.endswith("Regex") else 1),
                  f"`with {api}(...)` with extra arguments")
             call = self.raising_body(stmt, api)
-            s = self.subject(call)
-            if not s.involves:
-                raise _Unsup(self.no_target(call))
-            if s.error:
-                raise _Unsup(s.error)
+            s = self.target_subject(call)
             need(not s.length and s.call is not None and self.is_target_call(call),
                  f"the body of `{api}` does not call `{self.ctx.target}` directly")
             self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc))
@@ -1477,6 +1465,15 @@ class _Walker:
 
     def involves(self, node: ast.AST) -> bool:
         return any(self.is_target_call(n) or self.result_name(n) is not None for n in ast.walk(node))
+
+    def target_subject(self, node: ast.expr) -> _Subject:
+        """:meth:`subject` of ``node``, which must involve the function under test without error."""
+        s = self.subject(node)
+        if not s.involves:
+            raise _Unsup(self.no_target(node))
+        if s.error:
+            raise _Unsup(s.error)
+        return s
 
     def subject(self, node: ast.expr) -> _Subject:
         if self.is_builtin_call(node, "len") and len(node.args) == 1 and not node.keywords:
