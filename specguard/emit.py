@@ -196,6 +196,20 @@ def _int_of(t) -> int:
     return n if head == "Int.ofNat" else -n - 1
 
 
+def order_terms(texts: Sequence[str]) -> list[int] | None:
+    """Indices of ``texts`` (emitted terms) sorted by ``Val.order``; None when one cannot be read
+    or two are not strictly ordered (equal terms)."""
+    import functools
+    try:
+        trees = [parse_term(t) for t in texts]
+        order = sorted(range(len(trees)), key=functools.cmp_to_key(lambda a, b: val_order(trees[a], trees[b])))
+    except (ValueError, KeyError, RecursionError):
+        return None
+    if any(val_order(trees[a], trees[b]) != -1 for a, b in zip(order, order[1:])):
+        return None
+    return order
+
+
 def val_order(a: tuple, b: tuple) -> int:
     """Python mirror of ``Val.order`` (Value.lean) on :func:`parse_term` trees: -1, 0 or 1."""
     ha, hb = a[0], b[0]

@@ -49,7 +49,6 @@ class KeyIndex:
 
     @classmethod
     def build(cls, clauses: Sequence[Clause]) -> "KeyIndex | None":
-        import functools
         texts: dict[str, str] = {}
         alias: dict[str, str] = {}            # key name -> the first name of the same input
         first: dict[str, str] = {}
@@ -59,13 +58,11 @@ class KeyIndex:
                 texts.setdefault(alias[c.key], c.key_text)
         if not texts:
             return None
-        try:
-            trees = {k: emit.parse_term(t) for k, t in texts.items()}
-            names = sorted(texts, key=functools.cmp_to_key(lambda a, b: emit.val_order(trees[a], trees[b])))
-        except (ValueError, KeyError, RecursionError):
-            return None
-        if any(emit.val_order(trees[a], trees[b]) != -1 for a, b in zip(names, names[1:])):
-            return None     # two inputs the order cannot tell apart: no index (tables stay lists)
+        keys = list(texts)
+        order = emit.order_terms([texts[k] for k in keys])
+        if order is None:
+            return None     # an input the order cannot place: no index (tables stay lists)
+        names = [keys[i] for i in order]
         pos = {n: i for i, n in enumerate(names)}
         cost: dict[str, int] = {n: 0 for n in names}
         nodes: list[str] = []                  # IX_n<g> definitions, children first
@@ -145,6 +142,13 @@ class Table:
 
     def copy(self) -> "Table":
         return Table(dict(self.entries), dict(self.index), self.cost, list(self.texts), self.keys, self.tree)
+
+    def vtree(self):
+        """:func:`_vtree` of the table, computed once per content (``add`` only appends)."""
+        key = len(self.texts)
+        if getattr(self, "_vt_key", None) != key:
+            self._vt, self._vt_key = _vtree(self), key
+        return self._vt
 
     def indexed(self) -> bool:
         return self.keys is not None and all(k in self.keys.pos for k, _ in self.entries.values())
@@ -378,8 +382,8 @@ class Prover:
         """Proof of ``Spec w``."""
         parts = []
         for c in self.spec:
-            if c.py is not None and _vtree(table) is not None:
-                parts.append(f"(Py.vwit_sat {PY_SPEC} {w}_v{_vtree(table)[0]} (Eq.refl Bool.true))")
+            if c.py is not None and table.vtree() is not None:
+                parts.append(f"(Py.vwit_sat {PY_SPEC} {w}_v{table.vtree()[0]} (Eq.refl Bool.true))")
             elif c.py is not None:
                 parts.append(f"(Py.wit_sat {PY_SPEC} {w}_t0 (Eq.refl Bool.true))")
             elif c.key is None and table.indexed():
@@ -398,7 +402,7 @@ class Prover:
     def witness_decl(self, w: str, table: "Table") -> str:
         if table.indexed() and not self.py:
             return self._indexed_decl(w, table)
-        if self.py and _vtree(table) is not None:
+        if self.py and table.vtree() is not None:
             return self._vtree_decl(w, table)
         rows = list(table.entries.values())
         n = len(rows)
@@ -426,7 +430,7 @@ class Prover:
     def _vtree_decl(self, w: str, table: "Table") -> str:
         """A ``--spec`` witness as ``Py.vwit PySpec0 {w}_v<root>``: a search tree of its entries
         (``VTree``, ``Val.order``), the spec's own outcome elsewhere; ``log n`` steps per entry."""
-        root, kids, paths = _vtree(table)
+        root, kids, paths = table.vtree()
         rows = list(table.entries.values())
         out = []
         for i, (key, o) in enumerate(rows):
@@ -492,15 +496,10 @@ def _vtree(table: "Table"):
     paths)`` with entry indices (``kids[i] = (left ids, right ids)``, each list starting with the
     subtree's root; ``paths[i]`` the ``(node, "lt" | "gt")`` steps from the root), or None when an
     input cannot be ordered (the table then stays a list)."""
-    import functools
     if not table.entries:
         return None
-    try:
-        trees = [emit.parse_term(t) for t in table.texts]
-        order = sorted(range(len(trees)), key=functools.cmp_to_key(lambda a, b: emit.val_order(trees[a], trees[b])))
-    except (ValueError, KeyError, RecursionError):
-        return None
-    if any(emit.val_order(trees[a], trees[b]) != -1 for a, b in zip(order, order[1:])):
+    order = emit.order_terms(table.texts)
+    if order is None:
         return None
     kids: dict[int, tuple[list, list]] = {}
     paths: dict[int, list] = {}

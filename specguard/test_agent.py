@@ -232,13 +232,15 @@ def _distinct(options: list[list[tuple[int, int]]], budget: int = 20_000) -> boo
     return go(0)
 
 
+def _lines(node: ast.AST) -> range:
+    """The lines of a statement, its decorators included."""
+    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
+    return range(first, (node.end_lineno or node.lineno) + 1)
+
+
 def _spans(tree: ast.Module) -> list[tuple[int, int, str]]:
     """The line span (decorators included) and name of each top-level statement."""
-    out = []
-    for node in tree.body:
-        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
-        out.append((first, node.end_lineno or node.lineno, getattr(node, "name", "")))
-    return out
+    return [(_lines(n).start, _lines(n).stop - 1, getattr(n, "name", "")) for n in tree.body]
 
 
 def _citable(source: TestSource, spans: list[tuple[int, int, str]], hot: set[int]) -> list[tuple[int, int]]:
@@ -282,10 +284,6 @@ def _blocked(tree: ast.Module, unsupported: Sequence[Unsupported], path: str) ->
                and any(r in u.reason for r in _CONTEXT_REASONS)}
     raises_only: set[int] = set()
 
-    def lines(node: ast.AST) -> range:
-        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
-        return range(first, (node.end_lineno or node.lineno) + 1)
-
     def skip_marked(node: ast.AST) -> bool:
         for d in getattr(node, "decorator_list", ()):
             if any(k in ast.unparse(d) for k in _SKIP_NAMES):
@@ -295,25 +293,25 @@ def _blocked(tree: ast.Module, unsupported: Sequence[Unsupported], path: str) ->
     for top in tree.body:
         if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if skip_marked(top) or any(skip_marked(n) for n in ast.walk(top) if n is not top):
-                blocked.update(lines(top))       # a skipped or expected-to-fail test, or one of its methods
+                blocked.update(_lines(top))       # a skipped or expected-to-fail test, or one of its methods
                 continue
             if any(isinstance(n, ast.Call) and _call_name(n) in _SKIP_NAMES + ("fail", "exit")
                    for n in ast.walk(top)):
-                blocked.update(lines(top))       # pytest.skip(...) / pytest.xfail(...) / pytest.fail(...)
+                blocked.update(_lines(top))       # pytest.skip(...) / pytest.xfail(...) / pytest.fail(...)
                 continue
         for n in ast.walk(top):
             if isinstance(n, (ast.If, ast.While, ast.Try, ast.Match, ast.AsyncFor, ast.AsyncWith, ast.Lambda)) \
                     or (hasattr(ast, "TryStar") and isinstance(n, ast.TryStar)):
-                blocked.update(lines(n))
+                blocked.update(_lines(n))
             elif isinstance(n, (ast.For, ast.AsyncFor)) and any(isinstance(b, (ast.Break, ast.Continue, ast.Return))
                                                                  for b in ast.walk(n)):
-                blocked.update(lines(n))
+                blocked.update(_lines(n))
             elif isinstance(n, ast.With):
                 if any(isinstance(it.context_expr, ast.Call) and _call_name(it.context_expr) in _RAISES_CTX
                        for it in n.items):
-                    raises_only.update(lines(n))
+                    raises_only.update(_lines(n))
                 else:
-                    blocked.update(lines(n))     # a context manager may patch, catch or skip
+                    blocked.update(_lines(n))     # a context manager may patch, catch or skip
     return blocked, raises_only - blocked
 
 
