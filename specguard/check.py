@@ -433,7 +433,7 @@ def _test_agent(task: Task, client) -> _TestAgentUse:
     got = test_agent.propose(task.tests, tf.unsupported, target, client)
     if got.demands is None:
         return _TestAgentUse(report=ModelDemandsReport(error=got.error), stopped=got.stopped)
-    acc = test_agent.accept_for(task, got.demands)
+    acc = test_agent.accept(task.tests, target, got.demands.proposals, tf.unsupported, tf.demands)
     rep = ModelDemandsReport(proposed=len(got.demands.proposals), dropped=tuple(acc.dropped),
                              accepted=tuple(f"{d.id} at {d.loc}: {_statement(d.call, d.expect)}" for d in acc.demands))
     if not acc.demands:
