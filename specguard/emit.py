@@ -16,10 +16,9 @@ clauses means an unsatisfiable task.  Every predicate has a Python mirror
 
 from __future__ import annotations
 
-import math
 import re
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from . import values as vals

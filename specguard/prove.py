@@ -22,7 +22,7 @@ from typing import Sequence
 
 from . import emit
 from .certcheck import CERT_HEADER
-from .emit import Clause, Outcome, Pred, conj, projection
+from .emit import Clause, Outcome, conj, projection
 from .values import V
 
 MAX_TABLE = 400

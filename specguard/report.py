@@ -42,7 +42,7 @@ from typing import Any, Sequence
 
 from . import __version__
 from .batch import META, RESULTS, SARIF, BatchMeta, BatchRow, atomic_write, read_rows
-from .errors import ReportError, SpecGuardError
+from .errors import ReportError
 from .results import Result
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from . import values as vals
-from .errors import InputError, SpecError
+from .errors import SpecError
 from .values import V
 
 DEFAULT_FUEL = 100_000
