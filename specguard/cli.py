@@ -107,10 +107,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="spec evaluation steps per input the kernel is asked to check (more: CPython, execution "
                         "evidence; default %d)" % 10_000)
     _add_model_args(c, context=True)
+    _add_config_arg(c)
     _add_common(c)
 
     d = sub.add_parser("doctor", help="show the Lean runtime and cache, build the core, check a small certificate")
     d.add_argument("--json", action="store_true")
+    _add_config_arg(d)
     _add_common(d)
 
     v = sub.add_parser("verify", help="re-check a certificate bundle (exit 0 valid, 1 invalid, 3 error)")
@@ -144,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--retry-errors", action="store_true", help="redo the tasks whose row is an error")
     b.add_argument("--json", action="store_true", help="print a JSON summary at the end")
     _add_model_args(b, context=False)
+    _add_config_arg(b)
     _add_common(b)
 
     rp = sub.add_parser("report", help="Markdown / HTML / SARIF report of a batch folder (exit 0, 3 error)")
@@ -192,17 +195,40 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # -- check -----------------------------------------------------------------------------------
 
+def _add_config_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE",
+                   help="the configuration file to read (default: $SPECGUARD_CONFIG, else "
+                        "$XDG_CONFIG_HOME/specguard/config.toml or ~/.config/specguard/config.toml); a "
+                        "specguard.toml or pyproject.toml in the current or the task folder is never read")
+
+
+def _config(args: argparse.Namespace, folders: Sequence[str] = ()):
+    """The configuration (see specguard/config.py): the user's file and environment only; a
+    configuration file in the current folder or in ``folders`` (the folders being checked) is
+    ignored, with a warning on stderr naming its keys."""
+    from .config import load_config
+
+    def warn(msg: str) -> None:
+        if not getattr(args, "quiet", False):
+            print(f"specguard: warning: {msg}", file=sys.stderr)
+    return load_config(config_file=getattr(args, "config", None), folders=folders, warn=warn)
+
+
 def _load(args: argparse.Namespace):
     from . import load
-    from .config import load_config
-    cfg = load_config()
+    folder = None
+    if args.task:
+        t = Path(args.task)
+        folder = str(t) if t.is_dir() else (str(t.parent) if t.name.lower() == "task.toml" else None)
+    cfg = _config(args, [folder] if folder else [])
     if args.task and (args.description or args.tests):
         raise SpecGuardError("give either a TASK path or --description/--tests, not both",
                              hint="specguard check TASK   or   specguard check --description D --tests T")
     if args.task:
         p = Path(args.task)
         if p.suffix in (".json", ".jsonl") and p.is_file():
-            head = p.read_bytes()[:200_000]
+            with open(p, "rb") as f:
+                head = f.read(200_000)
             if b'"problem_statement"' in head:
                 return load.load_swebench(str(p), args.instance_id), cfg
             if args.task_id is None:
@@ -254,7 +280,14 @@ def cmd_check(args: argparse.Namespace) -> int:
         if args.spec_budget:
             opts.spec_budget = args.spec_budget
     b = check_task(task, opts)
-    out = Path(args.out) if args.out else default_out_dir(task.id, Path(cfg.out_dir))
+    if args.out:
+        out = Path(args.out)
+    else:
+        base = Path(cfg.out_dir)
+        if base.is_symlink():  # e.g. a `specguard-out` link planted in the repository being checked
+            raise SpecGuardError(f"{base} is a symbolic link: SpecGuard does not write bundles through a link in "
+                                 "the folder it is run in", hint="pass --out DIR, or remove the link")
+        out = default_out_dir(task.id, base)
     write_bundle(out, task, b)
     r = b.result
     if args.json:
@@ -304,12 +337,12 @@ def format_summary(r, out: Path | None = None) -> str:
 
 # -- doctor ------------------------------------------------------------------------------------
 
-def _doctor_model() -> dict:
+def _doctor_model(config_file: str | None = None) -> dict:
     """The configured model path, without calling the model: litellm present, keys present
     (names only, never values), cache and caps."""
     from .config import load_config
     try:
-        cfg = load_config()
+        cfg = load_config(config_file=config_file)
     except SpecGuardError as e:
         return {"model": None, "error": e.message}
     out: dict = {"model": cfg.model}
@@ -355,7 +388,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         report["error"] = e.message
         report["fix"] = e.hint
         ok = False
-    report["model"] = _doctor_model()
+    report["model"] = _doctor_model(getattr(args, "config", None))
     report["ok"] = ok
     if args.json:
         print(json.dumps(report, indent=2))
@@ -381,7 +414,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         m = report["model"]
         if m["model"] is None:
             print("  model: none configured (the model path is off; --model, SPECGUARD_MODEL or `model` in "
-                  "specguard.toml turns it on)")
+                  "your configuration file ~/.config/specguard/config.toml turns it on)")
         else:
             print(f"  model: {m['model']} (litellm {m['litellm'] or 'NOT INSTALLED: ' + INSTALL_HINT}); cache "
                   f"{m['cache_dir'] or 'off'}; caps {m['max_task_tokens']} tokens, ${m['max_task_cost_usd']} per task"
@@ -468,8 +501,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     import signal
 
     from .batch import ProgressPrinter, run_batch
-    from .config import load_config
-    cfg = load_config()
+    cfg = _config(args, [p for p in args.inputs if Path(p).is_dir()])
     progress = None if args.quiet else ProgressPrinter(sys.stderr)
 
     def _terminate(signum, frame):  # SIGTERM: stop like Ctrl-C (workers killed, rows kept)
