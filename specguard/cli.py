@@ -266,6 +266,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     task, cfg = _load(args)
     if args.entry_point and task.entry_point != args.entry_point:
         task = task.model_copy(update={"entry_point": args.entry_point})
+    if args.out:
+        out = Path(args.out)
+    else:
+        base = Path(cfg.out_dir)
+        if base.is_symlink():  # e.g. a `specguard-out` link planted in the repository being checked
+            raise SpecGuardError(f"{base} is a symbolic link: SpecGuard does not write bundles through a link in "
+                                 "the folder it is run in", hint="pass --out DIR, or remove the link")
+        out = default_out_dir(task.id, base)
     opts = Options(timeout=args.timeout or cfg.timeout, memory_mb=cfg.memory_mb, classify=not args.no_classify)
     opts.model = _model_settings(args, cfg)
     if opts.model is not None:
@@ -280,14 +288,6 @@ def cmd_check(args: argparse.Namespace) -> int:
         if args.spec_budget:
             opts.spec_budget = args.spec_budget
     b = check_task(task, opts)
-    if args.out:
-        out = Path(args.out)
-    else:
-        base = Path(cfg.out_dir)
-        if base.is_symlink():  # e.g. a `specguard-out` link planted in the repository being checked
-            raise SpecGuardError(f"{base} is a symbolic link: SpecGuard does not write bundles through a link in "
-                                 "the folder it is run in", hint="pass --out DIR, or remove the link")
-        out = default_out_dir(task.id, base)
     write_bundle(out, task, b)
     r = b.result
     if args.json:
