@@ -21,6 +21,18 @@ EXIT_ERROR = 3
 log = logging.getLogger("specguard")
 
 
+def _seconds(text: str) -> float:
+    """A time limit flag: positive, finite, at most a week (beyond, Python's timers overflow)."""
+    from .config import MAX_SECONDS
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < v <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_SECONDS:g} seconds, got {text}")
+    return v
+
+
 def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
     p.add_argument("-q", "--quiet", action="store_true", help="only errors")
@@ -45,7 +57,7 @@ def _add_model_args(p: argparse.ArgumentParser, *, context: bool) -> None:
                    help="per-task token cap of the model path (default 200000; 0: no cap)")
     g.add_argument("--max-task-cost", type=float, default=None, metavar="USD",
                    help="per-task cost cap in dollars (default 2.0; 0: no cap)")
-    g.add_argument("--model-timeout", type=float, default=None, help="seconds per model call (default 120)")
+    g.add_argument("--model-timeout", type=_seconds, default=None, help="seconds per model call (default 120)")
     g.add_argument("--model-retries", type=int, default=None, help="provider errors retried per call (default 2)")
     g.add_argument("--model-cache", metavar="DIR", default=None,
                    help="the on-disk response cache (default: $SPECGUARD_CACHE/llm or ~/.cache/specguard/llm)")
@@ -97,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="LiveCodeBench-style files: which test list to use (default: auto)")
     c.add_argument("--out", help="output bundle folder (default: a new folder under ./specguard-out/)")
     c.add_argument("--json", action="store_true", help="print result.json instead of a summary")
-    c.add_argument("--timeout", type=float, default=None, help="seconds per Lean run (default 60)")
+    c.add_argument("--timeout", type=_seconds, default=None, help="seconds per Lean run (default 60)")
     c.add_argument("--no-classify", action="store_true",
                    help="only look for conflicts: no per-test classification and no consistency witness")
     c.add_argument("--spec", help="a spec in SpecGuard's specification language (a restricted-Python .py file with "
@@ -136,8 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "or a folder of task folders (each with task.toml)")
     b.add_argument("--out", required=True, help="the batch folder (results.jsonl, bundles/, batch.json, results.sarif)")
     b.add_argument("--workers", type=int, default=None, help="worker processes (default: the number of CPUs)")
-    b.add_argument("--timeout", type=float, default=None, help="seconds per Lean run (default 60)")
-    b.add_argument("--task-timeout", type=float, default=600.0,
+    b.add_argument("--timeout", type=_seconds, default=None, help="seconds per Lean run (default 60)")
+    b.add_argument("--task-timeout", type=_seconds, default=600.0,
                    help="seconds per task; past it the worker is killed and an error row recorded (default 600)")
     b.add_argument("--suite", nargs="+", default=["auto"], choices=["auto", "original", "modified", "corrupted"],
                    help="LiveCodeBench-style files: the test suite(s) to check, each task once per suite")

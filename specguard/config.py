@@ -29,7 +29,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import ConfigError
 
@@ -42,16 +42,20 @@ FOLDER_CONFIG_FILES = ("specguard.toml", "pyproject.toml")
 """Files that configured SpecGuard from the current folder before; now ignored with a warning."""
 
 
+MAX_SECONDS = 7 * 24 * 3600.0
+"""Largest time limit accepted (a week; far larger values overflow Python's timers)."""
+
+
 class Config(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    timeout: float = 60.0          # seconds per Lean run
-    memory_mb: int = 2048          # Lean heap limit per run
+    timeout: float = Field(60.0, gt=0, le=MAX_SECONDS)   # seconds per Lean run
+    memory_mb: int = Field(2048, gt=0)                    # Lean heap limit per run
     out_dir: str = "specguard-out"  # where `check` puts bundles by default
     model: str | None = None       # litellm model string (LLM path; unused by the rule-based path)
     model_max_task_tokens: int | None = 200_000    # per-task token cap of the model path (None: no cap)
     model_max_task_cost_usd: float | None = 2.0    # per-task cost cap in dollars (None: no cap)
-    model_timeout: float = 120.0   # seconds per model call
+    model_timeout: float = Field(120.0, gt=0, le=MAX_SECONDS)  # seconds per model call
     model_retries: int = 2         # provider errors retried per call
     model_cache_dir: str | None = None  # on-disk response cache (default: $SPECGUARD_CACHE/llm or ~/.cache/specguard/llm)
     model_cache: bool = True       # false: no response cache
