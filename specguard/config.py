@@ -182,11 +182,15 @@ def load_config(cwd: Path | None = None, env: Mapping[str, str] | None = None, *
     ``cwd`` (default: the current folder) and ``folders`` (e.g. the task folder) are never read as
     configuration: a SpecGuard configuration file in one of them gets a warning through ``warn``
     (default: a logged warning) naming the ignored keys."""
-    cwd = Path.cwd() if cwd is None else Path(cwd)
+    if cwd is None:
+        try:
+            cwd = Path.cwd()
+        except OSError:  # the current folder was removed
+            cwd = None
     env = os.environ if env is None else env
     say = warn or log.warning
     seen: set[str] = set()
-    for folder in (cwd, *folders):
+    for folder in ([cwd] if cwd is not None else []) + list(folders):
         try:
             key = os.path.realpath(folder)
         except (OSError, ValueError):

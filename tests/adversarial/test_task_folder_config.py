@@ -245,3 +245,20 @@ def test_paths_the_user_gives_are_taken_as_given(tmp_path):
     t = _task(tmp_path, 'description = "README.md"\ntests = ["tests"]\n')
     task = load.load_from_parts(str(tmp_path / "secret.md"), [str(tmp_path / "outside"), str(t / "tests")])
     assert "SECRET" in task.description and len(task.tests) == 2
+
+
+def test_the_default_response_cache_is_the_users_never_the_current_folder(tmp_path, monkeypatch):
+    """#11.1: a relative XDG_CACHE_HOME (invalid per the XDG spec) does not put the model's response
+    cache in the folder being checked; a pipe planted as a cache entry is a miss, not a hang."""
+    pytest.importorskip("litellm")
+    monkeypatch.delenv("SPECGUARD_CACHE", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CACHE_HOME", ".cache")
+    assert llm.default_cache_dir() == tmp_path / "home" / ".cache" / "specguard" / "llm"
+    msgs = [{"role": "user", "content": "hi"}]
+    key = llm.cache_key(MODEL, msgs, 0, max_tokens=4096, temperature=None)
+    (tmp_path / "c" / key[:2]).mkdir(parents=True)
+    os.mkfifo(tmp_path / "c" / key[:2] / f"{key}.json")
+    with _deadline(10):
+        text, usage = llm.complete(MODEL, msgs, cache_dir=tmp_path / "c", mock_response="live")
+    assert text == "live" and usage.calls == 1
