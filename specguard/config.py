@@ -128,9 +128,11 @@ def _from_file(path: Path) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: invalid TOML: {e}", hint="fix the syntax at the line shown") from e
     if path.name == "pyproject.toml":
-        data = data.get("tool", {}).get("specguard", {})
+        tool = data.get("tool", {})
+        data = tool.get("specguard", {}) if isinstance(tool, dict) else None
         if not isinstance(data, dict):
-            raise ConfigError(f"{path}: [tool.specguard] must be a table", hint="write [tool.specguard] then key = value")
+            raise ConfigError(f"{path}: [tool.specguard] must be a table",
+                              hint="write [tool.specguard] then key = value lines")
     return dict(data)
 
 
@@ -160,8 +162,8 @@ def ignored_folder_config(folder: Path) -> list[str]:
         except (ConfigError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             keys = None
         where = f"{p} ([tool.specguard])" if name == "pyproject.toml" else str(p)
-        if keys == []:
-            continue
+        if keys == [] or (keys is None and name == "pyproject.toml"):
+            continue  # nothing for SpecGuard, or a pyproject.toml that may hold no [tool.specguard]
         if keys is None:
             out.append(f"{where} is ignored: configuration in a folder being checked is never read")
             continue

@@ -16,10 +16,10 @@ block or never end).  A task folder is not trusted: every path its ``task.toml``
 links followed, inside the folder, and folder searches skip links leaving it; paths the user gives
 directly (``load_from_parts``) are taken as given.  Folder searches look at most at
 :data:`MAX_WALK_ENTRIES` entries; a task has at most :data:`MAX_TEST_FILES` test files and
-:data:`MAX_TASK_BYTES` of them.  Every failure is an :class:`~specguard.errors.InputError` naming the file
-(and the line when known) with a fix hint.  One exception, so that a batch can go on: a test *file*
-that is not valid UTF-8 becomes ``TestSource(kind='python', text=None)``; the test formalizer reports
-it (use :func:`check_utf8` for the precise byte offset and line).
+:data:`MAX_TASK_BYTES` of them.  Every failure is an :class:`~specguard.errors.InputError` naming
+the file (and the line when known) with a fix hint.  One exception, so that a batch can go on: a
+test *file* that is not valid UTF-8 becomes ``TestSource(kind='python', text=None)``; the test
+formalizer reports it (use :func:`check_utf8` for the precise byte offset and line).
 
 Reconstructed SWE-bench test files may contain comments ``# specguard-unrecovered: <reason> | <code>``
 (:data:`UNRECOVERED_MARKER`) on the line of a changed test line that could not be placed in a parsable
@@ -46,7 +46,8 @@ from .models import InputFile, Task, TestCase, TestSource
 from .values import V, from_python, to_json
 
 __all__ = [
-    "MAX_FILE_BYTES", "MAX_TASK_BYTES", "MAX_TEST_FILES", "MAX_WALK_ENTRIES", "UNRECOVERED_MARKER", "LCB_SUITES", "TASK_TOML_KEYS",
+    "MAX_FILE_BYTES", "MAX_TASK_BYTES", "MAX_TEST_FILES", "MAX_WALK_ENTRIES", "UNRECOVERED_MARKER",
+    "LCB_SUITES", "TASK_TOML_KEYS",
     "load_from_parts", "load_lcb", "load_lcb_all", "list_lcb_ids", "load_swebench",
     "load_task_dir", "load_any", "parse_unified_diff", "reconstruct_test_file",
     "FilePatch", "Hunk", "HunkLine", "Reconstruction", "check_utf8", "is_test_file",
