@@ -352,12 +352,13 @@ def format_summary(r, out: Path | None = None) -> str:
 def _doctor_model(config_file: str | None = None) -> dict:
     """The configured model path, without calling the model: litellm present, keys present
     (names only, never values), cache and caps."""
-    from .config import load_config
+    from .config import config_path, load_config
     try:
         cfg = load_config(config_file=config_file)
     except SpecGuardError as e:
         return {"model": None, "error": e.message}
-    out: dict = {"model": cfg.model}
+    path = config_path(config_file)
+    out: dict = {"model": cfg.model, "config_file": str(path) if path is not None else None}
     if cfg.model is None:
         return out
     from .llm import default_cache_dir

@@ -87,6 +87,17 @@ def user_config_path(env: Mapping[str, str] | None = None) -> Path | None:
     return None
 
 
+def config_path(config_file: str | Path | None = None, env: Mapping[str, str] | None = None) -> Path | None:
+    """The configuration file :func:`load_config` reads: ``config_file`` (``--config``), else
+    ``$SPECGUARD_CONFIG`` (both must exist), else the default location if a file is there, else None."""
+    env = os.environ if env is None else env
+    explicit = config_file if config_file is not None else (env.get("SPECGUARD_CONFIG") or None)
+    if explicit is not None:
+        return Path(explicit)
+    path = user_config_path(env)
+    return path if path is not None and os.path.lexists(path) else None
+
+
 def _read_small_file(path: Path) -> bytes | None:
     """A regular file's bytes (at most MAX_CONFIG_BYTES), without following a last-component
     symlink into a pipe or device and without blocking; None when it is absent."""
@@ -204,9 +215,8 @@ def load_config(cwd: Path | None = None, env: Mapping[str, str] | None = None, *
             say(msg)
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
-    explicit = config_file if config_file is not None else (env.get("SPECGUARD_CONFIG") or None)
-    path = Path(explicit) if explicit is not None else user_config_path(env)
-    if path is not None and (explicit is not None or os.path.lexists(path)):
+    path = config_path(config_file, env)
+    if path is not None:
         data = _from_file(path)
         values.update(data)
         sources.update(dict.fromkeys(data, str(path)))
