@@ -43,6 +43,7 @@ import multiprocessing as mp
 import os
 import re
 import signal
+import stat
 import sys
 import time
 import traceback
@@ -342,8 +343,14 @@ def _hash_input(path: str, kind: str, exclude: Path | None) -> str:
             if name.startswith(".") or name.endswith((".pyc", ".pyo")):
                 continue
             fp = here / name
-            try:
-                data = fp.read_bytes()
+            try:  # a link is hashed by its target's name, never followed (it may lead to /dev/zero);
+                st = fp.lstat()  # a pipe, device or socket is skipped (reading it could block forever)
+                if stat.S_ISLNK(st.st_mode):
+                    data = b"link:" + os.fsencode(os.readlink(fp))
+                elif stat.S_ISREG(st.st_mode):
+                    data = fp.read_bytes()
+                else:
+                    continue
             except OSError:
                 continue
             h.update(fp.relative_to(p).as_posix().encode("utf-8") + b"\0")

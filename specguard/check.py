@@ -410,7 +410,8 @@ def check_task(task: Task, options: Options | None = None) -> Bundle:
         return b
     if opts.model is None:
         skipped = ("model path skipped: no model is configured (--model, SPECGUARD_MODEL or `model` in "
-                   "specguard.toml would let a model read the unsupported assertions and formalize the prose)")
+                   "your configuration file would let a model read the unsupported assertions and formalize "
+                   "the prose)")
         return dataclasses.replace(b, result=r.model_copy(update={"notes": r.notes + (skipped,)}))
     return _model_path(task, opts, b)
 

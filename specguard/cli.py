@@ -21,6 +21,18 @@ EXIT_ERROR = 3
 log = logging.getLogger("specguard")
 
 
+def _seconds(text: str) -> float:
+    """A time limit flag: positive, finite, at most a week (beyond, Python's timers overflow)."""
+    from .config import MAX_SECONDS
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < v <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most {MAX_SECONDS:g} seconds, got {text}")
+    return v
+
+
 def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
     p.add_argument("-q", "--quiet", action="store_true", help="only errors")
@@ -45,7 +57,7 @@ def _add_model_args(p: argparse.ArgumentParser, *, context: bool) -> None:
                    help="per-task token cap of the model path (default 200000; 0: no cap)")
     g.add_argument("--max-task-cost", type=float, default=None, metavar="USD",
                    help="per-task cost cap in dollars (default 2.0; 0: no cap)")
-    g.add_argument("--model-timeout", type=float, default=None, help="seconds per model call (default 120)")
+    g.add_argument("--model-timeout", type=_seconds, default=None, help="seconds per model call (default 120)")
     g.add_argument("--model-retries", type=int, default=None, help="provider errors retried per call (default 2)")
     g.add_argument("--model-cache", metavar="DIR", default=None,
                    help="the on-disk response cache (default: $SPECGUARD_CACHE/llm or ~/.cache/specguard/llm)")
@@ -97,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="LiveCodeBench-style files: which test list to use (default: auto)")
     c.add_argument("--out", help="output bundle folder (default: a new folder under ./specguard-out/)")
     c.add_argument("--json", action="store_true", help="print result.json instead of a summary")
-    c.add_argument("--timeout", type=float, default=None, help="seconds per Lean run (default 60)")
+    c.add_argument("--timeout", type=_seconds, default=None, help="seconds per Lean run (default 60)")
     c.add_argument("--no-classify", action="store_true",
                    help="only look for conflicts: no per-test classification and no consistency witness")
     c.add_argument("--spec", help="a spec in SpecGuard's specification language (a restricted-Python .py file with "
@@ -107,10 +119,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="spec evaluation steps per input the kernel is asked to check (more: CPython, execution "
                         "evidence; default %d)" % 10_000)
     _add_model_args(c, context=True)
+    _add_config_arg(c)
     _add_common(c)
 
     d = sub.add_parser("doctor", help="show the Lean runtime and cache, build the core, check a small certificate")
     d.add_argument("--json", action="store_true")
+    _add_config_arg(d)
     _add_common(d)
 
     v = sub.add_parser("verify", help="re-check a certificate bundle (exit 0 valid, 1 invalid, 3 error)")
@@ -134,8 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "or a folder of task folders (each with task.toml)")
     b.add_argument("--out", required=True, help="the batch folder (results.jsonl, bundles/, batch.json, results.sarif)")
     b.add_argument("--workers", type=int, default=None, help="worker processes (default: the number of CPUs)")
-    b.add_argument("--timeout", type=float, default=None, help="seconds per Lean run (default 60)")
-    b.add_argument("--task-timeout", type=float, default=600.0,
+    b.add_argument("--timeout", type=_seconds, default=None, help="seconds per Lean run (default 60)")
+    b.add_argument("--task-timeout", type=_seconds, default=600.0,
                    help="seconds per task; past it the worker is killed and an error row recorded (default 600)")
     b.add_argument("--suite", nargs="+", default=["auto"], choices=["auto", "original", "modified", "corrupted"],
                    help="LiveCodeBench-style files: the test suite(s) to check, each task once per suite")
@@ -144,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--retry-errors", action="store_true", help="redo the tasks whose row is an error")
     b.add_argument("--json", action="store_true", help="print a JSON summary at the end")
     _add_model_args(b, context=False)
+    _add_config_arg(b)
     _add_common(b)
 
     rp = sub.add_parser("report", help="Markdown / HTML / SARIF report of a batch folder (exit 0, 3 error)")
@@ -192,17 +207,40 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # -- check -----------------------------------------------------------------------------------
 
+def _add_config_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE",
+                   help="the configuration file to read (default: $SPECGUARD_CONFIG, else "
+                        "$XDG_CONFIG_HOME/specguard/config.toml or ~/.config/specguard/config.toml); a "
+                        "specguard.toml or pyproject.toml in the current or the task folder is never read")
+
+
+def _config(args: argparse.Namespace, folders: Sequence[str] = ()):
+    """The configuration (see specguard/config.py): the user's file and environment only; a
+    configuration file in the current folder or in ``folders`` (the folders being checked) is
+    ignored, with a warning on stderr naming its keys."""
+    from .config import load_config
+
+    def warn(msg: str) -> None:
+        if not getattr(args, "quiet", False):
+            print(f"specguard: warning: {msg}", file=sys.stderr)
+    return load_config(config_file=getattr(args, "config", None), folders=folders, warn=warn)
+
+
 def _load(args: argparse.Namespace):
     from . import load
-    from .config import load_config
-    cfg = load_config()
+    folder = None
+    if args.task:
+        t = Path(args.task)
+        folder = str(t) if t.is_dir() else (str(t.parent) if t.name.lower() == "task.toml" else None)
+    cfg = _config(args, [folder] if folder else [])
     if args.task and (args.description or args.tests):
         raise SpecGuardError("give either a TASK path or --description/--tests, not both",
                              hint="specguard check TASK   or   specguard check --description D --tests T")
     if args.task:
         p = Path(args.task)
         if p.suffix in (".json", ".jsonl") and p.is_file():
-            head = p.read_bytes()[:200_000]
+            with open(p, "rb") as f:
+                head = f.read(200_000)
             if b'"problem_statement"' in head:
                 return load.load_swebench(str(p), args.instance_id), cfg
             if args.task_id is None:
@@ -240,6 +278,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     task, cfg = _load(args)
     if args.entry_point and task.entry_point != args.entry_point:
         task = task.model_copy(update={"entry_point": args.entry_point})
+    if args.out:
+        out = Path(args.out)
+    else:
+        base = Path(cfg.out_dir)
+        if base.is_symlink():  # e.g. a `specguard-out` link planted in the repository being checked
+            raise SpecGuardError(f"{base} is a symbolic link: SpecGuard does not write bundles through a link in "
+                                 "the folder it is run in", hint="pass --out DIR, or remove the link")
+        out = default_out_dir(task.id, base)
     opts = Options(timeout=args.timeout or cfg.timeout, memory_mb=cfg.memory_mb, classify=not args.no_classify)
     opts.model = _model_settings(args, cfg)
     if opts.model is not None:
@@ -254,7 +300,6 @@ def cmd_check(args: argparse.Namespace) -> int:
         if args.spec_budget:
             opts.spec_budget = args.spec_budget
     b = check_task(task, opts)
-    out = Path(args.out) if args.out else default_out_dir(task.id, Path(cfg.out_dir))
     write_bundle(out, task, b)
     r = b.result
     if args.json:
@@ -304,15 +349,16 @@ def format_summary(r, out: Path | None = None) -> str:
 
 # -- doctor ------------------------------------------------------------------------------------
 
-def _doctor_model() -> dict:
+def _doctor_model(config_file: str | None = None) -> dict:
     """The configured model path, without calling the model: litellm present, keys present
     (names only, never values), cache and caps."""
-    from .config import load_config
+    from .config import config_path, load_config
     try:
-        cfg = load_config()
+        cfg = load_config(config_file=config_file)
     except SpecGuardError as e:
         return {"model": None, "error": e.message}
-    out: dict = {"model": cfg.model}
+    path = config_path(config_file)
+    out: dict = {"model": cfg.model, "config_file": str(path) if path is not None else None}
     if cfg.model is None:
         return out
     from .llm import default_cache_dir
@@ -355,7 +401,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         report["error"] = e.message
         report["fix"] = e.hint
         ok = False
-    report["model"] = _doctor_model()
+    report["model"] = _doctor_model(getattr(args, "config", None))
     report["ok"] = ok
     if args.json:
         print(json.dumps(report, indent=2))
@@ -381,7 +427,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         m = report["model"]
         if m["model"] is None:
             print("  model: none configured (the model path is off; --model, SPECGUARD_MODEL or `model` in "
-                  "specguard.toml turns it on)")
+                  "your configuration file ~/.config/specguard/config.toml turns it on)")
         else:
             print(f"  model: {m['model']} (litellm {m['litellm'] or 'NOT INSTALLED: ' + INSTALL_HINT}); cache "
                   f"{m['cache_dir'] or 'off'}; caps {m['max_task_tokens']} tokens, ${m['max_task_cost_usd']} per task"
@@ -468,8 +514,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     import signal
 
     from .batch import ProgressPrinter, run_batch
-    from .config import load_config
-    cfg = load_config()
+    cfg = _config(args, [p for p in args.inputs if Path(p).is_dir()])
     progress = None if args.quiet else ProgressPrinter(sys.stderr)
 
     def _terminate(signum, frame):  # SIGTERM: stop like Ctrl-C (workers killed, rows kept)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -105,8 +106,14 @@ def prompt(name: str, **values: str) -> str:
 
 
 def default_cache_dir() -> Path:
-    base = os.environ.get("SPECGUARD_CACHE") or os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / ("" if os.environ.get("SPECGUARD_CACHE") else "specguard") / "llm"
+    """The response cache of the user (never of the folder being checked): ``$SPECGUARD_CACHE/llm``,
+    else ``$XDG_CACHE_HOME/specguard/llm`` (an absolute ``XDG_CACHE_HOME`` only, as the XDG spec
+    says: a relative one would put the cache in the current folder), else ``~/.cache/specguard/llm``."""
+    if os.environ.get("SPECGUARD_CACHE"):
+        return Path(os.environ["SPECGUARD_CACHE"]).expanduser() / "llm"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "specguard" / "llm"
 
 
 def cache_key(model: str, messages: Sequence[dict], sample: int = 0, **params: Any) -> str:
@@ -115,10 +122,22 @@ def cache_key(model: str, messages: Sequence[dict], sample: int = 0, **params: A
     return hashlib.sha256((model + "\n" + prompt).encode("utf-8")).hexdigest()
 
 
+_MAX_CACHE_ENTRY_BYTES = 16 * 1024 * 1024
+
+
 def _cache_read(path: Path) -> dict | None:
+    """A cached response, or None (absent, unreadable, not a regular file: never a blocking read
+    of a pipe, never more than 16 MB)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
+            raw = f.read(_MAX_CACHE_ENTRY_BYTES + 1)
+        if len(raw) > _MAX_CACHE_ENTRY_BYTES:
+            return None
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) and isinstance(data.get("text"), str) else None
 

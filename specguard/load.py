@@ -11,10 +11,15 @@ Entry points (all pure: they read files and return models; nothing is written, n
 * :func:`load_any` - dispatch on what a path is.
 
 Every file is read in binary, decoded as strict UTF-8 (a leading BOM is dropped), and limited to
-:data:`MAX_FILE_BYTES`.  Every failure is an :class:`~specguard.errors.InputError` naming the file
-(and the line when known) with a fix hint.  One exception, so that a batch can go on: a test *file*
-that is not valid UTF-8 becomes ``TestSource(kind='python', text=None)``; the test formalizer reports
-it (use :func:`check_utf8` for the precise byte offset and line).
+:data:`MAX_FILE_BYTES`; only regular files are read (never a pipe, device or socket, which could
+block or never end).  A task folder is not trusted: every path its ``task.toml`` names must resolve,
+links followed, inside the folder, and folder searches skip links leaving it; paths the user gives
+directly (``load_from_parts``) are taken as given.  Folder searches look at most at
+:data:`MAX_WALK_ENTRIES` entries; a task has at most :data:`MAX_TEST_FILES` test files and
+:data:`MAX_TASK_BYTES` of them.  Every failure is an :class:`~specguard.errors.InputError` naming
+the file (and the line when known) with a fix hint.  One exception, so that a batch can go on: a
+test *file* that is not valid UTF-8 becomes ``TestSource(kind='python', text=None)``; the test
+formalizer reports it (use :func:`check_utf8` for the precise byte offset and line).
 
 Reconstructed SWE-bench test files may contain comments ``# specguard-unrecovered: <reason> | <code>``
 (:data:`UNRECOVERED_MARKER`) on the line of a changed test line that could not be placed in a parsable
@@ -41,7 +46,8 @@ from .models import InputFile, Task, TestCase, TestSource
 from .values import V, from_python, to_json
 
 __all__ = [
-    "MAX_FILE_BYTES", "UNRECOVERED_MARKER", "LCB_SUITES", "TASK_TOML_KEYS",
+    "MAX_FILE_BYTES", "MAX_TASK_BYTES", "MAX_TEST_FILES", "MAX_WALK_ENTRIES", "UNRECOVERED_MARKER",
+    "LCB_SUITES", "TASK_TOML_KEYS",
     "load_from_parts", "load_lcb", "load_lcb_all", "list_lcb_ids", "load_swebench",
     "load_task_dir", "load_any", "parse_unified_diff", "reconstruct_test_file",
     "FilePatch", "Hunk", "HunkLine", "Reconstruction", "check_utf8", "is_test_file",
@@ -50,6 +56,15 @@ __all__ = [
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 """Largest input file accepted (bytes)."""
+
+MAX_TASK_BYTES = 100 * 1024 * 1024
+"""Largest total of the test files of one task (bytes)."""
+
+MAX_TEST_FILES = 2_000
+"""Most test files one task may have."""
+
+MAX_WALK_ENTRIES = 50_000
+"""Most folder entries looked at while searching a folder for test files."""
 
 UNRECOVERED_MARKER = "# specguard-unrecovered:"
 """Comment prefix marking a changed test line of a SWE-bench patch that could not be reconstructed."""
@@ -70,8 +85,16 @@ def _sha256(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
+def _not_regular(what: str, display: str) -> InputError:
+    return InputError(f"{what} is not a regular file (a pipe, device or socket): SpecGuard reads regular files only",
+                      path=display, hint="pass a regular file")
+
+
 def _read_bytes(path: str, display: str | None = None, *, what: str = "file") -> bytes:
-    """The raw bytes of a regular file, at most MAX_FILE_BYTES (InputError otherwise)."""
+    """The raw bytes of a regular file, at most MAX_FILE_BYTES (InputError otherwise).
+
+    Pipes, devices and sockets are refused before they are opened, and the file is opened without
+    blocking and checked again after opening (a pipe swapped in after the check is refused too)."""
     display = path if display is None else display
     try:
         st = os.stat(path)
@@ -84,11 +107,16 @@ def _read_bytes(path: str, display: str | None = None, *, what: str = "file") ->
     if stat.S_ISDIR(st.st_mode):
         raise InputError(f"{what} is a folder, expected a file", path=display,
                          hint="pass the file inside the folder")
+    if not stat.S_ISREG(st.st_mode):
+        raise _not_regular(what, display)
     if st.st_size > MAX_FILE_BYTES:
         raise InputError(f"{what} is {st.st_size:,} bytes, over the {MAX_FILE_BYTES // (1024 * 1024)} MB limit",
                          path=display, hint="split the input into smaller files")
     try:
-        with open(path, "rb") as f:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise _not_regular(what, display)
             raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise InputError(f"cannot read {what}: {e.strerror or e}", path=display,
@@ -144,18 +172,46 @@ def is_test_file(path: str) -> bool:
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
-def discover_test_files(folder: str) -> list[str]:
+def _inside(path: str, root: str) -> bool:
+    """Whether ``path``, with every symlink resolved, is ``root`` (a resolved folder) or inside it."""
+    try:
+        real = os.path.realpath(path)
+        return os.path.commonpath([real, root]) == root
+    except (OSError, ValueError):
+        return False
+
+
+def discover_test_files(folder: str, *, root: str | None = None) -> list[str]:
     """Test files under ``folder`` (recursively ``test_*.py`` / ``*_test.py``), as paths joined to
-    ``folder``, sorted by their relative path; hidden folders and ``__pycache__`` are skipped."""
+    ``folder``, sorted by their relative path; hidden folders and ``__pycache__`` are skipped.
+
+    Symlinked folders are not entered; only regular files are returned (a symlink is followed only
+    when it ends at a regular file, and, with ``root`` (a resolved folder), inside ``root``).  At
+    most :data:`MAX_WALK_ENTRIES` entries are looked at and :data:`MAX_TEST_FILES` files returned
+    (InputError beyond)."""
     found: list[tuple[str, str]] = []
-    for root, dirs, files in os.walk(folder):
+    seen = 0
+    for here, dirs, files in os.walk(folder):
+        seen += len(dirs) + len(files)
+        if seen > MAX_WALK_ENTRIES:
+            raise InputError(f"folder holds more than {MAX_WALK_ENTRIES:,} files and folders to search for tests",
+                             path=folder, hint="pass the test files themselves, or a smaller folder")
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
         for name in files:
             if name.startswith(".") or not is_test_file(name):
                 continue
-            full = os.path.join(root, name)
+            full = os.path.join(here, name)
+            try:
+                st = os.stat(full)
+            except (OSError, ValueError):
+                continue  # a dangling link
+            if not stat.S_ISREG(st.st_mode) or (root is not None and not _inside(full, root)):
+                continue  # a pipe, device or socket, or a link out of the task folder: never read
             rel = os.path.relpath(full, folder).replace(os.sep, "/")
             found.append((rel, full))
+            if len(found) > MAX_TEST_FILES:
+                raise InputError(f"folder holds more than {MAX_TEST_FILES:,} test files", path=folder,
+                                 hint="pass the test files themselves, or a smaller folder")
     found.sort()
     return [full for _, full in found]
 
@@ -175,10 +231,12 @@ def _is_existing_file(s: str) -> bool:
         return False
 
 
-def _load_test_paths(tests: Sequence[str], *, base: str | None = None) -> tuple[list[TestSource], list[InputFile]]:
+def _load_test_paths(tests: Sequence[str], *, base: str | None = None,
+                     root: str | None = None) -> tuple[list[TestSource], list[InputFile]]:
     """Each given path (a file, or a folder searched recursively) -> TestSources + InputFiles.
 
-    ``base``: paths are relative to this folder (task.toml); displayed joined to it."""
+    ``base``: paths are relative to this folder (task.toml); displayed joined to it.  ``root``: the
+    resolved task folder; folder searches skip links leaving it (the caller checks the given paths)."""
     if isinstance(tests, str):
         tests = [tests]
     if not tests:
@@ -199,7 +257,7 @@ def _load_test_paths(tests: Sequence[str], *, base: str | None = None) -> tuple[
             raise InputError(f"cannot read tests: {getattr(e, 'strerror', None) or e}", path=path,
                              hint="check the path and its permissions") from None
         if stat.S_ISDIR(st.st_mode):
-            found = discover_test_files(path)
+            found = discover_test_files(path, root=root)
             if not found:
                 raise InputError("folder holds no test files (test_*.py or *_test.py)", path=path,
                                  hint="name test files test_*.py / *_test.py, or pass the files themselves")
@@ -210,15 +268,23 @@ def _load_test_paths(tests: Sequence[str], *, base: str | None = None) -> tuple[
                                  hint="pass pytest/unittest .py files; for LiveCodeBench JSON use load_lcb, "
                                       "for a SWE-bench instance load_swebench")
             files.append(path)
+    if len(files) > MAX_TEST_FILES:
+        raise InputError(f"{len(files):,} test files, more than {MAX_TEST_FILES:,}",
+                         hint="check fewer test files at a time")
     sources: list[TestSource] = []
     inputs: list[InputFile] = []
     seen: set[str] = set()
+    total = 0
     for path in files:
         real = os.path.realpath(path)
         if real in seen:
             continue
         seen.add(real)
         raw = _read_bytes(path, what="test file")
+        total += len(raw)
+        if total > MAX_TASK_BYTES:
+            raise InputError(f"the test files are over {MAX_TASK_BYTES // (1024 * 1024)} MB in total", path=path,
+                             hint="check fewer test files at a time")
         try:
             text: str | None = _decode(raw, path)
         except InputError:
@@ -1563,15 +1629,21 @@ def load_task_dir(path: str) -> Task:
         description = "README.md"   # a file in the folder (or inline: description_text = "...")
         tests = ["tests/test_f.py"] # files or folders, relative to the folder
         [labels]                    # optional ground truth, e.g. impossible_type = "conflicting"
-    """
+
+    The folder is untrusted: ``task.toml``, the description and every test path must resolve (links
+    followed) inside it, or an InputError names the key and its line."""
     if not os.path.isdir(path):
         if os.path.exists(path):
             raise InputError("not a folder", path=path, hint="pass the folder that holds task.toml")
         raise InputError("task folder not found", path=path, hint="check the path")
     toml_path = os.path.join(path, "task.toml")
-    if not os.path.exists(toml_path):
+    if not os.path.lexists(toml_path):
         raise InputError("folder has no task.toml", path=path,
                          hint='add a task.toml: description = "README.md" and tests = ["tests"]')
+    root = os.path.realpath(path)
+    if not _inside(toml_path, root):
+        raise InputError("task.toml is a link to a file outside the task folder", path=toml_path,
+                         hint="a task folder's files must be inside it; copy the file in")
     text, raw = _read_text(toml_path, what="task file")
     try:
         data = tomllib.loads(text)
@@ -1605,6 +1677,16 @@ def load_task_dir(path: str) -> Task:
         tests = [tests]
     if not isinstance(tests, list) or not tests or not all(isinstance(t, str) and t for t in tests):
         raise err("'tests' must be a non-empty list of paths", "tests", 'write tests = ["tests/test_f.py"]')
+    # every path task.toml names is read only if it resolves (links followed) inside the task folder
+    for key, names in (("description", [data["description"]] if "description" in data else []), ("tests", tests)):
+        for given in names:
+            if "\x00" in given:
+                raise err(f"{key!r} path {given!r} contains a NUL character", key, "write a plain relative path")
+            if not _inside(os.path.join(path, given), root):
+                raise err(f"{key!r} names {given!r}, which is outside the task folder {path}", key,
+                          "task.toml may only name files and folders inside its own folder (a relative path, "
+                          "no `..` or absolute path leaving it, no link out of it); pass other files on the "
+                          "command line: specguard check --description FILE --tests FILE")
     labels: dict[str, str] = {}
     if "labels" in data:
         if not isinstance(data["labels"], dict):
@@ -1634,7 +1716,7 @@ def load_task_dir(path: str) -> Task:
             offset = kl if multiline_newline else kl - 1
         inputs.append(InputFile(path=f"{toml_path}#description_text",
                                 sha256=_sha256(desc_text.encode("utf-8")), role="description"))
-    sources, test_inputs = _load_test_paths(tests, base=path)
+    sources, test_inputs = _load_test_paths(tests, base=path, root=root)
     inputs.extend(test_inputs)
     task_id = data.get("id") or os.path.basename(os.path.normpath(os.path.abspath(path)))
     return Task(id=task_id, description=desc_text, description_path=desc_path, description_line_offset=offset,

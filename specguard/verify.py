@@ -69,7 +69,7 @@ from typing import Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from . import certcheck, emit, lean_runner
+from . import archive, certcheck, emit, lean_runner
 from .errors import BundleError, InvalidBundle, LeanCrash, LeanTimeout, SpecGuardError
 from .models import InputFile
 from .results import ASSUMPTIONS, MODEL_FILE_RE, DerivationOptions, Evidence, Manifest, Verdict
@@ -411,7 +411,7 @@ def _member_name(raw: str) -> str:
 def _read_tar(path: Path) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     try:
-        with tarfile.open(path, "r:gz") as tf:
+        with archive.open_tar_gz(path, budget=MAX_ARCHIVE_BYTES, max_read=MAX_FILE_BYTES + tarfile.BLOCKSIZE) as tf:
             n = 0
             while True:
                 m = tf.next()
@@ -453,7 +453,7 @@ def _read_tar(path: Path) -> dict[str, bytes]:
 def _read_zip(path: Path) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     try:
-        with zipfile.ZipFile(path) as zf:
+        with open(path, "rb") as fh, zipfile.ZipFile(archive.zip_directory_checked(fh, str(path), MAX_MEMBERS)) as zf:
             infos = zf.infolist()
             if len(infos) > MAX_MEMBERS:
                 raise _Invalid("archive", f"the archive has {len(infos)} members, more than {MAX_MEMBERS}")

@@ -240,8 +240,16 @@ def test_model_flags_and_config(tmp_path, monkeypatch):
     from specguard.config import load_config
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("SPECGUARD_MODEL", raising=False)
-    (tmp_path / "specguard.toml").write_text('model = "openai/x"\nmodel_max_task_cost_usd = 0.5\nmodel_retries = 5\n')
-    cfg = load_config(tmp_path, env={})
+    conf = 'model = "openai/x"\nmodel_max_task_cost_usd = 0.5\nmodel_retries = 5\n'
+    # a specguard.toml in the current folder is never read (#11.1); the user's own file is
+    (tmp_path / "specguard.toml").write_text(conf)
+    warned: list[str] = []
+    assert load_config(tmp_path, env={}, warn=warned.append).model is None
+    assert "is ignored (model, model_max_task_cost_usd, model_retries)" in warned[0] and "--model MODEL" in warned[0]
+    (tmp_path / "xdg" / "specguard").mkdir(parents=True)
+    (tmp_path / "xdg" / "specguard" / "config.toml").write_text(conf)
+    cfg = load_config(tmp_path, env={"XDG_CONFIG_HOME": str(tmp_path / "xdg")}, warn=lambda m: None)
+    assert cfg == load_config(tmp_path, env={}, config_file=tmp_path / "xdg/specguard/config.toml", warn=lambda m: None)
     args = build_parser().parse_args(["check", "t", "--max-task-tokens", "0", "--model-timeout", "9",
                                       "--model-cache", str(tmp_path / "c")])
     s = _model_settings(args, cfg)
