@@ -200,7 +200,8 @@ def _same_input(a: Clause, b: Clause) -> bool:
 
 class Prover:
     def __init__(self, spec: Sequence[Clause], tests: Sequence[Clause], instances: Sequence[Clause] = (),
-                 witness_ok: bool = True) -> None:
+                 witness_ok: bool = True, deterministic: bool = True) -> None:
+        self.deterministic = deterministic
         self.spec = list(spec)
         self.tests = list(tests)
         # ``--spec`` clauses hold or not per input: they take part through their instances
@@ -306,7 +307,11 @@ class Prover:
             if bad is not None:
                 out.append(TestClass(t.name, "contradicted", bad.name, by_clause=bad))
                 continue
-            good = next((s for s in related if s.key is not None and self._entails(s, t)), None)
+            # a weakened test (``exact=False``: the clause says less than the assertion) is never
+            # entailed: the kernel would check the clause, not the assertion; with documented
+            # state (``deterministic=False``) an example of the same call decides nothing
+            good = next((s for s in related if s.key is not None and self._entails(s, t)), None) \
+                if t.exact and self.deterministic else None
             if good is not None:
                 out.append(TestClass(t.name, "entailed", good.name, by_clause=good))
                 continue
@@ -338,6 +343,8 @@ class Prover:
                     cands += [Outcome(cls=V("int", vp[2].val + d)) for d in (-1, 0, 1)]
                 elif vp[0] == "len":
                     cands.append(Outcome(cls=V("list", tuple(V("none") for _ in range(min(vp[1], 10000))))))
+                elif vp[0] == "near":
+                    cands.append(Outcome(cls=vp[1]))
                 elif vp[0] == "intIn":
                     lo = vp[1] if vp[1] is not None else (vp[2] if vp[2] is not None else 0)
                     cands.append(Outcome(cls=V("int", lo)))
@@ -546,12 +553,14 @@ PY_SPEC = "PySpec0"
 
 
 def plan(spec: Sequence[Clause], tests: Sequence[Clause], *, classify: bool = True,
-         instances: Sequence[Clause] = (), witness_ok: bool = True) -> Plan:
+         instances: Sequence[Clause] = (), witness_ok: bool = True, deterministic: bool = True) -> Plan:
     """Decide, and build the claims and their proofs (not yet checked).
 
     ``instances``: a ``--spec`` clause evaluated at tested inputs (see ``emit.Clause``);
-    ``witness_ok``: witnesses may table every tested input (the spec was evaluated at each)."""
-    pr = Prover(spec, tests, instances, witness_ok)
+    ``witness_ok``: witnesses may table every tested input (the spec was evaluated at each);
+    ``deterministic=False`` (the description documents state between calls): no test is entailed
+    by a description clause about the same call."""
+    pr = Prover(spec, tests, instances, witness_ok, deterministic)
     p = Plan()
     core = pr.find_conflict()
     exists = f"Exists (fun ({IMPL}) => And (Spec impl) (Tests impl))"
