@@ -191,7 +191,18 @@ def _refutes(a: Clause, b: Clause) -> bool:
         return not b.holds(Outcome(cls=a.eq))
     if b.eq is not None:
         return not a.holds(Outcome(cls=b.eq))
-    return False
+    return _raises_vs_returns(a, b) is not None
+
+
+def _raises_vs_returns(a: Clause, b: Clause) -> tuple[Clause, Clause] | None:
+    """``(r, t)``: of two predicate clauses, ``r`` says the call raises and ``t`` that it returns."""
+    if a.pred is None or b.pred is None or a.check is not None or b.check is not None:
+        return None
+    if a.pred.mode == "raises" and b.pred.mode == "returns":
+        return a, b
+    if b.pred.mode == "raises" and a.pred.mode == "returns":
+        return b, a
+    return None
 
 
 def _same_input(a: Clause, b: Clause) -> bool:
@@ -265,6 +276,17 @@ class Prover:
 
     def refute_terms(self, a: Clause, b: Clause, pa: str, pb: str) -> str:
         """Proof of False from proofs ``pa``, ``pb`` of clauses ``a``, ``b`` at the same input."""
+        rt = _raises_vs_returns(a, b) if a.eq is None and b.eq is None else None
+        if rt is not None:
+            # the call raises and returns: a case split on the outcome, each case refuted by evaluation
+            r, t = rt
+            pr_, pt = (pa, pb) if r is a else (pb, pa)
+            ret = t.pred.lean()
+            return (f"(Outcome.casesOn (motive := fun x => Holds {ret} x → Holds Outcome.raises x → False) "
+                    "_ "
+                    f"(fun v _ h => not_holds (P := Outcome.raises) h (Eq.refl (Outcome.ret v)) (Eq.refl Bool.false)) "
+                    f"(fun e h _ => not_holds (P := {ret}) h (Eq.refl (Outcome.raise e)) (Eq.refl Bool.false)) "
+                    f"{pt} {pr_})")
         if a.eq is None:
             a, b, pa, pb = b, a, pb, pa
         if b.check is not None:
