@@ -89,6 +89,16 @@ def test_tests_alone_show_an_object_result(tmp_path, core):
     assert ".x" in r["assumptions"][0]
 
 
+def test_description_shows_one_call_equal_to_values_of_several_types(tmp_path, core):
+    """#11.13: the description's doctests show `f(1) == (1,)` and `f(1) == [1]` both True (an
+    object with its own __eq__): the tests' tuple/list pair is not certified."""
+    desc = 'def f(n):\n    """Wrap n.\n\n    >>> f(1) == (1,)\n    True\n    >>> f(1) == [1]\n    True\n    """\n'
+    code, r = check(tmp_path, desc, "from m import f\n\ndef test_a():\n    assert f(1) == (1,)\n\n"
+                                    "def test_b():\n    assert f(1) == [1]\n")
+    assert code == 2 and not certified_conflict(r)
+    assert "values of different types" in r["assumptions"][0]
+
+
 def test_plain_function_tuple_list_pair_still_certified(tmp_path, core):
     """#11.13 (control): a plain function with a plain return annotation: the same pair of tests
     is still a certified conflict, under the unchanged plain-data assumption."""
