@@ -405,6 +405,23 @@ def render_trusted(task: Task, *, classify: bool = True, spec: speclang.SpecProg
     return dict(_formal(task, classify, spec, budget, demands, spec_binds).files)
 
 
+def derived_assumptions(task: Task, *, spec: speclang.SpecProgram | None = None, demands: tuple[Demand, ...] = (),
+                        budget: int = speclang.DEFAULT_KERNEL_BUDGET, spec_binds: bool = True) -> tuple[str, ...]:
+    """The model's assumptions as ``check`` states them for ``task`` (``results.ASSUMPTIONS``, with
+    those the task contradicts -- objects, documented state -- restated; see
+    :mod:`specguard.assumptions`).  Pure, no Lean: ``verify --inputs`` can re-derive them."""
+    return _assumptions(_formal(task, False, spec, budget, demands, spec_binds))
+
+
+def _assumptions(f: _Formal) -> tuple[str, ...]:
+    out = f.contra.assumptions(ASSUMPTIONS)
+    if f.bound:
+        sig = f.df.signature
+        out += (f"The implementation has the described signature {sig.name}({', '.join(sig.params)}): "
+                "keyword arguments are bound to those parameters by name.",)
+    return out
+
+
 def _execution_conflict(f: _Formal, opts: Options) -> tuple[ConflictCore, str] | None:
     """At inputs where evaluating the spec in the kernel exceeds the budget: evaluate it with
     CPython (sandboxed); a test it contradicts is a conflict with *execution* evidence."""
@@ -674,14 +691,10 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
             verdict, evidence = Verdict.inconclusive, Evidence.none
             reason = (f"{near[0].explanation} (not certified: JSON cannot tell a tuple argument from a list, and a "
                       f"function may treat them differently)")
-    assumptions = f.contra.assumptions(ASSUMPTIONS)
+    assumptions = _assumptions(f)
     if f.contra.objects:
         notes += [f"results of `{t}` may be objects ({why}): its assertions keep only 'the call returns' (or raises)"
                   for t, why in sorted(f.contra.objects.items())]
-    if f.bound:
-        sig = df.signature
-        assumptions += (f"The implementation has the described signature {sig.name}({', '.join(sig.params)}): "
-                        "keyword arguments are bound to those parameters by name.",)
     result = Result(task_id=task.id, verdict=verdict, evidence=evidence, reason=reason, conflict=core,
                     assumptions=assumptions, near_conflicts=tuple(near_conflicts),
                     tests=tuple(tests), claims=claims, unsupported=unsupported, notes=tuple(notes),

@@ -17,7 +17,7 @@ import pytest
 from specguard import emit, lean_runner
 from specguard.emit import Outcome, Pred
 from specguard.models import Expect, ExpectKind
-from specguard.values import V, canon, from_python
+from specguard.values import canon, from_python
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 pytestmark = pytest.mark.lean
@@ -251,3 +251,26 @@ def test_near_predicate_kernel_agrees_with_mirror(core):
     res = lean_runner.check_text("\n".join(lines) + "\n", timeout=120)
     assert res.ok, [m.text[:200] for m in res.errors[:3]]
     assert True in want and False in want
+
+
+def test_raises_refutes_only_returns_never_if_returns():
+    """#11.13: the new raises-vs-returns refutation pairs `raises` only with a `returns` clause
+    (the call returned), never with `ifReturns` (a universal type or bound, which raising
+    satisfies), nor with another `raises`."""
+    from specguard.prove import _refutes
+    mk = lambda p, k="K": emit.Clause(name="X", key=k, pred=p, input_id=k)  # noqa: E731
+    raises, returns = mk(Pred("raises")), mk(Pred("returns", ("any",)))
+    assert _refutes(raises, returns) and _refutes(returns, raises)
+    assert not _refutes(raises, mk(Pred("ifReturns", ("type", ("int",))), None))
+    assert not _refutes(raises, mk(Pred("raises")))
+
+
+def test_derived_assumptions_match_check(tmp_path, core):
+    """#11.14: `check.derived_assumptions` (pure, for `verify --inputs`) states the same
+    restated assumptions as `check` wrote into result.json."""
+    from specguard import load
+    from specguard.check import derived_assumptions
+    code, r = check(tmp_path, 'def collect(x, acc=[]):\n    """Append x to acc and return it."""\n',
+                    "from m import collect\n\ndef test_a():\n    assert collect(1) == [1]\n")
+    task = load.load_from_parts(str(tmp_path / "desc.py"), [str(tmp_path / "test_task.py")])
+    assert derived_assumptions(task) == tuple(r["assumptions"])
