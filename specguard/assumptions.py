@@ -97,10 +97,14 @@ def _annotation_names(node: ast.expr | None, depth: int = 0) -> list[str]:
     return out
 
 
-def _defs_named(text: str, tree: ast.Module | None, name: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+def _defs_named(text: str, tree: ast.Module | None, name: str) -> list:
+    """The description's defs of ``name`` (``formalize_desc._Def``: node, owner class)."""
     from .formalize_desc import _defs_from_prose, _defs_from_tree
     defs = _defs_from_tree(tree) if tree is not None else _defs_from_prose(text.splitlines())
-    return [d.node for d in defs if d.node.name == name]
+    return [d for d in defs if d.node.name == name]
+
+
+_CLASS_LINE = re.compile(r"^\s*(?:[`>*]+\s*)*class\s+([A-Za-z_]\w*)\s*[(:]", re.M)
 
 
 def _description_objects(text: str, target: str, df: DescFormalization) -> str | None:
@@ -111,10 +115,18 @@ def _description_objects(text: str, target: str, df: DescFormalization) -> str |
     if re.search(rf"^\s*(?:[`>*]+\s*)*class\s+{t}\b", text, flags=re.M) \
             or re.search(rf"\b{_CLASS_WORDS}(?:\s+of)?\s+`?{t}`?(?!\w)|(?<!\w)`?{t}`?\s+{_CLASS_WORDS}s?\b", text):
         return f"the description names `{target}` as a class or object"
-    for d in _defs_named(text, tree, target):
-        odd = [n for n in _annotation_names(d.returns) if n not in PLAIN_ANNOTATIONS]
+    defs = _defs_named(text, tree, target)
+    for d in defs:
+        odd = [n for n in _annotation_names(d.node.returns) if n not in PLAIN_ANNOTATIONS]
         if odd:
             return f"its return annotation names `{odd[0]}`, not a plain data type"
+    # a class the description defines (other than one holding the function) may be what it
+    # returns, unless its return annotation says plain data
+    classes = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)} if tree is not None \
+        else set(_CLASS_LINE.findall(text))
+    others = sorted(classes - {d.owner.name for d in defs if d.owner is not None})
+    if others and not any(d.node.returns is not None for d in defs):
+        return f"the description defines `class {others[0]}` and does not annotate what `{target}` returns"
     if "__eq__" in text or "__hash__" in text:
         return "the description mentions `__eq__`/`__hash__` (objects with their own equality)"
     lines = text.splitlines()
@@ -229,7 +241,7 @@ def documented_state(task: Task, target: str | None) -> str | None:
         return None
     tree = _parse(text)
     if target:
-        for d in _defs_named(text, tree, target):
+        for d in (x.node for x in _defs_named(text, tree, target)):
             a = d.args
             for arg, dflt in list(zip((a.posonlyargs + a.args)[::-1], a.defaults[::-1])) + \
                     [(x, y) for x, y in zip(a.kwonlyargs, a.kw_defaults) if y is not None]:

@@ -4,8 +4,9 @@ Given the clauses of ``Spec`` (description) and ``Tests``, find
 
 * conflict cores: two clauses about the same exact input that no outcome
   satisfies together (eq/eq with different classes, eq/predicate false on that
-  class), or a test against a description clause that holds at every input;
-* per test: *entailed* (a description clause at the same input forces it),
+  class, raises/returns), or a test against a description clause that holds at every input;
+* per test: *entailed* (a description clause at the same input forces it; never for a test
+  formalized by a weaker clause, ``exact=False``, nor with documented state),
   *contradicted* (a description clause refutes it) or *left open*, with a
   witness implementation for left-open tests when one is found;
 * a witness implementation for ``Spec ∧ Tests`` when there is no conflict.

@@ -69,6 +69,16 @@ def test_return_annotation_naming_a_class_with_eq(tmp_path, core):
     assert "`money`" in r["assumptions"][0] and "Money" in r["assumptions"][0]
 
 
+def test_description_defines_a_class_and_an_unannotated_function(tmp_path, core):
+    """#11.13: the description defines `class Money` and `money(n)` without a return annotation:
+    the result may be a Money, so `money(1) == 1` and `== "1"` are not a certified conflict."""
+    code, r = check(tmp_path, 'class Money:\n    pass\n\ndef money(n):\n    """Make Money."""\n',
+                    "from m import money\n\ndef test_a():\n    assert money(1) == 1\n\n"
+                    "def test_b():\n    assert money(1) == '1'\n")
+    assert code == 2 and not certified_conflict(r)
+    assert "class Money" in r["assumptions"][0]
+
+
 def test_raises_versus_returns_still_certified_for_objects(tmp_path, core):
     """#11.13: a conflict that does not rest on == (the call raises vs the call returns) is still
     certified when results may be objects."""
