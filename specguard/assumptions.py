@@ -104,6 +104,8 @@ def _defs_named(text: str, tree: ast.Module | None, name: str) -> list:
     return [d for d in defs if d.node.name == name]
 
 
+_RETURNS_OBJECT = re.compile(r"\b(?:returns?|returning|gives|yields?|produces?|creates?|constructs?)\s+(?:a |an |the |"
+                             r"new )*(?:[\w`]+\s+){0,2}(?:objects?|instances?|iterators?|generators?)\b", re.I)
 _CLASS_LINE = re.compile(r"^\s*(?:[`>*]+\s*)*class\s+([A-Za-z_]\w*)\s*[(:]", re.M)
 
 
@@ -116,6 +118,12 @@ def _description_objects(text: str, target: str, df: DescFormalization) -> str |
             or re.search(rf"\b{_CLASS_WORDS}(?:\s+of)?\s+`?{t}`?(?!\w)|(?<!\w)`?{t}`?\s+{_CLASS_WORDS}s?\b", text):
         return f"the description names `{target}` as a class or object"
     defs = _defs_named(text, tree, target)
+    for d in defs:
+        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(d.node)):
+            return f"`{target}` is a generator function (its result is a generator object)"
+    m = _RETURNS_OBJECT.search(text)
+    if m is not None:
+        return f"the description says {m.group(0)!r}"
     for d in defs:
         odd = [n for n in _annotation_names(d.node.returns) if n not in PLAIN_ANNOTATIONS]
         if odd:
@@ -216,11 +224,15 @@ def returns_only(c: emit.Clause) -> emit.Clause:
 
 STATE_WORDS = re.compile(
     r"\b(stateful|keeps? (?:its |an? |the )?(?:own |internal |hidden )?state|(?:internal|hidden|global|mutable|"
-    r"persistent) state|state (?:between|across) calls|remembers?|remembered|accumulat(?:e|es|ed|ing|ion)|"
-    r"(?:previous|prior|earlier|past|successive|subsequent|repeated|consecutive|later|future) (?:calls?|"
-    r"invocations?)|(?:each|every) (?:call|time (?:it|the function) is called|invocation)|between calls|"
-    r"across calls|calls? counts?|counter|cach(?:e|es|ed|ing)|memoi[sz](?:e|es|ed|ing|ation)|"
-    r"increments? (?:a|an|the|its) (?:counter|count|total|tally))\b", re.I)
+    r"persistent|shared) state|state (?:between|across) calls|remembers?|remembered|accumulat(?:e|es|ed|ing|ion)|"
+    r"(?:previous|prior|earlier|past|successive|subsequent|repeated|consecutive|later|future|first|second|"
+    r"next|last|nth|n-th) (?:calls?|invocations?)|(?:each|every) (?:call|time (?:it|the function) is called|"
+    r"invocation)|between calls|across calls|(?:calls?|invocations?) so far|calls? counts?|counter(?!-)|"
+    r"running (?:total|count|sum|tally|list|log)|cach(?:e|es|ed|ing)|memoi[sz](?:e|es|ed|ing|ation)|"
+    r"increments? (?:a|an|the|its) (?:counter|count|total|tally)|global (?:variable|counter|list|dict|registry)|"
+    r"side[- ]effects?|returns? (?:a |an |one )?(?:random|randomly|pseudo-?random)|current (?:time|date))\b", re.I)
+# modules whose use makes a function's outcome vary between calls
+_NONDETERMINISTIC = frozenset("random secrets time datetime uuid".split())
 _MUTABLE_CALLS = frozenset("list dict set bytearray deque defaultdict Counter OrderedDict array".split())
 
 
@@ -240,8 +252,30 @@ def documented_state(task: Task, target: str | None) -> str | None:
     if not text:
         return None
     tree = _parse(text)
+    if tree is not None:
+        mods = sorted({a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+                      | {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module})
+        odd = [m for m in mods if m in _NONDETERMINISTIC]
+        if odd:
+            return f"the description's code imports `{odd[0]}` (time, randomness or I/O)"
     if target:
-        for d in (x.node for x in _defs_named(text, tree, target)):
+        defs = [x.node for x in _defs_named(text, tree, target)]
+        if tree is not None:
+            defs += [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and n.name == target and n not in defs]
+            for c in ast.walk(tree):
+                holds = isinstance(c, ast.ClassDef) and (c.name == target or any(
+                    isinstance(x, (ast.FunctionDef, ast.AsyncFunctionDef)) and x.name == target for x in c.body))
+                attrs = [t.id for st in c.body if isinstance(st, ast.Assign) for t in st.targets
+                         if isinstance(t, ast.Name)] if holds else []
+                if attrs:
+                    return f"the class attribute `{c.name}.{attrs[0]}` (shared by every call)"
+        for d in defs:
+            for n in ast.walk(d):
+                if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) \
+                        and n.value.id == target:
+                    return f"`{target}` sets its own attribute `{target}.{n.attr}`"
+        for d in defs:
             a = d.args
             for arg, dflt in list(zip((a.posonlyargs + a.args)[::-1], a.defaults[::-1])) + \
                     [(x, y) for x, y in zip(a.kwonlyargs, a.kw_defaults) if y is not None]:
@@ -252,12 +286,14 @@ def documented_state(task: Task, target: str | None) -> str | None:
                     return f"`{target}` declares `{'global' if isinstance(n, ast.Global) else 'nonlocal'} " \
                            f"{', '.join(n.names)}`"
             if tree is not None:
-                module_names = {t.id for st in tree.body if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+                # a module-level mutable value (``_seen = set()``) the function uses
+                module_names = {t.id for st in tree.body if isinstance(st, (ast.Assign, ast.AnnAssign))
+                                and st.value is not None and _mutable(st.value)
                                 for t in (st.targets if isinstance(st, ast.Assign) else [st.target])
                                 if isinstance(t, ast.Name)}
                 used = sorted({n.id for n in ast.walk(d) if isinstance(n, ast.Name) and n.id in module_names})
                 if used:
-                    return f"`{target}` uses the module-level name `{used[0]}`"
+                    return f"`{target}` uses the module-level mutable value `{used[0]}`"
     m = STATE_WORDS.search(text)
     if m is not None:
         line = text.count("\n", 0, m.start()) + 1

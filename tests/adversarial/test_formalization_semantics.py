@@ -284,3 +284,84 @@ def test_derived_assumptions_match_check(tmp_path, core):
                     "from m import collect\n\ndef test_a():\n    assert collect(1) == [1]\n")
     task = load.load_from_parts(str(tmp_path / "desc.py"), [str(tmp_path / "test_task.py")])
     assert derived_assumptions(task) == tuple(r["assumptions"])
+
+
+def _task(desc: str, tests: str = "", entry: str | None = None):
+    from specguard.models import Task, TestSource
+    return Task(id="t", description=desc, entry_point=entry,
+                tests=(TestSource(kind="python", path="test_t.py", text=tests),) if tests else ())
+
+
+@pytest.mark.parametrize("desc, entry, needle", [
+    ("def f(x, acc=[]):\n    ...\n", "f", "acc=[]"),
+    ("def f(x, *, seen=set()):\n    ...\n", "f", "seen=set()"),
+    ("```python\ndef f(x, log={}):\n```\n", "f", "log={}"),
+    ("n = 0\ndef f(x):\n    global n\n    n += 1\n", "f", "global n"),
+    ("def make():\n    c = 0\n    def f():\n        nonlocal c\n        c += 1\n        return c\n    return f\n", "f",
+     "nonlocal c"),
+    ("_seen = set()\ndef f(x):\n    return x in _seen\n", "f", "_seen"),
+    ("class Bank:\n    total = 0\n    def f(self, x):\n        ...\n", "f", "Bank.total"),
+    ("def f(x):\n    f.calls = 1\n", "f", "f.calls"),
+    ("import random\ndef f(x):\n    ...\n", "f", "random"),
+    ("Return how many times f was called so far; each call increments the counter.", "f", "each call"),
+    ("The result is cached: later calls return the first answer.", "f", "cached"),
+    ("It remembers every value it has seen.", "f", "remembers"),
+])
+def test_documented_state_signals(desc, entry, needle):
+    """#11.14: each documented-state signal (mutable default, global/nonlocal, module-level
+    mutable value, class attribute, function attribute, nondeterministic import, words) is seen."""
+    from specguard.assumptions import documented_state
+    why = documented_state(_task(desc, entry=entry), entry)
+    assert why is not None and needle in why, why
+
+
+@pytest.mark.parametrize("desc", [
+    "def f(x: int) -> int:\n    \"\"\"Return x squared, modulo 10**9 + 7.\"\"\"\n",
+    "MOD = 10**9 + 7\ndef f(x, acc=None):\n    return x % MOD\n",
+    "Given N dice, each shows a random integer; choose a and b uniformly at random. Return the count.",
+    "Rotate the board counter-clockwise and return the state of the board.",
+])
+def test_no_state_without_a_signal(desc):
+    """#11.14: constants, `acc=None`, probability prose ("at random"), "counter-clockwise" and
+    "the state of the board" are not documented state (LCB tasks keep their certificates)."""
+    from specguard.assumptions import documented_state
+    assert documented_state(_task(desc, entry="f"), "f") is None
+
+
+@pytest.mark.parametrize("desc, tests, target, needle", [
+    ("class Point:\n    ...\n", "", "Point", "class Point"),
+    ("def f(n) -> Fraction:\n    ...\n", "", "f", "Fraction"),
+    ("def f(n) -> 'Optional[Point]':\n    ...\n", "", "f", "Point"),
+    ("def f(n) -> Iterator[int]:\n    ...\n", "", "f", "Iterator"),
+    ("def f(n):\n    yield n\n", "", "f", "generator"),
+    ("f(n) returns a new Vector object.", "", "f", "Vector object"),
+    (">>> f(1)\nPoint(x=1, y=2)\n", "", "f", "repr"),
+    (">>> f(1)\n<__main__.Point object at 0x7f>\n", "", "f", "repr"),
+    ("Objects define __eq__.", "", "f", "__eq__"),
+    ("", "from m import f\ndef test():\n    assert isinstance(f(1), f)\n", "f", "isinstance"),
+    ("", "from m import f\ndef test():\n    p = f(1)\n    assert p.x == 1\n", "f", ".x"),
+    ("", "from m import f\ndef test():\n    assert f.origin == 0\n", "f", "f.origin"),
+    ("", "from m import f\nclass G(f):\n    pass\n", "f", "subclass"),
+    ("", "", "LRUCache", "CapWords"),
+])
+def test_object_result_signals(desc, tests, target, needle):
+    """#11.13: each sign that results may be objects (class, non-plain annotation, generator,
+    prose, object reprs, __eq__, class use in the tests, CapWords) is seen."""
+    from specguard.assumptions import object_results
+    from specguard.models import DescFormalization
+    why = object_results(_task(desc or "Compute it.", tests), DescFormalization(), {target}).get(target)
+    assert why is not None and needle in why, why
+
+
+@pytest.mark.parametrize("desc, tests", [
+    ("def f(n: int) -> list[int]:\n    \"\"\"Return the digits.\"\"\"\n", "from m import f\ndef test():\n"
+     "    assert f(12) == [1, 2]\n    assert f(12).count(1) == 1\n"),
+    ("class Solution:\n    def f(self, n: int) -> int:\n        ...\n", ""),
+    ("class TreeNode:\n    ...\n\ndef f(root: TreeNode) -> int:\n    ...\n", ""),
+])
+def test_plain_results_stay_plain(desc, tests):
+    """#11.13: plain annotations, methods of plain values (`.count`), a LeetCode container class
+    and a class used only as a parameter type do not make the result an object."""
+    from specguard.assumptions import object_results
+    from specguard.models import DescFormalization
+    assert object_results(_task(desc, tests), DescFormalization(), {"f"}) == {}
