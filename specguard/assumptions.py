@@ -54,18 +54,27 @@ class Contradicted:
     def assumptions(self, base: tuple[str, ...]) -> tuple[str, ...]:
         """``base`` (``results.ASSUMPTIONS``) with the contradicted assumptions restated."""
         out = list(base)
+
+        def put(prefix: str, text: str) -> None:      # replace the assumption starting with prefix
+            i = next((i for i, a in enumerate(out) if a.startswith(prefix)), None)
+            if i is None:
+                out.append(text)
+            else:
+                out[i] = text
         if self.objects:
             said = "; ".join(f"`{t}`: {why}" for t, why in sorted(self.objects.items()))
-            out[0] = (f"Results of {', '.join(f'`{t}`' for t in sorted(self.objects))} may be objects, not plain "
-                      f"data ({said}): their assertions were read only as 'the call returns' (or raises), so no "
-                      "certificate rests on == between such a result and plain data. Other results are taken to "
-                      "be plain Python data (None, bool, int, float, str, bytes, list, tuple, dict, set, "
-                      "frozenset) or an exception.")
+            who = ", ".join(f"`{t}`" for t in sorted(self.objects))
+            put("The implementation returns plain",
+                f"Results of {who} may be objects, not plain data ({said}): their assertions were read only as "
+                "'the call returns' (or raises), so no certificate rests on == between such a result and plain "
+                "data. Other results are taken to be plain Python data (None, bool, int, float, str, bytes, list, "
+                "tuple, dict, set, frozenset) or an exception.")
         if self.state is not None:
-            out[1] = (f"The description documents state between calls ({self.state}): the same call may give "
-                      "different results, so SpecGuard does NOT assume that the same arguments give the same "
-                      "outcome: assertions expecting different outcomes of one call were not formalized, and no "
-                      "test is taken as entailed by a description example of the same call.")
+            put("The implementation is a function of its arguments",
+                f"The description documents state between calls ({self.state}): the same call may give different "
+                "results, so SpecGuard does NOT assume that the same arguments give the same outcome: assertions "
+                "expecting different outcomes of one call were not formalized, and no test is taken as entailed "
+                "by a description example of the same call.")
         return tuple(out)
 
 
