@@ -365,3 +365,25 @@ def test_plain_results_stay_plain(desc, tests):
     from specguard.assumptions import object_results
     from specguard.models import DescFormalization
     assert object_results(_task(desc, tests), DescFormalization(), {"f"}) == {}
+
+
+def test_verify_rederives_the_new_clauses(tmp_path, core):
+    """#11.13/#11.15: bundles whose tests hold an `approx` enclosure, or an object result read as
+    'returns' (refuted by a raise: a case split in the certificate), are VALID under `verify
+    --inputs`: the trusted files are re-derived byte for byte and the kernel accepts the proof."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    cases = [(SQUARE, "import pytest\nfrom m import square\n\n"
+                      "def test_a():\n    assert square(3) == pytest.approx(9.5)\n", "Bool.and (Val.cmp 3 v"),
+             ("class Point:\n    ...\n", "import pytest\nfrom m import Point\n\n"
+              "def test_b():\n    assert Point(1, 2) == (1, 2)\n\n"
+              "def test_c():\n    with pytest.raises(TypeError):\n        Point(1, 2)\n", "(fun _ => Bool.true)")]
+    for i, (desc, tests, needle) in enumerate(cases):
+        d = tmp_path / str(i)
+        d.mkdir()
+        code, r = check(d, desc, tests)
+        assert code == 1 and certified_conflict(r)
+        assert needle in (d / "out" / "tests.lean").read_text()
+        p = subprocess.run([sys.executable, "-m", "specguard", "verify", str(d / "out"), "--inputs",
+                            str(d / "desc.py"), str(d / "test_task.py")],
+                           capture_output=True, text=True, cwd=d, env=env)
+        assert p.returncode == 0 and p.stdout.startswith("VALID"), p.stdout + p.stderr
