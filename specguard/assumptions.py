@@ -154,12 +154,15 @@ def _description_objects(text: str, target: str, df: DescFormalization) -> str |
             if m and m.group(1) not in ("set", "frozenset", "True", "False", "None"):
                 return f"an example's output `{want[:40]}` is an object's repr"
     kinds: dict[str, set[str]] = {}
-    from .formalize_desc import _literal_text
-    for i, line in enumerate(lines[:-1]):     # ``>>> f(x) == v`` / ``True``, dropped or not as examples
-        m = re.match(rf"^\s*>>>\s*{t}\((.*)\)\s*==\s*(.+?)\s*$", line)
-        v = _literal_text(m.group(2)) if m and lines[i + 1].strip() == "True" else None
+    from .formalize_desc import _literal_text, _scan_call_end, _value_end
+    for m in re.finditer(rf"(?<![\w.]){t}\s*\(", text):     # ``f(x) == v`` anywhere, dropped or not as examples
+        end = _scan_call_end(text, m.end() - 1)
+        eq = re.compile(r"\s*==\s*").match(text, end + 1) if end is not None else None
+        if eq is None:
+            continue
+        v = _literal_text(text[eq.end():_value_end(text, eq.end())].strip())
         if v is not None:
-            kinds.setdefault(m.group(1).replace(" ", ""), set()).add(canon(v).kind)
+            kinds.setdefault(re.sub(r"\s+", "", text[m.end():end]), set()).add(canon(v).kind)
     for c in df.claims:
         if c.kind is ClaimKind.example and c.call is not None and c.call.target == target and c.expect is not None \
                 and c.expect.kind is ExpectKind.eq and c.expect.value is not None:

@@ -387,3 +387,16 @@ def test_verify_rederives_the_new_clauses(tmp_path, core):
                             str(d / "desc.py"), str(d / "test_task.py")],
                            capture_output=True, text=True, cwd=d, env=env)
         assert p.returncode == 0 and p.stdout.startswith("VALID"), p.stdout + p.stderr
+
+
+@pytest.mark.parametrize("desc", [
+    "Both f(1) == (1,) and f(1) == [1] hold: a Wrapper compares equal to tuples and lists.",
+    ">>> f(1) == (1,)\nTrue\n>>> f(1) == [1]\nTrue\n",
+    "f(1, 'a') == ('a',) and also f(1, 'a') == 'a'.",
+])
+def test_one_call_equal_to_several_types_in_prose(desc):
+    """#11.13: the description states one call == values of different types, in prose or doctests."""
+    from specguard.assumptions import object_results
+    from specguard.models import DescFormalization
+    why = object_results(_task(desc), DescFormalization(), {"f"}).get("f")
+    assert why is not None and "different types" in why, why
