@@ -155,8 +155,9 @@ def _description_objects(text: str, target: str, df: DescFormalization) -> str |
                 return f"an example's output `{want[:40]}` is an object's repr"
     kinds: dict[str, set[str]] = {}
     from .formalize_desc import _literal_text, _scan_call_end, _value_end
-    for m in re.finditer(rf"(?<![\w.]){t}\s*\(", text):     # ``f(x) == v`` anywhere, dropped or not as examples
-        end = _scan_call_end(text, m.end() - 1)
+    calls = re.finditer(rf"(?<![\w.]){t}\s*\(", text)
+    for _, m in zip(range(200), calls):     # ``f(x) == v`` anywhere, dropped or not as examples
+        end = _scan_call_end(text[:m.end() + 4000], m.end() - 1)
         eq = re.compile(r"\s*==\s*").match(text, end + 1) if end is not None else None
         if eq is None:
             continue
