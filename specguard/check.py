@@ -12,7 +12,7 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 
-from . import __version__, certcheck, emit, lean_runner, prove, speclang, test_agent
+from . import __version__, assumptions as assume, certcheck, emit, lean_runner, prove, speclang, test_agent
 from .formalize_desc import formalize_description
 from .formalize_tests import formalize_tests
 from .twins import find_twins
@@ -115,6 +115,7 @@ class _Formal:
     plan: prove.Plan
     spec: "_SpecUse | None" = None
     bound: int = 0            # calls whose keyword arguments were bound by the described signature
+    contra: assume.Contradicted = field(default_factory=assume.Contradicted)   # assumptions the task contradicts
 
 
 @dataclass
@@ -336,6 +337,8 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
         claims = [c for c in claims if c.kind is ClaimKind.example] + _spec_claims(spec, entry)
     test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
     spec_clauses, spec_unmodelled = _clauses(claims, lambda c: emit.clause_of_claim(c, json))
+    contra = _contradicted(task, df, tf, claims, entry)
+    test_clauses, spec_clauses = _apply_contradicted(contra, test_clauses, spec_clauses, unmodelled, spec_unmodelled)
     emit.name_inputs(spec_clauses, "SK")
     emit.name_inputs(test_clauses, "TK")
     use = None
@@ -347,13 +350,50 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
         spec_clauses.append(use.clause)
         instances = use.instances
         witness_ok = _witness_ok(use, test_clauses, budget)
+        if contra.state is not None and instances:
+            # the spec's outcome at a tested input says what one call gives, not every call
+            use.notes.append(f"the spec was not compared with the tests at their inputs: the description "
+                             f"documents state between calls ({contra.state})")
+            instances, witness_ok = [], False
     files = {
         "spec.lean": emit.render_module("Spec", spec_clauses, lambda c: f"{c.source.loc}: {claim_statement(c.source)}"),
         "tests.lean": emit.render_module("Tests", test_clauses, lambda c: f"{c.source.loc}: {_statement(c.source.call, c.source.expect)}"),
     }
-    p = prove.plan(spec_clauses, test_clauses, classify=classify, instances=instances, witness_ok=witness_ok)
+    p = prove.plan(spec_clauses, test_clauses, classify=classify, instances=instances, witness_ok=witness_ok,
+                   deterministic=contra.state is None)
     files["claim.lean"] = emit.render_claim(p.claims)
-    return _Formal(tf, df, test_clauses, unmodelled, spec_clauses, spec_unmodelled, files, p, use, nd + nc)
+    return _Formal(tf, df, test_clauses, unmodelled, spec_clauses, spec_unmodelled, files, p, use, nd + nc, contra)
+
+
+def _contradicted(task: Task, df: DescFormalization, tf: TestFormalization, claims, entry: str | None
+                  ) -> assume.Contradicted:
+    """What the task says against the plain-data and function-of-its-arguments assumptions."""
+    targets = {d.call.target for d in tf.demands} | {c.call.target for c in claims if c.call is not None}
+    target = entry or task.entry_point or (df.signature.name if df.signature else None) \
+        or (next(iter(targets)) if len(targets) == 1 else None)
+    return assume.Contradicted(objects=assume.object_results(task, df, targets),
+                               state=assume.documented_state(task, target))
+
+
+def _apply_contradicted(contra: assume.Contradicted, tests: list[emit.Clause], spec: list[emit.Clause],
+                        unmodelled: list[Unsupported], spec_unmodelled: list[Unsupported]):
+    """Objects: their assertions keep only "returns"; state: the assertions (and examples) about
+    one call that expect different outcomes are not formalized (they join ``unmodelled``)."""
+    def objects(cs):
+        return [assume.returns_only(c) if c.key is not None and c.source.call.target in contra.objects else c
+                for c in cs]
+    if contra.objects:
+        tests, spec = objects(tests), objects(spec)
+    if contra.state is not None:
+        keep, apart, why = assume.split_same_call(spec + tests, contra.state)
+        names = {id(c) for c in keep}
+        apart_t = [c for c in tests if id(c) not in names]
+        apart_s = [c for c in spec if id(c) not in names]
+        unmodelled += assume.unsupported_of(apart_t, why)
+        spec_unmodelled += assume.unsupported_of(apart_s, why)
+        tests = [c for c in tests if id(c) in names]
+        spec = [c for c in spec if id(c) in names]
+    return tests, spec
 
 
 def render_trusted(task: Task, *, classify: bool = True, spec: speclang.SpecProgram | None = None,
@@ -363,6 +403,23 @@ def render_trusted(task: Task, *, classify: bool = True, spec: speclang.SpecProg
     ``claim.lean``), derived without running Lean.  Pure and deterministic: ``specguard verify
     --inputs`` re-derives them and compares them byte for byte with a bundle's."""
     return dict(_formal(task, classify, spec, budget, demands, spec_binds).files)
+
+
+def derived_assumptions(task: Task, *, spec: speclang.SpecProgram | None = None, demands: tuple[Demand, ...] = (),
+                        budget: int = speclang.DEFAULT_KERNEL_BUDGET, spec_binds: bool = True) -> tuple[str, ...]:
+    """The model's assumptions as ``check`` states them for ``task`` (``results.ASSUMPTIONS``, with
+    those the task contradicts -- objects, documented state -- restated; see
+    :mod:`specguard.assumptions`).  Pure, no Lean: ``verify --inputs`` can re-derive them."""
+    return _assumptions(_formal(task, False, spec, budget, demands, spec_binds))
+
+
+def _assumptions(f: _Formal) -> tuple[str, ...]:
+    out = f.contra.assumptions(ASSUMPTIONS)
+    if f.bound:
+        sig = f.df.signature
+        out += (f"The implementation has the described signature {sig.name}({', '.join(sig.params)}): "
+                "keyword arguments are bound to those parameters by name.",)
+    return out
 
 
 def _execution_conflict(f: _Formal, opts: Options) -> tuple[ConflictCore, str] | None:
@@ -635,11 +692,10 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
             verdict, evidence = Verdict.inconclusive, Evidence.none
             reason = (f"{near[0].explanation} (not certified: JSON cannot tell a tuple argument from a list, and a "
                       f"function may treat them differently)")
-    assumptions = ASSUMPTIONS
-    if f.bound:
-        sig = df.signature
-        assumptions += (f"The implementation has the described signature {sig.name}({', '.join(sig.params)}): "
-                        "keyword arguments are bound to those parameters by name.",)
+    assumptions = _assumptions(f)
+    if f.contra.objects:
+        notes += [f"results of `{t}` may be objects ({why}): its assertions keep only 'the call returns' (or raises)"
+                  for t, why in sorted(f.contra.objects.items())]
     result = Result(task_id=task.id, verdict=verdict, evidence=evidence, reason=reason, conflict=core,
                     assumptions=assumptions, near_conflicts=tuple(near_conflicts),
                     tests=tuple(tests), claims=claims, unsupported=unsupported, notes=tuple(notes),
@@ -727,8 +783,11 @@ def _decide(p: prove.Plan, certified: bool, cert: CertReport, tests, spec, unsup
         return Verdict.inconclusive, Evidence.none, \
             ("the tests agree with each other, but nothing in the description could be formalized"
              + (f" ({df.notes[0]})" if df.notes else "")), None
-    witness = (" (a witness implementation satisfying both is kernel-checked)" if p.consistent and certified
-               else "")
+    weak = sum(not c.exact for c in tests)
+    witness = ("" if not (p.consistent and certified) else
+               " (a witness implementation satisfying both is kernel-checked)" if not weak else
+               f" (a witness implementation satisfying both, as formalized, is kernel-checked; {weak} test(s) were "
+               "formalized by a weaker statement, which the witness satisfies, and are never taken as entailed)")
     open_tests = [tc for tc in p.classes if tc.status != "entailed"] if p.classes else list(tests)
     if open_tests:
         # The formalized description does not decide these tests: a conflict may hide in the

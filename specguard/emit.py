@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import struct
+from fractions import Fraction
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -241,7 +242,7 @@ class Pred:
     """A Bool-valued predicate on outcomes: ``mode`` returns / ifReturns / raises, and a
     value predicate ``vp`` (a tuple: ('eq', C), ('ne', C), ('truthy',), ('falsy',),
     ('cmp', op, C), ('mem', (C...)), ('notmem', (C...)), ('len', n), ('type', ty), ('any',),
-    ('intIn', lo, hi))."""
+    ('intIn', lo, hi), ('near', LO, HI): a number class in [LO, HI], LO and HI exact rationals)."""
 
     mode: str
     vp: tuple = ("any",)
@@ -284,6 +285,8 @@ def lean_vpred(vp: tuple) -> str:
         lo = "Option.none" if vp[1] is None else f"(Option.some {lean_int(vp[1])})"
         hi = "Option.none" if vp[2] is None else f"(Option.some {lean_int(vp[2])})"
         return f"(Val.intIn {lo} {hi})"
+    if tag == "near":
+        return f"(fun v => Bool.and (Val.cmp 3 v {lean_val(vp[1])}) (Val.cmp 1 v {lean_val(vp[2])}))"
     raise TypeError(tag)
 
 
@@ -440,6 +443,8 @@ def eval_vpred(vp: tuple, c: V) -> bool:
         return ty_has(vp[1], c)
     if tag == "intIn":
         return c.kind == "int" and (vp[1] is None or vp[1] <= c.val) and (vp[2] is None or c.val <= vp[2])
+    if tag == "near":
+        return _num_order(c, vp[1]) in (1, 2) and _num_order(c, vp[2]) in (0, 1)
     raise TypeError(tag)
 
 
@@ -621,12 +626,68 @@ def clause_of_expect(name: str, call: Call, e: Expect, source: Any, json: bool =
     if k is ExpectKind.raises:
         return mk(pred=Pred("raises"), exact=False)
     if k is ExpectKind.approx:
-        # r == approx(v) / assertAlmostEqual(r, v): for a numeric v, r is a number (equal or
-        # within a tolerance); for containers pytest compares elementwise, so only "returns".
         if e.value is not None and e.value.kind in ("int", "float", "bool"):
-            return mk(pred=Pred("returns", ("type", ("float",))), exact=False)
+            if json:    # the JSON view has no fractions: only "returns a number" (a weakening)
+                return mk(pred=Pred("returns", ("type", ("float",))), exact=False)
+            lo, hi = approx_enclosure(e)
+            return mk(pred=Pred("returns", ("near", vals._num_class(lo), vals._num_class(hi))), exact=False)
+        # pytest compares containers elementwise: only "the call returns" is kept
         return mk(pred=Pred("returns", ("any",)), exact=False)
     raise NotModelled(f"expectation {k.value}")
+
+
+_EPS = Fraction(1, 2 ** 52)
+
+
+def _float_above(t: Fraction) -> Fraction:
+    """A float strictly greater than ``t`` (exact value), not much greater."""
+    import math
+    f = float(t)
+    while math.isfinite(f) and Fraction(f) <= t:
+        f = math.nextafter(f, math.inf)
+    if not math.isfinite(f):
+        raise NotModelled("an `approx` tolerance beyond the float range")
+    return Fraction(f)
+
+
+def approx_enclosure(e: Expect) -> tuple[Fraction, Fraction]:
+    """Exact rational bounds ``[lo, hi]`` that every result passing ``e`` (``== pytest.approx(b,
+    rel, abs)`` or ``assertAlmostEqual(r, b, places|delta)``) lies in, for a number ``b``.
+
+    Both checks compare a float-rounded ``|b - r|`` with a tolerance ``T``: pytest's
+    ``max(rel * |b|, abs)`` (defaults rel=1e-6, abs=1e-12; ``abs`` alone when only it is given),
+    computed here with the same IEEE operations; ``delta``; or, for ``places``, ``round(d, places)
+    == 0``, which implies ``d <= 10**-places / 2``.  The rounded difference is at most ``T`` only
+    if the exact difference of the (float-converted) operands is below ``U``, the next float above
+    ``T``, and converting an int operand moves it by at most ``2**-53`` of its size, so
+    ``|b - r| <= (U + |b| 2**-52)(1 + 2**-52)``.  The enclosure is implied by the assertion (never
+    the converse): the clause is a weakening (``exact=False``), sound for conflicts and
+    contradictions, never taken as entailed."""
+    import math
+    b = e.value.val
+    if isinstance(b, bool):
+        b = int(b)
+    if isinstance(b, float) and not math.isfinite(b):
+        raise NotModelled("`approx` of an infinite or NaN value")
+    try:
+        if e.places is not None:
+            if abs(e.places) > 340:
+                raise NotModelled(f"`assertAlmostEqual` with places={e.places}")
+            t = Fraction(1, 2) * Fraction(10) ** (-e.places)
+        elif e.abs is not None and e.rel is None:
+            t = Fraction(e.abs)
+        else:
+            rel = 1e-6 if e.rel is None else e.rel
+            ab = 1e-12 if e.abs is None else e.abs
+            tol = max(rel * abs(b), ab)
+            if not math.isfinite(tol):
+                raise NotModelled("an `approx` tolerance beyond the float range")
+            t = Fraction(tol)
+    except OverflowError:
+        raise NotModelled("an `approx` value beyond the float range") from None
+    fb = Fraction(b)
+    r = (_float_above(t) + abs(fb) * _EPS) * (1 + _EPS)
+    return fb - r, fb + r
 
 
 def clause_of_demand(d: Demand, json: bool = False) -> Clause:

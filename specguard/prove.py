@@ -4,8 +4,9 @@ Given the clauses of ``Spec`` (description) and ``Tests``, find
 
 * conflict cores: two clauses about the same exact input that no outcome
   satisfies together (eq/eq with different classes, eq/predicate false on that
-  class), or a test against a description clause that holds at every input;
-* per test: *entailed* (a description clause at the same input forces it),
+  class, raises/returns), or a test against a description clause that holds at every input;
+* per test: *entailed* (a description clause at the same input forces it; never for a test
+  formalized by a weaker clause, ``exact=False``, nor with documented state),
   *contradicted* (a description clause refutes it) or *left open*, with a
   witness implementation for left-open tests when one is found;
 * a witness implementation for ``Spec ∧ Tests`` when there is no conflict.
@@ -191,7 +192,18 @@ def _refutes(a: Clause, b: Clause) -> bool:
         return not b.holds(Outcome(cls=a.eq))
     if b.eq is not None:
         return not a.holds(Outcome(cls=b.eq))
-    return False
+    return _raises_vs_returns(a, b) is not None
+
+
+def _raises_vs_returns(a: Clause, b: Clause) -> tuple[Clause, Clause] | None:
+    """``(r, t)``: of two predicate clauses, ``r`` says the call raises and ``t`` that it returns."""
+    if a.pred is None or b.pred is None or a.check is not None or b.check is not None:
+        return None
+    if a.pred.mode == "raises" and b.pred.mode == "returns":
+        return a, b
+    if b.pred.mode == "raises" and a.pred.mode == "returns":
+        return b, a
+    return None
 
 
 def _same_input(a: Clause, b: Clause) -> bool:
@@ -200,7 +212,8 @@ def _same_input(a: Clause, b: Clause) -> bool:
 
 class Prover:
     def __init__(self, spec: Sequence[Clause], tests: Sequence[Clause], instances: Sequence[Clause] = (),
-                 witness_ok: bool = True) -> None:
+                 witness_ok: bool = True, deterministic: bool = True) -> None:
+        self.deterministic = deterministic
         self.spec = list(spec)
         self.tests = list(tests)
         # ``--spec`` clauses hold or not per input: they take part through their instances
@@ -264,6 +277,17 @@ class Prover:
 
     def refute_terms(self, a: Clause, b: Clause, pa: str, pb: str) -> str:
         """Proof of False from proofs ``pa``, ``pb`` of clauses ``a``, ``b`` at the same input."""
+        rt = _raises_vs_returns(a, b) if a.eq is None and b.eq is None else None
+        if rt is not None:
+            # the call raises and returns: a case split on the outcome, each case refuted by evaluation
+            r, t = rt
+            pr_, pt = (pa, pb) if r is a else (pb, pa)
+            ret = t.pred.lean()
+            return (f"(Outcome.casesOn (motive := fun x => Holds {ret} x → Holds Outcome.raises x → False) "
+                    "_ "
+                    f"(fun v _ h => not_holds (P := Outcome.raises) h (Eq.refl (Outcome.ret v)) (Eq.refl Bool.false)) "
+                    f"(fun e h _ => not_holds (P := {ret}) h (Eq.refl (Outcome.raise e)) (Eq.refl Bool.false)) "
+                    f"{pt} {pr_})")
         if a.eq is None:
             a, b, pa, pb = b, a, pb, pa
         if b.check is not None:
@@ -306,7 +330,11 @@ class Prover:
             if bad is not None:
                 out.append(TestClass(t.name, "contradicted", bad.name, by_clause=bad))
                 continue
-            good = next((s for s in related if s.key is not None and self._entails(s, t)), None)
+            # a weakened test (``exact=False``: the clause says less than the assertion) is never
+            # entailed: the kernel would check the clause, not the assertion; with documented
+            # state (``deterministic=False``) an example of the same call decides nothing
+            good = next((s for s in related if s.key is not None and self._entails(s, t)), None) \
+                if t.exact and self.deterministic else None
             if good is not None:
                 out.append(TestClass(t.name, "entailed", good.name, by_clause=good))
                 continue
@@ -338,6 +366,8 @@ class Prover:
                     cands += [Outcome(cls=V("int", vp[2].val + d)) for d in (-1, 0, 1)]
                 elif vp[0] == "len":
                     cands.append(Outcome(cls=V("list", tuple(V("none") for _ in range(min(vp[1], 10000))))))
+                elif vp[0] == "near":
+                    cands.append(Outcome(cls=vp[1]))
                 elif vp[0] == "intIn":
                     lo = vp[1] if vp[1] is not None else (vp[2] if vp[2] is not None else 0)
                     cands.append(Outcome(cls=V("int", lo)))
@@ -546,12 +576,14 @@ PY_SPEC = "PySpec0"
 
 
 def plan(spec: Sequence[Clause], tests: Sequence[Clause], *, classify: bool = True,
-         instances: Sequence[Clause] = (), witness_ok: bool = True) -> Plan:
+         instances: Sequence[Clause] = (), witness_ok: bool = True, deterministic: bool = True) -> Plan:
     """Decide, and build the claims and their proofs (not yet checked).
 
     ``instances``: a ``--spec`` clause evaluated at tested inputs (see ``emit.Clause``);
-    ``witness_ok``: witnesses may table every tested input (the spec was evaluated at each)."""
-    pr = Prover(spec, tests, instances, witness_ok)
+    ``witness_ok``: witnesses may table every tested input (the spec was evaluated at each);
+    ``deterministic=False`` (the description documents state between calls): no test is entailed
+    by a description clause about the same call."""
+    pr = Prover(spec, tests, instances, witness_ok, deterministic)
     p = Plan()
     core = pr.find_conflict()
     exists = f"Exists (fun ({IMPL}) => And (Spec impl) (Tests impl))"
