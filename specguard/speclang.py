@@ -68,7 +68,7 @@ DEFAULT_KERNEL_BUDGET = 10_000
 # growth for all evaluations of one spec in one run (:class:`EvalBudget`).  A spec's FUEL is part
 # of its semantics (the kernel evaluates it too); nothing in a spec raises these bounds.
 MIRROR_STEP_LIMIT = 1_000_000
-EVAL_STEPS_TOTAL = 4_000_000
+EVAL_STEPS_TOTAL = 2_000_000
 EVAL_SECONDS = 20.0
 EVAL_MEMORY_MB = 512
 MAX_DEPTH = 450          # nesting depth the mirror accepts (Py.DEPTH is 500)
@@ -3563,6 +3563,7 @@ class SpecProgram:
         self.source = source
         self.path = path
         self._lean_prog: str | None = None
+        self._memo: dict = {}
         try:
             with _deep_stack():
                 self._load()
@@ -3693,9 +3694,28 @@ class SpecProgram:
             return MirrorOut("none", steps=out.steps, reason="postcondition on tuples in a JSON-table task")
         return out
 
+    def _memo_hit(self, key, budget: EvalBudget):
+        """A memoized evaluation (the mirror is deterministic): its result, its cost charged to
+        ``budget`` as if it ran again (so a re-derivation spends what the first one spent, in
+        a fraction of the time); None when not memoized."""
+        hit = self._memo.get(key)
+        if hit is None:
+            return None
+        budget.charge(hit[1])
+        return hit
+
     def _outcome_any(self, args: Sequence[V], kwargs: Sequence, step_limit: int, budget: EvalBudget) -> MirrorOut:
         if budget.exceeded:
             return MirrorOut("unknown", reason=budget.exceeded)
+        key = ("outcome", tuple(args), tuple(kwargs), step_limit)
+        try:
+            hit = self._memo_hit(key, budget)
+        except TypeError:
+            key, hit = None, None
+        except BudgetExceeded as e:
+            return MirrorOut("unknown", reason=str(e))
+        if hit is not None:
+            return hit[0]
         margs = self.bind(args, kwargs)
         if margs is None:
             return MirrorOut("none", reason="the call does not match the spec's parameters")
@@ -3705,15 +3725,19 @@ class SpecProgram:
                 out = self._outcome(m, margs)
                 if out.kind == "none" and out.sure and any(_has_opaque_container(a) for a in margs):
                     out = MirrorOut("none", steps=out.steps, reason=out.reason, sure=False)
-            return out
-        except TooLong as e:
+        except BudgetExceeded as e:
             return MirrorOut("unknown", steps=m.steps, reason=str(e))
+        except TooLong as e:
+            out = MirrorOut("unknown", steps=m.steps, reason=str(e))
         except RecursionError:
-            return MirrorOut("unknown", steps=m.steps, reason="recursion too deep for the mirror")
+            out = MirrorOut("unknown", steps=m.steps, reason="recursion too deep for the mirror")
         except MemoryError:
             return MirrorOut("unknown", steps=m.steps, reason="out of memory in SpecGuard's evaluator")
         except Exception as e:      # a mirror defect must never become a claim
-            return MirrorOut("unknown", steps=m.steps, reason=f"SpecGuard's evaluator failed: {type(e).__name__}: {e}")
+            out = MirrorOut("unknown", steps=m.steps, reason=f"SpecGuard's evaluator failed: {type(e).__name__}: {e}")
+        if key is not None:
+            self._memo[key] = (out, m.charged)
+        return out
 
     def _outcome(self, m: Mirror, margs: list) -> MirrorOut:
         def run(name: str):
@@ -3757,12 +3781,23 @@ class SpecProgram:
         b = budget if budget is not None else EvalBudget()
         if b.exceeded:
             return True
+        key = ("post", id(margs), cls, step_limit)
+        try:
+            hit = self._memo_hit(key, b)
+        except BudgetExceeded:
+            return True
+        if hit is not None and hit[2] is margs:
+            return hit[0]
         m = Mirror(self.fns, self.fuel, step_limit, b)
         try:
             with _deep_stack(), m:
-                return m_truth(m.call(self.index["post"], [*margs, x]))
-        except (Undefined, _SpecRaise, TooLong, RecursionError, MemoryError):
+                ok = m_truth(m.call(self.index["post"], [*margs, x]))
+        except BudgetExceeded:
             return True
+        except (Undefined, _SpecRaise, TooLong, RecursionError, MemoryError):
+            ok = True
+        self._memo[key] = (ok, m.charged, margs)
+        return ok
 
     def run(self, name: str, args: Sequence[V], budget: EvalBudget | None = None) -> tuple[str, Any]:
         """Call one function of the spec: ``("ret", exact V)`` (Python's own types: ``True`` is a
