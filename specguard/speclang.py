@@ -3047,8 +3047,8 @@ class Mirror:
     def checkpoint(self) -> None:
         """Charge the budget with the work since the last checkpoint; raise past a bound."""
         done = self.steps + self.work
-        self.budget.charge(done - self.charged)
-        self.charged = done
+        n, self.charged = done - self.charged, done
+        self.budget.charge(n)
         if done > self.step_limit:
             raise TooLong(f"more than {self.step_limit} evaluation steps at one input")
         self.mark = min(self.step_limit + 1, done + self.CHECK_EVERY, done + self.budget.left + 1)
@@ -3701,6 +3701,8 @@ class SpecProgram:
         hit = self._memo.get(key)
         if hit is None:
             return None
+        if hit[0] is None and budget.left >= hit[1]:
+            return None             # cut by the budget last time, with less of it left: run again
         budget.charge(hit[1])
         return hit
 
@@ -3726,6 +3728,8 @@ class SpecProgram:
                 if out.kind == "none" and out.sure and any(_has_opaque_container(a) for a in margs):
                     out = MirrorOut("none", steps=out.steps, reason=out.reason, sure=False)
         except BudgetExceeded as e:
+            if key is not None:
+                self._memo[key] = (None, m.charged)      # needs more than this
             return MirrorOut("unknown", steps=m.steps, reason=str(e))
         except TooLong as e:
             out = MirrorOut("unknown", steps=m.steps, reason=str(e))
