@@ -3823,8 +3823,14 @@ class SpecProgram:
 def load_spec(path: str | Path) -> SpecProgram:
     """Read and check a spec file (raises :class:`SpecError`)."""
     p = Path(path)
+    if not p.is_file():
+        raise SpecError("the spec is not a regular file", path=str(path), hint="give the path of a .py file")
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as f:
+            data = f.read(4 * MAX_SOURCE + 1)
+        if len(data) > 4 * MAX_SOURCE:
+            raise SpecError(f"the spec is too large (more than {MAX_SOURCE} characters)", path=str(path))
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise SpecError(f"cannot read the spec: {e}", path=str(path)) from None
     return SpecProgram(text, str(path))

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from specguard import values as vals
-from specguard.speclang import MirrorOut, SpecProgram
+from specguard.speclang import SpecProgram
 from specguard.values import V
 
 _CHILD = r'''
@@ -139,70 +139,3 @@ def run_cpython(program: SpecProgram | str, calls: Sequence[tuple[str, Sequence[
         else:
             res.append(CPythonResult("error", name=r.get("reason", "")))
     return res
-
-
-def cpython_outcomes(program: SpecProgram, arg_lists: Sequence[Sequence[V]], **kw) -> list[MirrorOut]:
-    """The spec's outcome at each input, evaluated by CPython (pre, raises, then reference)."""
-    n = len(arg_lists)
-    outs: list[MirrorOut | None] = [None] * n
-    full = []
-    for i, a in enumerate(arg_lists):
-        need = program.nparams - len(program.defaults)
-        if not need <= len(a) <= program.nparams:
-            outs[i] = MirrorOut("none", reason="the call does not match the spec's parameters")
-            full.append(None)
-        else:
-            extra = tuple(vals.from_python(d) for d in program.defaults[len(a) - need:])
-            full.append(tuple(a) + extra)
-    todo = [i for i in range(n) if outs[i] is None]
-    for stage in ("pre", "raises", "reference"):
-        if stage not in program.index or not todo:
-            continue
-        res = run_cpython(program, [(stage, full[i]) for i in todo], **kw)
-        left = []
-        for i, r in zip(todo, res):
-            if r.kind == "error":
-                outs[i] = MirrorOut("unknown", reason=f"CPython: {r.name}")
-            elif stage == "pre":
-                ok = r.kind == "ret" and _truthy_exact(r.value)
-                if ok is None:
-                    outs[i] = MirrorOut("unknown", reason="pre() returned a value outside the subset")
-                elif not ok:
-                    outs[i] = MirrorOut("none", reason="pre() is false or raised")
-                else:
-                    left.append(i)
-            elif stage == "raises":
-                if r.kind == "ret" and r.value.kind == "str":
-                    outs[i] = MirrorOut("raises", reason=f"raises() says {r.value.val}")
-                elif r.kind == "ret" and r.value.kind == "none":
-                    left.append(i)
-                else:
-                    outs[i] = MirrorOut("none", reason="raises() returned neither a str nor None")
-            else:
-                if r.kind == "raise":
-                    outs[i] = MirrorOut("raises", reason=f"reference() raises {r.name}") if r.explicit \
-                        else MirrorOut("none", reason=f"reference() fails with {r.name}")
-                else:
-                    try:
-                        outs[i] = MirrorOut("eq", value=vals.canon(r.value))
-                    except (TypeError, ValueError):
-                        outs[i] = MirrorOut("unknown", reason="result outside the value model")
-        todo = left
-    for i in todo:
-        if outs[i] is None:
-            outs[i] = MirrorOut("post", args=tuple(full[i])) if "post" in program.index else \
-                MirrorOut("none", reason="no reference")
-    return [o if o is not None else MirrorOut("unknown") for o in outs]
-
-
-def _truthy_exact(v: V) -> bool | None:
-    k = v.kind
-    if k == "none":
-        return False
-    if k in ("bool", "int"):
-        return bool(v.val)
-    if k == "float":
-        return v.val != 0
-    if k in ("str", "bytes", "list", "tuple", "dict", "set", "frozenset"):
-        return len(v.val) > 0
-    return None

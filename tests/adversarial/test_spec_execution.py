@@ -232,7 +232,32 @@ def test_evaluator_returns_pythons_exact_types(rows):
     assert checked > len(calls) * 0.9
 
 
-@pytest.mark.parametrize("x", [-0.0, 0.0, 1.0, b"a", b"", frozenset({1}), 1 + 0j])
+@pytest.mark.lean
+def test_kernel_returns_pythons_exact_scalar_types(core):
+    """#11.17: the kernel's evaluation of the compiled spec (``P i args``, before Py.canon) gives
+    CPython's exact scalar (``Val.bool`` for a bool, ``Val.int`` for an int, str, None), for every
+    expression above at a few inputs: kernel vs CPython, one Lean file."""
+    from specguard import emit
+    src = _expr_module("a: int, b: int, p: bool, q: bool, s: str")
+    prog = SpecProgram(src, "exprs.py")
+    rows = [(1, 2, True, False, "ab"), (0, -1, False, True, ""), (-2, 3, True, True, "1")]
+    calls = [(f"e{i}", tuple(vals.from_python(x) for x in row)) for row in rows for i in range(len(EXPRS))]
+    cp = spec_oracle.run_cpython(src, calls, timeout=60)
+    thms = []
+    for k, ((name, args), r) in enumerate(zip(calls, cp)):
+        if r.kind == "ret" and r.value.kind in ("bool", "int", "str", "none"):
+            argl = speclang._lean_list([emit.lean_val(x) for x in args])
+            thms.append(f"theorem x{k} : Eq (P {prog.index[name]} {argl}) "
+                        f"(Option.some (Py.Res.ret {emit.lean_val(r.value)})) := Eq.refl _")
+    assert len(thms) > 100 and any("Val.bool" in t for t in thms)
+    head = ["prelude", "import SpecGuard.Core", "import SpecGuard.Value", "import SpecGuard.Py",
+            "noncomputable section", "open SpecGuard", f"def P : Nat → List Val → Option Py.Res := {prog.lean_prog()}"]
+    res = lean_runner.check_text("\n".join(head + thms) + "\n", timeout=600, options=list(certcheck.LEAN_OPTIONS))
+    bad = [thms[(m.line or 0) - len(head) - 1][:160] for m in res.errors if 0 <= (m.line or 0) - len(head) - 1 < len(thms)]
+    assert res.ok and not bad, (bad[:3], res.errors[:2])
+
+
+@pytest.mark.parametrize("x", [-0.0, 0.0, 1.0, b"a", b"", frozenset({1})])
 def test_values_outside_the_subset_are_never_confused(x):
     """#11.17: a float (-0.0), bytes or frozenset input passed through a spec is outside the
     evaluator's value model: it says nothing (never a wrong-typed value such as 0 or "a")."""
