@@ -2219,8 +2219,8 @@ def _mk_int(i: int) -> int:
 def _cap_len(n: int) -> None:
     if n > MAX_LEN:
         raise Unsure("value too large")
-    if n > 64:
-        _charge(n >> 2)          # building a sequence costs in proportion to its length
+    if n > 256:
+        _charge(n >> 8)          # building (or copying) a sequence costs in proportion to its length
 
 
 def m_add(a, b):
@@ -3025,7 +3025,7 @@ class Mirror:
     ``work`` counts walks over nested data.  Both are bounded: ``step_limit`` at one input and
     ``budget`` (an :class:`EvalBudget`, shared by the evaluations of one run) in total."""
 
-    CHECK_EVERY = 1 << 16
+    CHECK_EVERY = 1 << 14
 
     def __init__(self, fns: Sequence[Fn], fuel: int, step_limit: int = MIRROR_STEP_LIMIT,
                  budget: EvalBudget | None = None) -> None:
