@@ -30,7 +30,8 @@ class Options:
     classify: bool = True
     # ``--spec``: a spec in SpecGuard's specification language replaces the description's rules
     spec: "speclang.SpecProgram | None" = None
-    # mirror steps the kernel is asked to evaluate per input (more: CPython, execution evidence)
+    # mirror steps the kernel is asked to evaluate per input (more: SpecGuard's evaluator alone,
+    # execution evidence)
     spec_budget: int = speclang.DEFAULT_KERNEL_BUDGET
     # ``--model``: a litellm model writes specs from the description (never the tests) when the
     # rule-based path reaches no verdict; None (the default): no model is ever called
@@ -121,7 +122,7 @@ class _Formal:
 @dataclass
 class _SpecUse:
     """How a ``--spec`` took part: its clause, its instances, what the mirror said at each
-    tested input, and the inputs left to CPython (execution evidence)."""
+    tested input, and the inputs beyond the kernel budget (execution evidence)."""
 
     program: speclang.SpecProgram
     clause: emit.Clause
@@ -184,6 +185,9 @@ def _spec_use(program: speclang.SpecProgram, entry: str, json: bool, keyed: list
     calls: dict[str, Call] = {}
     keys: dict[str, str] = {}
     key_texts: dict[str, str | None] = {}
+    # one budget for every evaluation of the spec in this derivation (deterministic in steps, so
+    # verify's re-derivation reaches the same outcomes; FUEL in the spec does not raise it)
+    evals = speclang.EvalBudget()
     for c in keyed:
         call = c.source.call
         if c.input_id in outcomes:
@@ -194,10 +198,14 @@ def _spec_use(program: speclang.SpecProgram, entry: str, json: bool, keyed: list
         if call.target != entry:
             outcomes[c.input_id] = speclang.MirrorOut("none", reason=f"a call of {call.target}, not {entry}")
             continue
-        outcomes[c.input_id] = program.outcome(call.args, call.kwargs, json=json)
+        outcomes[c.input_id] = program.outcome(call.args, call.kwargs, json=json, budget=evals)
     instances: list[emit.Clause] = []
     over: list[str] = []
     notes: list[str] = []
+    spent_out = [i for i, o in outcomes.items() if o.kind == "unknown" and o.reason == evals.exceeded]
+    if spent_out:
+        notes.append(f"inconclusive at {len(spent_out)} tested input(s): {evals.exceeded} (first: "
+                     f"{calls[spent_out[0]].source(60)}); nothing is claimed there")
     spent = 0
     unmatched = [i for i, o in outcomes.items() if o.kind == "none" and "parameters" in o.reason]
     if unmatched and len(unmatched) == len(outcomes):
@@ -206,7 +214,8 @@ def _spec_use(program: speclang.SpecProgram, entry: str, json: bool, keyed: list
     for input_id, out in outcomes.items():
         call = calls[input_id]
         if out.kind == "unknown":
-            notes.append(f"the spec was not evaluated at {call.source(60)}: {out.reason}")
+            if input_id not in spent_out:
+                notes.append(f"the spec was not evaluated at {call.source(60)}: {out.reason}")
             continue
         if out.kind == "none":
             continue
@@ -229,7 +238,7 @@ def _spec_use(program: speclang.SpecProgram, entry: str, json: bool, keyed: list
         else:
             margs = out.args
             def check(o: emit.Outcome, margs=margs) -> bool:
-                return o.exc is None and program.post_holds(margs, o.cls)
+                return o.exc is None and program.post_holds(margs, o.cls, budget=evals)
             lean_args = speclang._lean_list([emit.lean_val(a) for a in call.args] +
                                             [speclang.lean_lit(d) for d in program.defaults[
                                                 len(call.args) - (program.nparams - len(program.defaults)):]])
@@ -423,37 +432,32 @@ def _assumptions(f: _Formal) -> tuple[str, ...]:
 
 
 def _execution_conflict(f: _Formal, opts: Options) -> tuple[ConflictCore, str] | None:
-    """At inputs where evaluating the spec in the kernel exceeds the budget: evaluate it with
-    CPython (sandboxed); a test it contradicts is a conflict with *execution* evidence."""
+    """At inputs where evaluating the spec in the kernel exceeds the budget: what SpecGuard's own
+    evaluator (the mirror, over the checked IR, within its step, time and memory bounds) computed
+    there; a test it contradicts is a conflict with *execution* evidence (not kernel-checked;
+    the spec's source text is never run)."""
     use = f.spec
     if use is None or not use.over_budget:
         return None
-    ids = [i for i in use.over_budget if use.outcomes[i].kind in ("eq", "raises")]
-    if not ids:
-        return None
-    cp = speclang.cpython_outcomes(use.program, [use.calls[i].args for i in ids], timeout=opts.timeout)
-    for input_id, out in zip(ids, cp):
-        mine = use.outcomes[input_id]
-        if out.kind == "eq" and use.json and not speclang._json_safe(out.value):
-            continue
-        if out.kind != mine.kind or (out.kind == "eq" and out.value != mine.value):
-            use.notes.append(f"CPython and SpecGuard's evaluator disagree on the spec at "
-                             f"{use.calls[input_id].source(60)}; nothing is claimed there")
+    for input_id in use.over_budget:
+        out = use.outcomes[input_id]
+        if out.kind not in ("eq", "raises"):
             continue
         o = emit.Outcome(cls=out.value) if out.kind == "eq" else emit.Outcome(exc="SpecGuardSpec")
         for t in f.test_clauses:
             if t.input_id == input_id and (not t.holds(o) if out.kind == "eq" else t.eq is not None):
                 call = use.calls[input_id]
-                said = f"returns {speclang.vals.py_repr(out.value)}" if out.kind == "eq" else "raises"
-                st = f"{call.source()} {said} (the spec, evaluated by CPython)"
+                said = f"returns {speclang.vals.py_repr(out.exact or out.value)}" if out.kind == "eq" else "raises"
+                st = f"{call.source()} {said} (the spec, evaluated by SpecGuard's evaluator)"
                 spec_item = _item(emit.Clause(name=_SPEC_CLAUSE, key=None, source=_spec_item(use.program, st)))
                 test_item = _item(t)
                 core = ConflictCore(kind="description-vs-test", items=(test_item, spec_item),
                                     explanation=f"no implementation satisfies both `{test_item.statement}` "
                                                 f"({test_item.loc}) and `{spec_item.statement}` ({spec_item.loc})")
-                return core, (f"description-vs-test conflict (execution evidence: the spec was run by CPython "
-                              f"in a sandbox at this input, beyond the kernel budget of {opts.spec_budget} "
-                              f"steps): {core.explanation}")
+                return core, (f"description-vs-test conflict (execution evidence, not kernel-checked: SpecGuard's "
+                              f"own evaluator of the checked spec disagrees with a test at an input beyond the "
+                              f"kernel budget of {opts.spec_budget} steps; the spec's source was not run): "
+                              f"{core.explanation}")
     return None
 
 

@@ -116,8 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
                                   "reference/pre/post/raises; see docs/spec-language.md), used instead of the "
                                   "description's rules")
     c.add_argument("--spec-budget", type=int, default=None,
-                   help="spec evaluation steps per input the kernel is asked to check (more: CPython, execution "
-                        "evidence; default %d)" % 10_000)
+                   help="spec evaluation steps per input the kernel is asked to check (more: SpecGuard's own "
+                        "evaluator alone, execution evidence; default %d)" % 10_000)
     _add_model_args(c, context=True)
     _add_config_arg(c)
     _add_common(c)

@@ -96,34 +96,46 @@ def example_disagreements(program: speclang.SpecProgram, description: str, entry
     ``report``: the description is a problem statement, whose examples show the behaviour to fix
     (none is used, so the model is never pushed towards the bug)."""
     from .formalize_desc import formalize_description
-    from .values import py_repr
+    from .values import canon, py_repr
     try:
         df = formalize_description(description, path=path, entry_point=entry_point, report=report)
     except SpecGuardError:
         return []
     entry = program.entry_override or entry_point
     out = []
+    budget = speclang.EvalBudget()      # all examples of this spec: bounded steps, time, memory
     for c in df.claims:
         if c.kind is not ClaimKind.example or c.call is None or c.expect is None:
             continue
         if entry and c.call.target != entry:
             continue
-        o = program.outcome(c.call.args, c.call.kwargs)
+        o = program.outcome(c.call.args, c.call.kwargs, budget=budget)
         want_raise = c.expect.kind is ExpectKind.raises
         said = None
         if o.kind == "eq":
+            # compared as Python's == compares (True == 1), shown with the spec's own type
+            shown = py_repr(o.exact if o.exact is not None else o.value)
             if want_raise:
-                said = f"returns {py_repr(o.value)}"
-            elif c.expect.kind is ExpectKind.eq and o.value != c.expect.value:
-                said = f"returns {py_repr(o.value)}"
+                said = f"returns {shown}"
+            elif c.expect.kind is ExpectKind.eq and o.value != _class(c.expect.value, canon):
+                said = f"returns {shown}"
         elif o.kind == "raises" and not want_raise:
             said = f"raises ({o.reason})"
-        elif o.kind == "post" and c.expect.kind is ExpectKind.eq and not program.post_holds(o.args, c.expect.value):
+        elif o.kind == "post" and c.expect.kind is ExpectKind.eq and \
+                not program.post_holds(o.args, _class(c.expect.value, canon), budget=budget):
             said = "post() rejects that result"
         if said is not None:
             want = "raises" if want_raise else f"== {py_repr(c.expect.value)}"
             out.append(f"the description says {c.call.source(100)} {want} (line {c.loc.line}), but your spec: {said}")
     return out
+
+
+def _class(v, canon):
+    """The canonical class of an example's expected value (unchanged where it has none)."""
+    try:
+        return canon(v)
+    except (TypeError, ValueError):
+        return v
 
 
 def _check_reply(reply: str, index: int, description: str, entry_point: str | None,
@@ -136,7 +148,7 @@ def _check_reply(reply: str, index: int, description: str, entry_point: str | No
         program = speclang.SpecProgram(code, path)
     except SpecGuardError as e:
         return None, code, f"the spec was rejected: {e}"
-    except (SyntaxError, RecursionError, ValueError) as e:
+    except (SyntaxError, RecursionError, MemoryError, ValueError) as e:
         return None, code, f"the spec was rejected: {type(e).__name__}: {e}"
     if program.fn("reference") is None and program.fn("post") is None:
         return None, code, "the spec defines neither reference() nor post()"

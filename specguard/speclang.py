@@ -16,20 +16,26 @@ A spec is a small, pure Python file that says what the function under test must 
 
     EXAMPLES = [(([1, 2, 3], 10), 6)]                        # optional: the spec's own examples
 
-The file is parsed with :mod:`ast` and checked against the subset documented in
-``docs/spec-language.md``; anything outside it is a :class:`SpecError` naming ``file:line`` with
-a fix.  It is never executed by SpecGuard, except by CPython in a sandboxed subprocess
-(:func:`run_cpython`) when evaluating it in the kernel would be too slow (execution evidence).
+The file is parsed with :mod:`ast` (within size and nesting bounds) and *every* node of the
+module is checked against the subset documented in ``docs/spec-language.md`` (top-level
+statements, unused constants, annotations, defaults, decorators); anything outside it is a
+:class:`SpecError` naming ``file:line`` with a fix.  The source text is never executed, by
+CPython or otherwise: SpecGuard only evaluates the intermediate representation it built itself.
 
 The checked program becomes an intermediate representation (``E*``/``S*`` classes below) with
-three consumers that implement the same semantics:
+two consumers that implement the same semantics:
 
 * :meth:`SpecProgram.lean_spec`: one Lean term over ``lean/SpecGuard/Py.lean`` (the statement the
   kernel evaluates; continuation-passing style, locals as binders, loops as recursors);
-* :class:`Mirror`: a Python interpreter of the IR that SpecGuard uses to decide what to prove;
-* :func:`run_cpython`: the original source run by CPython.
+* :class:`Mirror`: SpecGuard's own interpreter of the IR, used to decide what to prove and,
+  beyond the kernel budget, as *execution* evidence; bounded in steps, wall time and memory
+  (:class:`EvalBudget`), it can do no I/O by construction (its operations are the ``m_*``
+  functions below, on plain data).
 
-Semantics shared by all three (see ``lean/SpecGuard/Py.lean``): values are compared by ``==``;
+The test suite checks both against CPython running spec sources the tests wrote themselves
+(``tests/spec_oracle.py``), with exact types (``True`` is not ``1``).
+
+Semantics shared by both (see ``lean/SpecGuard/Py.lean``): values are compared by ``==``;
 an *implicit* error (TypeError, IndexError, ...), running out of fuel, or a case outside the
 subset means the spec says nothing at that input; an explicit ``raise Name(...)`` means the call
 must raise.  Mutation is value semantics, made equal to CPython's reference semantics by the
@@ -39,12 +45,10 @@ ownership rules checked in :class:`_Ownership`.
 from __future__ import annotations
 
 import ast
-import json
 import os
-import resource
-import subprocess
 import sys
-import tempfile
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -55,12 +59,18 @@ from .values import V
 
 DEFAULT_FUEL = 100_000
 # Mirror steps (operations weighted by the size of the data they walk, statements, loop
-# iterations and calls) the kernel is asked to evaluate per input; beyond it, evaluation falls
-# back to CPython (execution evidence).  Measured in benchmarks/spec_eval.py: a step costs the
+# iterations and calls) the kernel is asked to evaluate per input; beyond it, only SpecGuard's
+# own evaluator (the mirror) computes the spec there (execution evidence).  Measured in benchmarks/spec_eval.py: a step costs the
 # elaborator plus the kernel about 0.2-0.6 ms on 2 cores, so the budget is a few seconds.
 DEFAULT_KERNEL_BUDGET = 10_000
-# The mirror gives up (the spec says nothing it can certify) beyond this many steps.
-MIRROR_STEP_LIMIT = 5_000_000
+# SpecGuard's own bounds on its evaluator (the mirror), wherever it runs (check --spec, verify
+# --inputs, the spec agent's feedback): steps at one input, and steps, wall time and memory
+# growth for all evaluations of one spec in one run (:class:`EvalBudget`).  A spec's FUEL is part
+# of its semantics (the kernel evaluates it too); nothing in a spec raises these bounds.
+MIRROR_STEP_LIMIT = 1_000_000
+EVAL_STEPS_TOTAL = 2_000_000
+EVAL_SECONDS = 20.0
+EVAL_MEMORY_MB = 512
 MAX_DEPTH = 450          # nesting depth the mirror accepts (Py.DEPTH is 500)
 MAX_BITS = 1 << 20       # integer size the mirror computes (larger: outside the subset)
 MAX_LEN = 1 << 22        # str / list length the mirror builds
@@ -379,6 +389,59 @@ def _lit_value(node: ast.AST) -> Any:
     raise ValueError
 
 
+def _plain_identifier(name: str) -> bool:
+    """A name a spec may define or mention: no dunder (``__class__``, ``__import__`` ...)."""
+    return name.isidentifier() and not name.startswith("__")
+
+
+MAX_SOURCE = 1_000_000    # characters of a spec file
+MAX_NODES = 100_000       # syntax-tree nodes of a spec
+MAX_NESTING = 100         # syntax-tree depth of a spec (a real spec nests a few dozen levels)
+
+
+def _parse_bounded(source: str, path: str) -> ast.Module:
+    """``ast.parse`` of a spec within size and nesting bounds: a clean :class:`SpecError`, never
+    a ``RecursionError`` / ``MemoryError`` (CPython's parser raises both on deep nesting)."""
+    fix = "write the spec with shallower expressions (intermediate variables, helper functions)"
+    if len(source) > MAX_SOURCE:
+        raise _err(path, None, f"the spec is too large ({len(source)} characters; at most {MAX_SOURCE})")
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as e:
+        raise _err(path, e.lineno, f"not valid Python: {e.msg}") from None
+    except (RecursionError, MemoryError):
+        raise _err(path, None, "the spec is nested too deeply to be parsed", fix) from None
+    except ValueError as e:     # e.g. null bytes
+        raise _err(path, None, f"not valid Python: {e}") from None
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    count = 0
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        if depth > MAX_NESTING:
+            raise _err(path, node, f"the spec nests more than {MAX_NESTING} levels deep", fix)
+        if count > MAX_NODES:
+            raise _err(path, node, f"the spec has more than {MAX_NODES} syntax nodes",
+                       "a spec is a short program; move large tables to the tests' inputs")
+        stack.extend((c, depth + 1) for c in ast.iter_child_nodes(node))
+    return tree
+
+
+class _deep_stack:
+    """A raised recursion limit for SpecGuard's own recursive passes over a checked spec (their
+    depth is bounded by :data:`MAX_NESTING` and the mirror's limits); a ``RecursionError`` past
+    it is caught by the caller."""
+
+    LIMIT = 20_000
+
+    def __enter__(self) -> None:
+        self.old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(self.old, self.LIMIT))
+
+    def __exit__(self, *exc) -> None:
+        sys.setrecursionlimit(self.old)
+
+
 class _Scope:
     """Binder names of one function: locals, and nested comprehension/lambda variables."""
 
@@ -417,10 +480,7 @@ class _Parser:
 
     # -- module ---------------------------------------------------------------------
     def module(self) -> list[Fn]:
-        try:
-            tree = ast.parse(self.source, filename=self.path)
-        except SyntaxError as e:
-            raise _err(self.path, e.lineno, f"not valid Python: {e.msg}") from None
+        tree = _parse_bounded(self.source, self.path)
         body = list(tree.body)
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
@@ -431,15 +491,16 @@ class _Parser:
                     raise self.err(node, f"function {node.name!r} is defined twice", "rename or remove one of them")
                 self.functions[node.name] = node
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                mod = node.module if isinstance(node, ast.ImportFrom) else node.names[0].name
-                if (mod or "").split(".")[0] not in _ALLOWED_IMPORTS:
-                    raise self.err(node, f"import of {mod!r} is outside the spec language",
-                                   "a spec uses only builtins; `from typing import ...` is allowed")
+                self.check_import(node)
             elif isinstance(node, (ast.Assign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 if len(targets) != 1 or not isinstance(targets[0], ast.Name) or node.value is None:
                     raise self.err(node, "module-level assignments must be `NAME = expression`")
+                if isinstance(node, ast.AnnAssign):
+                    self.check_annotation(node.annotation)
                 name = targets[0].id
+                if name.startswith("__"):
+                    raise self.err(node, f"the name {name!r} is reserved", "name constants without leading `__`")
                 if name == "EXAMPLES":
                     self.examples = node.value
                 elif name == "FUEL":
@@ -473,7 +534,36 @@ class _Parser:
         order = [n for n in SPEC_FUNCTIONS if n in self.functions] + \
                 [n for n in self.functions if n not in SPEC_FUNCTIONS]
         self.index = {n: i for i, n in enumerate(order)}
-        return [self.function(self.functions[n], self.index[n]) for n in order]
+        fns = [self.function(self.functions[n], self.index[n]) for n in order]
+        self.check_constants()
+        return fns
+
+    def check_import(self, node: ast.Import | ast.ImportFrom) -> None:
+        """``import typing`` / ``from typing import ...`` (each name; nothing else)."""
+        mods = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+        if isinstance(node, ast.ImportFrom) and node.level:
+            mods = ["." * node.level + (node.module or "")]
+        for mod in mods:
+            if mod.split(".")[0] not in _ALLOWED_IMPORTS:
+                raise self.err(node, f"import of {mod!r} is outside the spec language",
+                               "a spec uses only builtins; `from typing import ...` is allowed")
+        for a in node.names:
+            for name in (a.name, a.asname):
+                if name is not None and name != "*" and not _plain_identifier(name.split(".")[-1]):
+                    raise self.err(node, f"the name {name!r} is outside the spec language")
+
+    def check_constants(self) -> None:
+        """Every module constant is checked against the subset, used or not (a spec is never
+        executed, but nothing outside the language may hide in it)."""
+        self.fn_name = "<module>"
+        self.locals_set = set()
+        for name, value in self.constants.items():
+            self.scope = _Scope({})
+            self.const_stack = [name]
+            try:
+                self.expr(value)
+            finally:
+                self.const_stack = []
 
     # -- functions --------------------------------------------------------------------
     def function(self, node: ast.FunctionDef, index: int) -> Fn:
@@ -481,7 +571,12 @@ class _Parser:
         if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
             raise self.err(node, f"function {node.name!r}: only plain positional parameters are allowed")
         if node.decorator_list:
-            raise self.err(node, f"function {node.name!r}: decorators are outside the spec language")
+            raise self.err(node.decorator_list[0], f"function {node.name!r}: decorators are outside the spec language",
+                           "remove the decorator")
+        if getattr(node, "type_params", None):
+            raise self.err(node, f"function {node.name!r}: type parameters are outside the spec language")
+        if not _plain_identifier(node.name):
+            raise self.err(node, f"the function name {node.name!r} is reserved", "name functions without leading `__`")
         if node.returns is None:
             raise self.err(node, f"function {node.name!r} needs a return type annotation",
                            "e.g. `-> int`, `-> list[int]`, `-> bool`")
@@ -520,13 +615,36 @@ class _Parser:
                   locals=[binders[n] for n in local_names], pynames={b: n for n, b in binders.items()},
                   defaults=defaults, body=ir, line=node.lineno, annotations=[p.annotation for p in a.args])
 
-    def check_annotation(self, ann: ast.expr) -> None:
-        for n in ast.walk(ann):
-            if isinstance(n, ast.Name) and n.id not in _TYPE_NAMES:
-                raise self.err(n, f"type {n.id!r} is outside the spec language",
-                               "use int, bool, str, None, list[...], tuple[...], dict[...], set[...]")
-            if isinstance(n, ast.Constant) and n.value not in (None, Ellipsis) and not isinstance(n.value, str):
-                raise self.err(n, "unsupported type annotation")
+    def check_annotation(self, ann: ast.expr, quoted: bool = False) -> None:
+        """A type annotation: names of :data:`_TYPE_NAMES`, ``T[...]`` of them, ``A | B``,
+        ``None``, ``...`` and (once) a quoted annotation; no attribute, call or other node."""
+        hint = "use int, bool, str, None, list[...], tuple[...], dict[...], set[...]"
+        if isinstance(ann, ast.Name):
+            if ann.id not in _TYPE_NAMES:
+                raise self.err(ann, f"type {ann.id!r} is outside the spec language", hint)
+        elif isinstance(ann, ast.Constant):
+            if isinstance(ann.value, str) and not quoted:
+                try:
+                    inner = ast.parse(ann.value.strip(), mode="eval").body
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    raise self.err(ann, "unsupported type annotation", hint) from None
+                ast.increment_lineno(inner, ann.lineno - 1)
+                self.check_annotation(inner, quoted=True)
+            elif ann.value is not None and ann.value is not Ellipsis:
+                raise self.err(ann, "unsupported type annotation", hint)
+        elif isinstance(ann, ast.Subscript):
+            if not isinstance(ann.value, ast.Name):
+                raise self.err(ann, "unsupported type annotation", hint)
+            self.check_annotation(ann.value, quoted)
+            items = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+            for x in items:
+                self.check_annotation(x, quoted)
+        elif isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+            self.check_annotation(ann.left, quoted)
+            self.check_annotation(ann.right, quoted)
+        else:
+            what = f"`.{ann.attr}`" if isinstance(ann, ast.Attribute) else f"`{type(ann).__name__}`"
+            raise self.err(ann, f"{what} in a type annotation is outside the spec language", hint)
 
     # -- statements -----------------------------------------------------------------------
     def block(self, stmts: Sequence[ast.stmt]) -> list[S]:
@@ -560,6 +678,12 @@ class _Parser:
             if s.cause is not None:
                 raise self.err(s, "`raise ... from ...` is outside the spec language")
             exc = s.exc
+            name = exc.id if isinstance(exc, ast.Name) else \
+                exc.func.id if isinstance(exc, ast.Call) and isinstance(exc.func, ast.Name) else None
+            if name is not None and (not _plain_identifier(name) or name in self.functions or name in self.constants
+                                     or self.scope.lookup(name) is not None):
+                raise self.err(s, f"`raise {name}`: raise a named exception class such as ValueError",
+                               "`raise ValueError(...)`")
             if isinstance(exc, ast.Name):
                 self.raise_lines[ln] = exc.id
                 return [SRaise(exc.id, [], line=ln)]
@@ -586,7 +710,11 @@ class _Parser:
                 return [mut]
             return [SExpr(self.expr(s.value), line=ln)]
         if isinstance(s, ast.AnnAssign):
+            self.check_annotation(s.annotation)
+            if not isinstance(s.target, ast.Name):
+                raise self.err(s, "annotated assignments must be `name: type = value`")
             if s.value is None:
+                self.local(s.target)
                 return []
             return self.assign([s.target], s.value, ln)
         if isinstance(s, ast.Assign):
@@ -1889,6 +2017,69 @@ class TooLong(Exception):
     """The mirror's step limit was reached (nothing is claimed)."""
 
 
+class BudgetExceeded(TooLong):
+    """The evaluation budget of a spec (:class:`EvalBudget`) is spent (nothing is claimed)."""
+
+
+def _rss() -> int | None:
+    """This process's resident memory in bytes (Linux), else None."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class EvalBudget:
+    """Bounds on all evaluations of one spec in one run: ``steps`` in total (deterministic, so a
+    re-derivation by ``verify`` reaches the same outcomes), and as safety nets ``seconds`` of
+    wall time and ``memory_mb`` of resident-memory growth.  Once spent, every further
+    evaluation is ``unknown`` ("evaluation budget exceeded") at once."""
+
+    def __init__(self, steps: int = EVAL_STEPS_TOTAL, seconds: float = EVAL_SECONDS,
+                 memory_mb: int = EVAL_MEMORY_MB) -> None:
+        self.steps = steps
+        self.seconds = seconds
+        self.memory = memory_mb * 1024 * 1024
+        self.used = 0
+        self.start: float | None = None
+        self.rss0: int | None = None
+        self.exceeded: str | None = None
+
+    @property
+    def left(self) -> int:
+        return max(0, self.steps - self.used)
+
+    def charge(self, n: int) -> None:
+        if self.start is None:
+            self.start, self.rss0 = time.monotonic(), _rss()
+        self.used += n
+        if self.exceeded is None:
+            if self.used > self.steps:
+                self.exceeded = f"evaluation budget exceeded ({self.steps} steps for this spec)"
+            elif time.monotonic() - self.start > self.seconds:
+                self.exceeded = f"evaluation budget exceeded ({self.seconds:g} s for this spec)"
+            elif self.rss0 is not None and n:
+                rss = _rss()
+                if rss is not None and rss - self.rss0 > self.memory:
+                    self.exceeded = f"evaluation budget exceeded ({self.memory >> 20} MB of memory for this spec)"
+        if self.exceeded is not None:
+            raise BudgetExceeded(self.exceeded)
+
+
+_ACTIVE = threading.local()      # the Mirror evaluating in this thread (deep walks charge it)
+
+
+def _charge(n: int) -> None:
+    """Work of a walk over nested data (``==``, ``repr``, canonical forms ...), charged to the
+    running evaluation: shared sub-lists make such walks exponential in the steps that built them."""
+    m = getattr(_ACTIVE, "m", None)
+    if m is not None:
+        m.work += n
+        if m.steps + m.work >= m.mark:
+            m.checkpoint()
+
+
 class Opaque:
     """A value outside the subset (float, bytes, frozenset ...): every operation on it fails."""
 
@@ -1949,6 +2140,7 @@ def m_eq(a, b, d: int = 0) -> bool:
     if ta is tb and ta in (list, tuple):
         if len(a) != len(b):
             return False
+        _charge(len(a))
         for x, y in zip(a, b):
             if not m_eq(x, y, d + 1):
                 return False
@@ -1956,6 +2148,7 @@ def m_eq(a, b, d: int = 0) -> bool:
     if ta is dict and tb is dict:
         if len(a) != len(b):
             return False
+        _charge(len(a) * len(b))
         for k, v in a.items():
             found = False
             for k2, v2 in b.items():
@@ -1970,6 +2163,7 @@ def m_eq(a, b, d: int = 0) -> bool:
     if ta is set and tb is set:
         if len(a) != len(b):
             return False
+        _charge(len(a) * len(b))
         return all(any(m_eq(x, y, d + 1) for y in b) for x in a)
     if _in_subset(a) and _in_subset(b):
         return False
@@ -1982,6 +2176,7 @@ def m_hashable(x, d: int = 0) -> bool:
     if x is None or type(x) in (bool, int, str):
         return True
     if type(x) is tuple:
+        _charge(len(x))
         return all(m_hashable(y, d + 1) for y in x)
     if type(x) in (list, dict, set):
         return False
@@ -2004,6 +2199,7 @@ def m_cmp(op: int, a, b, d: int = 0) -> bool:
     if ta is str and tb is str:
         return _nat_cmp(op, a, b)
     if ta is tb and ta in (list, tuple):
+        _charge(min(len(a), len(b)))
         for x, y in zip(a, b):
             if not m_eq(x, y, d + 1):
                 return m_cmp(op, x, y, d + 1)
@@ -2012,14 +2208,19 @@ def m_cmp(op: int, a, b, d: int = 0) -> bool:
 
 
 def _mk_int(i: int) -> int:
-    if i.bit_length() > MAX_BITS:
+    b = i.bit_length()
+    if b > MAX_BITS:
         raise Unsure("integer too large")
+    if b > 4096:
+        _charge(b >> 9)          # big integers cost memory and time in proportion to their size
     return i
 
 
 def _cap_len(n: int) -> None:
     if n > MAX_LEN:
         raise Unsure("value too large")
+    if n > 256:
+        _charge(n >> 8)          # building (or copying) a sequence costs in proportion to its length
 
 
 def m_add(a, b):
@@ -2084,7 +2285,7 @@ def m_pow(a, b):
         raise _U("negative exponent (a float)")
     if y > 1 and abs(x) > 1 and y * max(abs(x).bit_length(), 1) > MAX_BITS:
         raise Unsure("integer too large")
-    return x ** y
+    return _mk_int(x ** y)
 
 
 def _bitop(f, g, a, b):
@@ -2351,6 +2552,7 @@ def _shape(v, d: int = 0):
     if t is str:
         return "str"
     if t in (list, tuple):
+        _charge(len(v))
         return (t is list, tuple(_shape(x, d + 1) for x in v))
     raise _U("sort key outside the subset")
 
@@ -2459,6 +2661,8 @@ def m_repr(v, d: int = 0) -> str:
         return m_int_str(v)
     if t is str:
         return m_str_repr(v)
+    if t in (list, tuple, dict):
+        _charge(len(v))
     if t is list:
         return "[" + ", ".join(m_repr(x, d + 1) for x in v) + "]"
     if t is tuple:
@@ -2815,18 +3019,54 @@ class _Return(_Flow):
 
 
 class Mirror:
-    """Evaluates the IR with the semantics of ``Py.lean`` (``Undefined`` for Lean's ``none``)."""
+    """Evaluates the IR with the semantics of ``Py.lean`` (``Undefined`` for Lean's ``none``).
 
-    def __init__(self, fns: Sequence[Fn], fuel: int, step_limit: int = MIRROR_STEP_LIMIT) -> None:
+    ``steps`` counts what the kernel would evaluate (the kernel budget is measured in it);
+    ``work`` counts walks over nested data.  Both are bounded: ``step_limit`` at one input and
+    ``budget`` (an :class:`EvalBudget`, shared by the evaluations of one run) in total."""
+
+    CHECK_EVERY = 1 << 14
+
+    def __init__(self, fns: Sequence[Fn], fuel: int, step_limit: int = MIRROR_STEP_LIMIT,
+                 budget: EvalBudget | None = None) -> None:
         self.fns = list(fns)
         self.fuel = fuel
         self.step_limit = step_limit
+        self.budget = budget if budget is not None else EvalBudget()
         self.steps = 0
+        self.work = 0
+        self.charged = 0
+        self.mark = 0
+        self.checkpoint()
 
     def tick(self, n: int = 1) -> None:
         self.steps += n
-        if self.steps > self.step_limit:
-            raise TooLong(f"more than {self.step_limit} steps")
+        if self.steps + self.work >= self.mark:
+            self.checkpoint()
+
+    def checkpoint(self) -> None:
+        """Charge the budget with the work since the last checkpoint; raise past a bound."""
+        done = self.steps + self.work
+        n, self.charged = done - self.charged, done
+        self.budget.charge(n)
+        if done > self.step_limit:
+            raise TooLong(f"more than {self.step_limit} evaluation steps at one input")
+        self.mark = min(self.step_limit + 1, done + self.CHECK_EVERY, done + self.budget.left + 1)
+
+    def settle(self) -> None:
+        """Charge what is left (at the end of an evaluation)."""
+        done = self.steps + self.work
+        self.budget.used += done - self.charged
+        self.charged = done
+
+    def __enter__(self) -> "Mirror":
+        self.saved = getattr(_ACTIVE, "m", None)
+        _ACTIVE.m = self
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _ACTIVE.m = self.saved
+        self.settle()
 
     # -- calls -----------------------------------------------------------------------------
     def call(self, index: int, args: Sequence, level: int | None = None):
@@ -3094,6 +3334,7 @@ def to_mirror(v: V):
 
 
 def _has_opaque_container(x) -> bool:
+    _charge(1)
     if isinstance(x, Opaque):
         return x.kind in ("dict", "set")
     if type(x) in (list, tuple):
@@ -3116,6 +3357,7 @@ def _sortable_key(x) -> None:
     elif type(x) is int:
         m_int_str(x)
     elif type(x) in (tuple, list):
+        _charge(len(x))
         for y in x:
             _sortable_key(y)
     elif type(x) is set:
@@ -3131,6 +3373,8 @@ def _plain(x, d: int = 0):
     if isinstance(x, Opaque):
         raise Undefined(f"{x.kind} in the result")
     t = type(x)
+    if t in (list, tuple, dict, set):
+        _charge(len(x))
     if t in (list, tuple):
         for y in x:
             _plain(y, d + 1)
@@ -3147,10 +3391,37 @@ def _plain(x, d: int = 0):
         raise Undefined("value outside the subset")
 
 
+MAX_RESULT_NODES = 200_000   # values in a result the mirror turns into a V
+
+
+def _check_result_size(x) -> None:
+    """A result with shared sub-lists (``xs = [xs, xs]`` in a loop) is exponentially larger than
+    the steps that built it: count its nodes, up to a bound, before walking it recursively."""
+    n, stack = 0, [x]
+    while stack:
+        y = stack.pop()
+        n += 1
+        if n > MAX_RESULT_NODES:
+            raise Unsure(f"result too large (more than {MAX_RESULT_NODES} values)")
+        t = type(y)
+        if t in (list, tuple, set):
+            stack.extend(y)
+        elif t is dict:
+            stack.extend(y.keys())
+            stack.extend(y.values())
+    _charge(n)
+
+
 def m_canon(x) -> V:
     """The canonical class (``values.canon``) of a mirror value, where ``Py.canon`` is defined."""
+    return vals.canon(m_exact(x))
+
+
+def m_exact(x) -> V:
+    """The exact value (``values.from_python``: bool stays bool) of a mirror value in the subset."""
+    _check_result_size(x)
     _plain(x)
-    return vals.canon(vals.from_python(x))
+    return vals.from_python(x)
 
 
 def _from_class(t: tuple, c: V):
@@ -3264,6 +3535,7 @@ class MirrorOut:
     steps: int = 0
     reason: str = ""
     sure: bool = True        # ``none``: the kernel certainly says nothing here either
+    exact: V | None = None   # ``eq``: the value itself, with Python's types (``value`` is its class)
 
 
 @dataclass(frozen=True)
@@ -3290,7 +3562,19 @@ class SpecProgram:
     def __init__(self, source: str, path: str = "<spec>") -> None:
         self.source = source
         self.path = path
-        p = _Parser(source, path)
+        self._lean_prog: str | None = None
+        self._memo: dict = {}
+        try:
+            with _deep_stack():
+                self._load()
+                self.lean_prog()
+        except (RecursionError, MemoryError):
+            raise _err(path, None, "the spec is too large or nested too deeply for SpecGuard to compile",
+                       "write the spec with shallower expressions and shorter literals") from None
+
+    def _load(self) -> None:
+        path = self.path
+        p = _Parser(self.source, path)
         self.fns: list[Fn] = p.module()
         self.index = dict(p.index)
         self.fuel = p.fuel
@@ -3301,7 +3585,6 @@ class SpecProgram:
             _Ownership(fn, path).check()
         self._check_signatures(p)
         self.examples = self._examples(p)
-        self._lean_prog: str | None = None
 
     # -- structure -------------------------------------------------------------------------
     def fn(self, name: str) -> Fn | None:
@@ -3400,36 +3683,65 @@ class SpecProgram:
         return [to_mirror(a) for a in args] + list(self.defaults[len(args) - need:])
 
     def outcome(self, args: Sequence[V], kwargs: Sequence = (), step_limit: int = MIRROR_STEP_LIMIT,
-                json: bool = False) -> MirrorOut:
+                json: bool = False, budget: EvalBudget | None = None) -> MirrorOut:
         """What the spec says about a call with exact arguments ``args`` (see :class:`MirrorOut`);
-        ``json`` as in :meth:`lean_spec`."""
-        out = self._outcome_any(args, kwargs, step_limit)
+        ``json`` as in :meth:`lean_spec`; ``budget`` shared by the evaluations of one run (by
+        default a fresh one)."""
+        out = self._outcome_any(args, kwargs, step_limit, budget if budget is not None else EvalBudget())
         if json and out.kind == "eq" and not _json_safe(out.value):
             return MirrorOut("none", steps=out.steps, reason="result has no faithful JSON view")
         if json and out.kind == "post" and _has_tuple(self.post_type):
             return MirrorOut("none", steps=out.steps, reason="postcondition on tuples in a JSON-table task")
         return out
 
-    def _outcome_any(self, args: Sequence[V], kwargs: Sequence, step_limit: int) -> MirrorOut:
+    def _memo_hit(self, key, budget: EvalBudget):
+        """A memoized evaluation (the mirror is deterministic): its result, its cost charged to
+        ``budget`` as if it ran again (so a re-derivation spends what the first one spent, in
+        a fraction of the time); None when not memoized."""
+        hit = self._memo.get(key)
+        if hit is None:
+            return None
+        if hit[0] is None and budget.left >= hit[1]:
+            return None             # cut by the budget last time, with less of it left: run again
+        budget.charge(hit[1])
+        return hit
+
+    def _outcome_any(self, args: Sequence[V], kwargs: Sequence, step_limit: int, budget: EvalBudget) -> MirrorOut:
+        if budget.exceeded:
+            return MirrorOut("unknown", reason=budget.exceeded)
+        key = ("outcome", tuple(args), tuple(kwargs), step_limit)
+        try:
+            hit = self._memo_hit(key, budget)
+        except TypeError:
+            key, hit = None, None
+        except BudgetExceeded as e:
+            return MirrorOut("unknown", reason=str(e))
+        if hit is not None:
+            return hit[0]
         margs = self.bind(args, kwargs)
         if margs is None:
             return MirrorOut("none", reason="the call does not match the spec's parameters")
-        m = Mirror(self.fns, self.fuel, step_limit)
-        old = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old, 20_000))
+        m = Mirror(self.fns, self.fuel, step_limit, budget)
         try:
-            out = self._outcome(m, margs)
-            if out.kind == "none" and out.sure and any(_has_opaque_container(a) for a in margs):
-                out = MirrorOut("none", steps=out.steps, reason=out.reason, sure=False)
-            return out
-        except TooLong as e:
+            with _deep_stack(), m:
+                out = self._outcome(m, margs)
+                if out.kind == "none" and out.sure and any(_has_opaque_container(a) for a in margs):
+                    out = MirrorOut("none", steps=out.steps, reason=out.reason, sure=False)
+        except BudgetExceeded as e:
+            if key is not None:
+                self._memo[key] = (None, m.charged)      # needs more than this
             return MirrorOut("unknown", steps=m.steps, reason=str(e))
+        except TooLong as e:
+            out = MirrorOut("unknown", steps=m.steps, reason=str(e))
         except RecursionError:
-            return MirrorOut("unknown", steps=m.steps, reason="recursion too deep for the mirror")
+            out = MirrorOut("unknown", steps=m.steps, reason="recursion too deep for the mirror")
+        except MemoryError:
+            return MirrorOut("unknown", steps=m.steps, reason="out of memory in SpecGuard's evaluator")
         except Exception as e:      # a mirror defect must never become a claim
-            return MirrorOut("unknown", steps=m.steps, reason=f"SpecGuard's evaluator failed: {type(e).__name__}: {e}")
-        finally:
-            sys.setrecursionlimit(old)
+            out = MirrorOut("unknown", steps=m.steps, reason=f"SpecGuard's evaluator failed: {type(e).__name__}: {e}")
+        if key is not None:
+            self._memo[key] = (out, m.charged)
+        return out
 
     def _outcome(self, m: Mirror, margs: list) -> MirrorOut:
         def run(name: str):
@@ -3455,230 +3767,70 @@ class SpecProgram:
                     v = run("reference")
                 except _SpecRaise as e:
                     return MirrorOut("raises", steps=m.steps, reason=f"reference() raises {e.name}")
-                return MirrorOut("eq", value=m_canon(v), steps=m.steps)
+                exact = m_exact(v)
+                return MirrorOut("eq", value=vals.canon(exact), exact=exact, steps=m.steps)
             return MirrorOut("post", args=tuple(margs), steps=m.steps)
         except Unsure as e:
             return MirrorOut("none", steps=m.steps, reason=str(e), sure=False)
         except Undefined as e:
             return MirrorOut("none", steps=m.steps, reason=str(e))
 
-    def post_holds(self, margs: Sequence, cls: V, step_limit: int = MIRROR_STEP_LIMIT) -> bool:
+    def post_holds(self, margs: Sequence, cls: V, step_limit: int = MIRROR_STEP_LIMIT,
+                   budget: EvalBudget | None = None) -> bool:
         """``Py.postCheck``: the class ``cls`` of a result satisfies ``post`` (True when unknown)."""
         try:
             x = _from_class(self.post_type, cls)
         except Undefined:
             return False
-        m = Mirror(self.fns, self.fuel, step_limit)
-        try:
-            return m_truth(m.call(self.index["post"], [*margs, x]))
-        except (Undefined, _SpecRaise, TooLong, RecursionError):
+        b = budget if budget is not None else EvalBudget()
+        if b.exceeded:
             return True
-
-    def run(self, name: str, args: Sequence[V]) -> tuple[str, Any]:
-        """Call one function of the spec: ``("ret", canonical V)``, ``("raise", name)`` or ``("none", why)``."""
-        m = Mirror(self.fns, self.fuel)
+        key = ("post", id(margs), cls, step_limit)
         try:
-            v = m.call(self.index[name], [to_mirror(a) for a in args])
-            return "ret", m_canon(v)
+            hit = self._memo_hit(key, b)
+        except BudgetExceeded:
+            return True
+        if hit is not None and hit[2] is margs:
+            return hit[0]
+        m = Mirror(self.fns, self.fuel, step_limit, b)
+        try:
+            with _deep_stack(), m:
+                ok = m_truth(m.call(self.index["post"], [*margs, x]))
+        except BudgetExceeded:
+            return True
+        except (Undefined, _SpecRaise, TooLong, RecursionError, MemoryError):
+            ok = True
+        self._memo[key] = (ok, m.charged, margs)
+        return ok
+
+    def run(self, name: str, args: Sequence[V], budget: EvalBudget | None = None) -> tuple[str, Any]:
+        """Call one function of the spec: ``("ret", exact V)`` (Python's own types: ``True`` is a
+        bool, not ``1``), ``("raise", name)`` or ``("none", why)``."""
+        b = budget if budget is not None else EvalBudget()
+        if b.exceeded:
+            return "none", b.exceeded
+        m = Mirror(self.fns, self.fuel, budget=b)
+        try:
+            with _deep_stack(), m:
+                v = m.call(self.index[name], [to_mirror(a) for a in args])
+                return "ret", m_exact(v)
         except _SpecRaise as e:
             return "raise", e.name
-        except (Undefined, TooLong, RecursionError) as e:
+        except (Undefined, TooLong, RecursionError, MemoryError) as e:
             return "none", str(e) or type(e).__name__
 
 
 def load_spec(path: str | Path) -> SpecProgram:
     """Read and check a spec file (raises :class:`SpecError`)."""
     p = Path(path)
+    if not p.is_file():
+        raise SpecError("the spec is not a regular file", path=str(path), hint="give the path of a .py file")
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as f:
+            data = f.read(4 * MAX_SOURCE + 1)
+        if len(data) > 4 * MAX_SOURCE:
+            raise SpecError(f"the spec is too large (more than {MAX_SOURCE} characters)", path=str(path))
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise SpecError(f"cannot read the spec: {e}", path=str(path)) from None
     return SpecProgram(text, str(path))
-
-
-# =====================================================================================
-# CPython in a sandbox (execution evidence, differential tests)
-# =====================================================================================
-
-_CHILD = r'''
-import json, sys, math
-def dec(j):
-    k = j[0]
-    if k == "none": return None
-    if k == "bool": return bool(j[1])
-    if k == "int": return int(j[1])
-    if k == "float": return float.fromhex(j[1]) if j[1] not in ("inf", "-inf", "nan") else float(j[1])
-    if k == "str": return j[1]
-    if k == "bytes": return bytes.fromhex(j[1])
-    if k == "list": return [dec(x) for x in j[1]]
-    if k == "tuple": return tuple(dec(x) for x in j[1])
-    if k == "set": return {dec(x) for x in j[1]}
-    if k == "frozenset": return frozenset(dec(x) for x in j[1])
-    if k == "dict": return {dec(a): dec(b) for a, b in j[1]}
-    raise ValueError(k)
-def enc(x, d=0):
-    if d > 900: raise ValueError("deep")
-    t = type(x)
-    if x is None: return ["none"]
-    if t is bool: return ["bool", x]
-    if t is int: return ["int", str(x)]
-    if t is float: return ["float", x.hex() if math.isfinite(x) else repr(x)]
-    if t is str: return ["str", x]
-    if t is bytes: return ["bytes", x.hex()]
-    if t in (list, tuple, set, frozenset):
-        return [t.__name__, [enc(y, d + 1) for y in x]]
-    if t is dict: return ["dict", [[enc(a, d + 1), enc(b, d + 1)] for a, b in x.items()]]
-    raise ValueError(t.__name__)
-req = json.loads(sys.stdin.read())
-raise_lines = {int(k): v for k, v in req["raise_lines"].items()}
-g = {"__name__": "specguard_spec"}
-out = []
-try:
-    exec(compile(req["source"], "<spec>", "exec"), g)
-except BaseException as e:
-    print(json.dumps({"load_error": type(e).__name__ + ": " + str(e)[:200]}))
-    sys.exit(0)
-for name, args in req["calls"]:
-    try:
-        v = g[name](*[dec(a) for a in args])
-        try:
-            out.append({"kind": "ret", "value": enc(v)})
-        except (ValueError, RecursionError):
-            out.append({"kind": "error", "reason": "result is not plain data"})
-    except BaseException as e:
-        tb, line = e.__traceback__, None
-        while tb is not None:
-            if tb.tb_frame.f_code.co_filename == "<spec>":
-                line = tb.tb_lineno
-            tb = tb.tb_next
-        name_ = type(e).__name__
-        out.append({"kind": "raise", "name": name_, "explicit": raise_lines.get(line) == name_})
-sys.stdout.write(json.dumps({"results": out}))
-'''
-
-
-@dataclass(frozen=True)
-class CPythonResult:
-    kind: str                 # ret | raise | error
-    value: Any = None         # ret: the exact value (V)
-    name: str = ""            # raise: exception class name
-    explicit: bool = False    # raise: raised by a `raise` statement of the spec
-
-
-def run_cpython(program: SpecProgram, calls: Sequence[tuple[str, Sequence[V]]], *, timeout: float = 20.0,
-                memory_mb: int = 1024) -> list[CPythonResult]:
-    """Run spec functions with CPython in a sandboxed subprocess: ``python -I -S`` (no site, no
-    environment), an empty working folder, CPU-time and memory limits, stdin/stdout only.  The
-    source is the checked spec (no imports beyond ``typing``, so no I/O or network by
-    construction); arguments and results travel as SpecGuard's tagged JSON."""
-    req = {"source": program.source, "raise_lines": {str(k): v for k, v in program.raise_lines.items()},
-           "calls": [[name, [vals.to_json(a) for a in args]] for name, args in calls]}
-
-    def limits() -> None:
-        os.setsid()
-        cpu = int(timeout) + 1
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        mem = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_NPROC, (64, 64))
-
-    with tempfile.TemporaryDirectory(prefix="specguard-cpy-") as tmp:
-        try:
-            proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _CHILD], stdin=subprocess.PIPE,
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp, env={},
-                                    preexec_fn=limits, close_fds=True)
-        except OSError as e:
-            raise SpecError(f"cannot start CPython for the spec: {e}") from None
-        try:
-            out, err = proc.communicate(json.dumps(req).encode(), timeout=timeout * 2 + 5)
-        except subprocess.TimeoutExpired:
-            try:
-                os.killpg(proc.pid, 9)
-            except (ProcessLookupError, PermissionError):
-                pass
-            proc.communicate()
-            return [CPythonResult("error", name="timeout") for _ in calls]
-    try:
-        data = json.loads(out.decode("utf-8", "replace") or "{}")
-    except ValueError:
-        data = {}
-    if "results" not in data:
-        why = data.get("load_error") or err.decode("utf-8", "replace").strip()[-200:] or f"exit {proc.returncode}"
-        return [CPythonResult("error", name=why) for _ in calls]
-    res = []
-    for r in data["results"]:
-        if r["kind"] == "ret":
-            res.append(CPythonResult("ret", value=vals.from_json(r["value"])))
-        elif r["kind"] == "raise":
-            res.append(CPythonResult("raise", name=r["name"], explicit=bool(r["explicit"])))
-        else:
-            res.append(CPythonResult("error", name=r.get("reason", "")))
-    return res
-
-
-def cpython_outcomes(program: SpecProgram, arg_lists: Sequence[Sequence[V]], **kw) -> list[MirrorOut]:
-    """The spec's outcome at each input, evaluated by CPython (pre, raises, then reference)."""
-    n = len(arg_lists)
-    outs: list[MirrorOut | None] = [None] * n
-    full = []
-    for i, a in enumerate(arg_lists):
-        need = program.nparams - len(program.defaults)
-        if not need <= len(a) <= program.nparams:
-            outs[i] = MirrorOut("none", reason="the call does not match the spec's parameters")
-            full.append(None)
-        else:
-            extra = tuple(vals.from_python(d) for d in program.defaults[len(a) - need:])
-            full.append(tuple(a) + extra)
-    todo = [i for i in range(n) if outs[i] is None]
-    for stage in ("pre", "raises", "reference"):
-        if stage not in program.index or not todo:
-            continue
-        res = run_cpython(program, [(stage, full[i]) for i in todo], **kw)
-        left = []
-        for i, r in zip(todo, res):
-            if r.kind == "error":
-                outs[i] = MirrorOut("unknown", reason=f"CPython: {r.name}")
-            elif stage == "pre":
-                ok = r.kind == "ret" and _truthy_exact(r.value)
-                if ok is None:
-                    outs[i] = MirrorOut("unknown", reason="pre() returned a value outside the subset")
-                elif not ok:
-                    outs[i] = MirrorOut("none", reason="pre() is false or raised")
-                else:
-                    left.append(i)
-            elif stage == "raises":
-                if r.kind == "ret" and r.value.kind == "str":
-                    outs[i] = MirrorOut("raises", reason=f"raises() says {r.value.val}")
-                elif r.kind == "ret" and r.value.kind == "none":
-                    left.append(i)
-                else:
-                    outs[i] = MirrorOut("none", reason="raises() returned neither a str nor None")
-            else:
-                if r.kind == "raise":
-                    outs[i] = MirrorOut("raises", reason=f"reference() raises {r.name}") if r.explicit \
-                        else MirrorOut("none", reason=f"reference() fails with {r.name}")
-                else:
-                    try:
-                        outs[i] = MirrorOut("eq", value=vals.canon(r.value))
-                    except (TypeError, ValueError):
-                        outs[i] = MirrorOut("unknown", reason="result outside the value model")
-        todo = left
-    for i in todo:
-        if outs[i] is None:
-            outs[i] = MirrorOut("post", args=tuple(full[i])) if "post" in program.index else \
-                MirrorOut("none", reason="no reference")
-    return [o if o is not None else MirrorOut("unknown") for o in outs]
-
-
-def _truthy_exact(v: V) -> bool | None:
-    k = v.kind
-    if k == "none":
-        return False
-    if k in ("bool", "int"):
-        return bool(v.val)
-    if k == "float":
-        return v.val != 0
-    if k in ("str", "bytes", "list", "tuple", "dict", "set", "frozenset"):
-        return len(v.val) > 0
-    return None
