@@ -200,7 +200,8 @@ _LAUNCHER_C = (
 )
 
 # -I: isolated mode, so neither the working directory (a task's folder) nor PYTHON* variables
-# can put a module named `ctypes` ahead of the standard library's.
+# can put a module named `ctypes` ahead of the standard library's.  Lean writes through C stdio,
+# which os._exit does not flush (it worked only under PYTHONUNBUFFERED=1): fflush(NULL) first.
 _CTYPES_LAUNCHER = (
     "import ctypes, os, sys\n"
     "lib = ctypes.CDLL(sys.argv[1], mode=ctypes.RTLD_GLOBAL)\n"
@@ -208,7 +209,7 @@ _CTYPES_LAUNCHER = (
     "argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)\n"
     "lib.lean_main.restype = ctypes.c_int\n"
     "rc = lib.lean_main(len(args), argv)\n"
-    "sys.stdout.flush(); sys.stderr.flush()\n"
+    "ctypes.CDLL(None).fflush(None)\n"
     "os._exit(rc)\n"
 )
 
@@ -354,17 +355,17 @@ def self_test(rt: Runtime) -> str | None:
 
 def _self_test_text(nonce: str) -> tuple[str, int, int]:
     k = '(Val.pair (Val.str "f") (Val.tuple (Val.one (Val.int (Int.ofNat 2)))))'
-    proof = ("fun h => match h with\n  | Exists.intro impl hh => outcome_ne (same_outcome (And.left hh) "
-             "(And.right hh)) (Eq.refl Bool.false)")
+    proof = ["  fun h => match h with",
+             "  | Exists.intro impl hh => outcome_ne (same_outcome (And.left hh) (And.right hh)) (Eq.refl Bool.false)"]
     lines = ["prelude", "import SpecGuard.Core", "import SpecGuard.Value", "noncomputable section",
              f"namespace SGSelfTest{nonce}", "open SpecGuard",
              f"def S (impl : Val → Outcome) : Prop := Eq (impl {k}) (Outcome.ret (Val.int (Int.ofNat 4)))",
              f"def T (impl : Val → Outcome) : Prop := Eq (impl {k}) (Outcome.ret (Val.int (Int.ofNat 5)))",
              f"def U (impl : Val → Outcome) : Prop := Eq (impl {k}) (Outcome.ret (Val.int (Int.ofNat 4)))",
              f"theorem good_{nonce} : Not (Exists (fun (impl : Val → Outcome) => And (S impl) (T impl))) :=",
-             proof, f"#print axioms good_{nonce}"]
+             *proof, f"#print axioms good_{nonce}"]
     bad_from = len(lines) + 1
-    lines += [f"theorem bad_{nonce} : Not (Exists (fun (impl : Val → Outcome) => And (S impl) (U impl))) :=", proof]
+    lines += [f"theorem bad_{nonce} : Not (Exists (fun (impl : Val → Outcome) => And (S impl) (U impl))) :=", *proof]
     bad_to = len(lines)
     lines += [f"end SGSelfTest{nonce}"]
     return "\n".join(lines) + "\n", bad_from, bad_to
@@ -569,7 +570,7 @@ def _pin(commit: str, lhash: str) -> dict[str, str] | None:
     return None
 
 
-_CORE: dict[tuple[str, str], CoreBuild] = {}   # (commit, library hash) -> verified private copy
+_CORE: dict[tuple[str, str, str], CoreBuild] = {}   # (cache root, commit, library hash) -> verified private copy
 
 
 def ensure_core(runtime: Runtime | None = None, *, timeout: float = 300.0) -> CoreBuild:
@@ -585,7 +586,7 @@ def ensure_core(runtime: Runtime | None = None, *, timeout: float = 300.0) -> Co
     rt = runtime or find_runtime()
     start = time.monotonic()
     lhash = library_hash()
-    key = (rt.commit, lhash)
+    key = (str(_cache_root()), rt.commit, lhash)
     done = _CORE.get(key)
     if done is not None and all((Path(done.lib_dir) / _olean_rel(m)).is_file() for m in LIBRARY_MODULES):
         return done.model_copy(update={"built_now": False, "seconds": time.monotonic() - start})
