@@ -618,7 +618,7 @@ def ensure_core(runtime: Runtime | None = None, *, timeout: float = 300.0) -> Co
     return built
 
 
-def _read_verified(entry: Path, pin: dict[str, str]) -> dict[str, bytes] | None:
+def _read_verified(entry: Path, pin: dict[str, str], *, fresh: bool = False) -> dict[str, bytes] | None:
     """The entry's oleans, if every one matches its pinned digest (read once, then compared)."""
     out: dict[str, bytes] = {}
     for mod in LIBRARY_MODULES:
@@ -627,7 +627,8 @@ def _read_verified(entry: Path, pin: dict[str, str]) -> dict[str, bytes] | None:
         except OSError:
             return None
         if hashlib.sha256(blob).hexdigest() != pin.get(mod):
-            log.warning("the cached %s olean in %s does not match its pinned digest: rebuilding", mod, entry)
+            if not fresh:
+                log.warning("the cached %s olean in %s does not match its pinned digest: rebuilding", mod, entry)
             return None
         out[mod] = blob
     return out
@@ -652,7 +653,7 @@ def _rebuild_entry(rt: Runtime, root: Path, entry: Path, pin: dict[str, str], ti
                              hint="set SPECGUARD_CACHE to a writable directory") from e
         try:
             _build_library(rt, tmp, timeout)
-            data = _read_verified(tmp, pin)
+            data = _read_verified(tmp, pin, fresh=True)
             if data is None:
                 got = {m: _file_sha(tmp / _olean_rel(m))[:16] for m in LIBRARY_MODULES}
                 raise CacheError(f"the Lean runtime ({describe_runtime(rt)}) built core oleans that differ from "
