@@ -570,7 +570,7 @@ def _pin(commit: str, lhash: str) -> dict[str, str] | None:
     return None
 
 
-_CORE: dict[tuple[str, str, str], CoreBuild] = {}   # (cache root, commit, library hash) -> verified private copy
+_CORE: dict[tuple[str, str, str, str], CoreBuild] = {}   # (cache root, commit, library hash, who) -> private copy
 
 
 def ensure_core(runtime: Runtime | None = None, *, timeout: float = 300.0) -> CoreBuild:
@@ -586,13 +586,17 @@ def ensure_core(runtime: Runtime | None = None, *, timeout: float = 300.0) -> Co
     rt = runtime or find_runtime()
     start = time.monotonic()
     lhash = library_hash()
-    key = (str(_cache_root()), rt.commit, lhash)
+    pin = _pin(rt.commit, lhash)
+    # Pinned oleans are the same whichever runtime read them; unpinned ones are only as good as the
+    # runtime that built them (a PATH `lean` that then fails its self-test must not leave its build
+    # to the wheel's runtime), so they are kept per runtime.
+    who = "pinned" if pin is not None else hashlib.sha256(repr(rt.command).encode()).hexdigest()[:12]
+    key = (str(_cache_root()), rt.commit, lhash, who)
     done = _CORE.get(key)
     if done is not None and all((Path(done.lib_dir) / _olean_rel(m)).is_file() for m in LIBRARY_MODULES):
         return done.model_copy(update={"built_now": False, "seconds": time.monotonic() - start})
-    pin = _pin(rt.commit, lhash)
     if pin is None:
-        lib = _private_dir(f"core-{lhash[:12]}")
+        lib = _private_dir(f"core-{lhash[:12]}-{who}")
         _build_library(rt, lib, timeout)
         log.warning("no pinned digests for SpecGuard's Lean library (hash %s…) on Lean %s: built it privately "
                     "for this process (run `python -m specguard.lean_runner pin` to pin it)", lhash[:16], rt.commit[:12])

@@ -270,3 +270,16 @@ def test_genuine_lean_on_path_passes_the_self_test(tmp_path, core):
     bad = rt.model_copy(update={"command": (str(fake),), "path": str(fake)})
     assert "axioms" in lean_runner.self_test(bad)
     assert "self-test passed" in lean_runner.describe_runtime(rt.model_copy(update={"self_test": "passed"}))
+
+
+def test_unpinned_sources_are_built_privately(tmp_path):
+    """#11.7: with no pin for the current Lean sources (a development checkout), the library is
+    built into a private folder for the process and never read from, or written to, the cache."""
+    cache = tmp_path / "cache"
+    code = ("import json\nfrom specguard import lean_runner\nlean_runner._pin = lambda *a: None\n"
+            "c = lean_runner.ensure_core()\n"
+            "r = lean_runner.check_text('prelude\\nimport SpecGuard.Py\\ntheorem t : True := True.intro\\n')\n"
+            "print(json.dumps({'pinned': c.pinned, 'cache_dir': c.cache_dir, 'ok': r.ok}))\n")
+    got = _py(code, _env(cache))
+    assert got == {"pinned": False, "cache_dir": None, "ok": True}
+    assert not (cache / "oleans").exists()
