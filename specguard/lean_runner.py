@@ -294,8 +294,18 @@ def _candidate(kind: Literal["env", "path"], exe: str) -> Runtime:
 
 def find_runtime() -> Runtime:
     """Find the Lean runtime (see module docstring for the order).  Cached per process for
-    each ``SPECGUARD_LEAN_RUNTIME`` / ``SPECGUARD_LEAN`` / ``PATH``."""
-    return _find_runtime(runtime_choice(), os.environ.get("SPECGUARD_LEAN") or "", shutil.which("lean") or "")
+    each ``SPECGUARD_LEAN_RUNTIME`` / ``SPECGUARD_LEAN`` / ``PATH``; its warnings (a runtime that
+    was skipped, and why) are logged once."""
+    key = (runtime_choice(), os.environ.get("SPECGUARD_LEAN") or "", shutil.which("lean") or "")
+    rt = _find_runtime(*key)
+    if key not in _WARNED:
+        _WARNED.add(key)
+        for w in rt.warnings:
+            log.warning("%s", w)
+    return rt
+
+
+_WARNED: set[tuple[str, str, str]] = set()
 
 
 @lru_cache(maxsize=8)
@@ -335,6 +345,14 @@ def describe_runtime(rt: Runtime | None = None) -> str:
     trust = {"passed": "self-test passed", "not needed": "installed package, no self-test needed",
              "failed": "SELF-TEST FAILED"}[rt.self_test]
     return f"{what} {rt.path}, Lean {rt.version} commit {rt.commit[:12]} ({trust})"
+
+
+def runtime_status(rt: Runtime | None = None) -> dict:
+    """The runtime as a verdict should name it: kind, path, version, commit, self-test status,
+    warnings, and the one-line :func:`describe_runtime`."""
+    rt = rt or find_runtime()
+    return {"kind": rt.kind, "path": rt.path, "version": rt.version, "commit": rt.commit,
+            "self_test": rt.self_test, "warnings": list(rt.warnings), "description": describe_runtime(rt)}
 
 
 _SELF_TESTED: dict[tuple[str, str], str | None] = {}   # (path, sha256 of the binary) -> failure or None
@@ -599,7 +617,8 @@ def ensure_core(runtime: Runtime | None = None, *, timeout: float = 300.0) -> Co
         lib = _private_dir(f"core-{lhash[:12]}-{who}")
         _build_library(rt, lib, timeout)
         log.warning("no pinned digests for SpecGuard's Lean library (hash %s…) on Lean %s: built it privately "
-                    "for this process (run `python -m specguard.lean_runner pin` to pin it)", lhash[:16], rt.commit[:12])
+                    "for this process (run `python -m specguard.lean_runner pin` to pin it)",
+                    lhash[:16], rt.commit[:12])
         built = CoreBuild(lib_dir=str(lib), library_hash=lhash, built_now=True, seconds=time.monotonic() - start,
                           pinned=False)
         _CORE[key] = built

@@ -24,7 +24,8 @@ MODS = lean_runner.LIBRARY_MODULES
 
 # A consistent task: the spec asks that impl K *returns* (any value), the tests that it returns 4.
 _K = '(Val.pair (Val.str "f") (Val.tuple (Val.one (Val.int (Int.ofNat 2)))))'
-_HEAD = "prelude\nimport SpecGuard.Core\nimport SpecGuard.Value\nnoncomputable section\nnamespace SGTask\nopen SpecGuard\n"
+_HEAD = ("prelude\nimport SpecGuard.Core\nimport SpecGuard.Value\nnoncomputable section\nnamespace SGTask\n"
+         "open SpecGuard\n")
 TRUSTED = {
     "Spec": _HEAD + f"def Spec (impl : Val → Outcome) : Prop := Eq (Outcome.returns (fun _ => Bool.true) (impl {_K})) "
                     "Bool.true\nend SGTask\n",
@@ -142,7 +143,8 @@ def test_planted_sgtask_module_in_core_dir_cannot_shadow(cache, core):
     code = ("import json\nfrom specguard import certcheck, lean_runner\n"
             f"v = certcheck.check_certificate({TRUSTED!r}, {trivial!r}, ['Conflict'])\n"
             "lib = lean_runner.ensure_core().lib_dir\n"
-            "import os\nfiles = sorted(os.path.relpath(os.path.join(d, f), lib) for d, _, fs in os.walk(lib) for f in fs)\n"
+            "import os\nfiles = sorted(os.path.relpath(os.path.join(d, f), lib)\n"
+            "               for d, _, fs in os.walk(lib) for f in fs)\n"
             "print(json.dumps({'accepted': v.accepted, 'reason': v.reason, 'files': files}))\n")
     got = _py(code, _env(cache))
     assert not got["accepted"], got
@@ -195,7 +197,8 @@ def bad_bundle(tmp_path_factory):
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 1, out.stdout + out.stderr
     b = base / "b"
-    cert = certcheck.CERT_HEADER + "open SpecGuard\ntheorem proof_Conflict : Conflict :=\n  fun h => h.elim\nend SGTask\n"
+    cert = (certcheck.CERT_HEADER + "open SpecGuard\ntheorem proof_Conflict : Conflict :=\n  fun h => h.elim\n"
+            "end SGTask\n")
     (b / "cert.lean").write_text(cert)
     m = json.loads((b / "manifest.json").read_text())
     m["outputs"]["cert.lean"] = hashlib.sha256(cert.encode()).hexdigest()
