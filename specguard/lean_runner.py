@@ -331,7 +331,12 @@ def _find_runtime(choice: str, env: str, on_path: str) -> Runtime:
             return _candidate("path", on_path)
         except LeanRuntimeError as e:
             warnings.append(f"ignored `lean` on PATH ({on_path}): {e.message}; using the bundled runtime")
-    return _wheel_runtime(warnings)
+    try:
+        return _wheel_runtime(warnings)
+    except LeanRuntimeError as e:
+        if not warnings:
+            raise
+        raise LeanRuntimeError(f"{e.message} ({'; '.join(warnings)})", hint=e.hint) from e
 
 
 find_runtime.cache_clear = _find_runtime.cache_clear  # type: ignore[attr-defined]
@@ -660,7 +665,9 @@ def _read_verified(entry: Path, pin: dict[str, str], *, fresh: bool = False) -> 
 def _rebuild_entry(rt: Runtime, root: Path, entry: Path, pin: dict[str, str], timeout: float) -> dict[str, bytes]:
     try:
         root.mkdir(parents=True, exist_ok=True)
-        lock_f = open(root / f"{entry.name}.lock", "w")
+        # O_NOFOLLOW, no truncation: a link planted at the lock's name cannot make this clobber a file
+        fd = os.open(root / f"{entry.name}.lock", os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        lock_f = os.fdopen(fd, "w")
     except OSError as e:
         raise CacheError(f"cannot write the SpecGuard cache at {root}: {e}",
                          hint="set SPECGUARD_CACHE to a writable directory") from e

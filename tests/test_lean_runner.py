@@ -178,3 +178,25 @@ def test_doctor_reports_a_broken_runtime_without_traceback(tmp_path):
     out = subprocess.run([sys.executable, "-m", "specguard", "doctor"], capture_output=True, text=True, env=env)
     assert out.returncode == 3
     assert "SPECGUARD_LEAN" in out.stdout and "fix:" in out.stdout and "Traceback" not in out.stdout + out.stderr
+
+
+def test_bad_runtime_choice_is_a_clear_error(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SPECGUARD_LEAN_RUNTIME="path-only")
+    out = subprocess.run([sys.executable, "-m", "specguard", "doctor"], capture_output=True, text=True, env=env)
+    assert out.returncode == 3
+    assert "SPECGUARD_LEAN_RUNTIME" in out.stdout and "Traceback" not in out.stdout + out.stderr
+
+
+def test_runtime_pinned_to_the_wheel_ignores_specguard_lean(tmp_path):
+    """--lean-runtime wheel: SPECGUARD_LEAN is not even started; doctor names the wheel and says so."""
+    marker = tmp_path / "ran"
+    fake = tmp_path / "lean"
+    fake.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    fake.chmod(0o755)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SPECGUARD_LEAN=str(fake))
+    out = subprocess.run([sys.executable, "-m", "specguard", "doctor", "--json", "--lean-runtime", "wheel"],
+                         capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    rt = json.loads(out.stdout)["runtime"]
+    assert rt["kind"].startswith("wheel") and rt["choice"] == "wheel" and not marker.exists()
+    assert any("SPECGUARD_LEAN" in w for w in rt["warnings"])
