@@ -245,7 +245,7 @@ def _compiled_launcher() -> Path | None:
             return target
         src = d / "launcher.c"
         src.write_text(_LAUNCHER_C)
-        r = subprocess.run([cc, "-O1", str(src), "-o", str(d / "lean.tmp"), "-ldl"], capture_output=True,
+        r = subprocess.run([cc, "-O0", "-pipe", str(src), "-o", str(d / "lean.tmp"), "-ldl"], capture_output=True,
                            text=True, timeout=120, cwd=d, stdin=subprocess.DEVNULL)
         if r.returncode != 0 or not (d / "lean.tmp").is_file():
             return None
