@@ -354,8 +354,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
                           "built_now": core.built_now, "seconds": round(time.monotonic() - t, 3),
                           "pinned": core.pinned, "cache_dir": core.cache_dir}
         v = certcheck.check_certificate(_DOCTOR_TRUSTED, _DOCTOR_CERT, ["Conflict"])
-        bad = certcheck.check_certificate(_DOCTOR_TRUSTED, _DOCTOR_CERT.replace("(Eq.refl Bool.false)", "(Eq.refl Bool.true)"),
-                                          ["Conflict"])
+        # the same proof of a false Conflict (the tests agree with the spec) must be rejected
+        agree = {**_DOCTOR_TRUSTED, "Tests": _DOCTOR_TRUSTED["Tests"].replace("(Int.ofNat 5)", "(Int.ofNat 4)")}
+        bad = certcheck.check_certificate(agree, _DOCTOR_CERT, ["Conflict"])
         report["self_test"] = {"valid_certificate_accepted": v.accepted, "reason": v.reason,
                                "invalid_certificate_rejected": not bad.accepted, "seconds": round(v.seconds, 3)}
         ok = v.accepted and not bad.accepted
