@@ -286,3 +286,21 @@ def test_unpinned_sources_are_built_privately(tmp_path):
     got = _py(code, _env(cache))
     assert got == {"pinned": False, "cache_dir": None, "ok": True}
     assert not (cache / "oleans").exists()
+
+
+def test_ctypes_launcher_ignores_modules_in_the_working_folder(tmp_path, monkeypatch, core):
+    """#11.7/#11.8: the ctypes launcher runs Python in isolated mode: a `ctypes.py` in the folder
+    Lean runs in (a task's folder) is never imported."""
+    marker = tmp_path / "ran"
+    (tmp_path / "ctypes.py").write_text(f"open({str(marker)!r}, 'w').close()\nraise SystemExit(0)\n")
+    f = tmp_path / "T.lean"
+    f.write_text("prelude\nimport SpecGuard.Core\ntheorem t : True := True.intro\n")
+    monkeypatch.setenv("SPECGUARD_NO_CC", "1")
+    lean_runner.find_runtime.cache_clear()
+    try:
+        rt = lean_runner.find_runtime()
+        assert rt.kind == "wheel-ctypes"
+        res = lean_runner.check_file(f, runtime=rt)
+        assert res.ok and not marker.exists()
+    finally:
+        lean_runner.find_runtime.cache_clear()
