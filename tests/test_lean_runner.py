@@ -56,16 +56,26 @@ def test_timeout_kills_lean(core):
         lean_runner.check_text(text, timeout=2, options=['-DmaxRecDepth=1000000000'])
 
 
-def test_corrupted_cache_is_rebuilt(tmp_path, monkeypatch):
-    monkeypatch.setenv("SPECGUARD_CACHE", str(tmp_path / "cache"))
-    first = lean_runner.ensure_core()
-    assert first.built_now
-    olean = Path(first.lib_dir) / "SpecGuard" / "Value.olean"
+def test_corrupted_cache_is_rebuilt(tmp_path):
+    """A cache entry whose olean does not match its pinned digest is rebuilt, never used (the
+    in-process copy is made once per process, so each step is a fresh process)."""
+    env = dict(os.environ, SPECGUARD_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    code = "import json; from specguard import lean_runner; print(lean_runner.ensure_core().model_dump_json())"
+
+    def build():
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)
+
+    first = build()
+    assert first["built_now"] and first["pinned"]
+    olean = Path(first["cache_dir"]) / "SpecGuard" / "Value.olean"
     olean.write_bytes(b"garbage")
-    again = lean_runner.ensure_core()
-    assert again.built_now
-    assert lean_runner.ensure_core().built_now is False
-    assert not list((tmp_path / "cache" / "core").glob(".*tmp*"))
+    again = build()
+    assert again["built_now"]
+    assert build()["built_now"] is False
+    assert olean.read_bytes() != b"garbage"
+    assert not list((tmp_path / "cache" / "oleans").glob(".*tmp*"))
 
 
 def test_read_only_cache_gives_clear_error(tmp_path, monkeypatch):
@@ -83,7 +93,7 @@ def test_read_only_cache_gives_clear_error(tmp_path, monkeypatch):
 
 def test_concurrent_first_builds_agree(tmp_path):
     env = dict(os.environ, SPECGUARD_CACHE=str(tmp_path / "c"), PYTHONPATH=str(ROOT))
-    code = "from specguard import lean_runner; print(lean_runner.ensure_core().lib_dir)"
+    code = "from specguard import lean_runner; print(lean_runner.ensure_core().cache_dir)"
     procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
              for _ in range(3)]
     outs = {p.communicate()[0].strip() for p in procs}
@@ -168,3 +178,25 @@ def test_doctor_reports_a_broken_runtime_without_traceback(tmp_path):
     out = subprocess.run([sys.executable, "-m", "specguard", "doctor"], capture_output=True, text=True, env=env)
     assert out.returncode == 3
     assert "SPECGUARD_LEAN" in out.stdout and "fix:" in out.stdout and "Traceback" not in out.stdout + out.stderr
+
+
+def test_bad_runtime_choice_is_a_clear_error(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SPECGUARD_LEAN_RUNTIME="path-only")
+    out = subprocess.run([sys.executable, "-m", "specguard", "doctor"], capture_output=True, text=True, env=env)
+    assert out.returncode == 3
+    assert "SPECGUARD_LEAN_RUNTIME" in out.stdout and "Traceback" not in out.stdout + out.stderr
+
+
+def test_runtime_pinned_to_the_wheel_ignores_specguard_lean(tmp_path):
+    """--lean-runtime wheel: SPECGUARD_LEAN is not even started; doctor names the wheel and says so."""
+    marker = tmp_path / "ran"
+    fake = tmp_path / "lean"
+    fake.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    fake.chmod(0o755)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SPECGUARD_LEAN=str(fake))
+    out = subprocess.run([sys.executable, "-m", "specguard", "doctor", "--json", "--lean-runtime", "wheel"],
+                         capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    rt = json.loads(out.stdout)["runtime"]
+    assert rt["kind"].startswith("wheel") and rt["choice"] == "wheel" and not marker.exists()
+    assert any("SPECGUARD_LEAN" in w for w in rt["warnings"])
