@@ -589,8 +589,9 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
                                              "Claim": files["claim.lean"]}, cert_text, list(p.claims),
                                             timeout=opts.timeout, memory_mb=opts.memory_mb)
         cert = CertReport(claims=tuple(p.claims), accepted=v.accepted, reason=v.reason, seconds=v.seconds)
-        if v.accepted and cert_text is not None:
-            files["cert.lean"] = cert_text
+        if v.accepted:
+            if cert_text is not None:
+                files["cert.lean"] = cert_text
         elif opts.classify and p.conflict is not None:
             # the classification and witness proofs must never cost the conflict: certify it alone
             b = _check_rules(task, dataclasses.replace(opts, classify=False))
