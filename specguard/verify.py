@@ -1359,6 +1359,11 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
             else:
                 raise _incomplete([toml], bundled)
             task = load.load_task_dir(str(folder))
+            for mi in task.inputs:
+                if not any(u.sha256 == mi.sha256 and u.role == mi.role for u in manifest_inputs):
+                    raise _Invalid("inputs", f"{mi.path} in the given task folder (sha256 {mi.sha256[:16]}…) matches no "
+                                             "input of the manifest: it is not a file the bundle was made from, or "
+                                             "it was changed")
             for mi in task.inputs:                                       # the folder's files count as given
                 hit = next((u for u in unmatched if u.sha256 == mi.sha256 and u.role == mi.role), None)
                 if hit is not None:
