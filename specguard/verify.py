@@ -20,13 +20,15 @@ Checks on a bundle, in order, stopping at the first failure (each becomes a
    (``lstat``: symlinks are rejected, never followed), each at most 8 MB, valid UTF-8;
 2. ``manifest``: ``manifest.json`` is a :class:`~specguard.results.Manifest` of format
    ``specguard-bundle/1``, lists exactly the other files, and the sha256 of each matches;
-   ``result.json`` parses and agrees with it (task, verdict, evidence);
+   ``result.json`` is a :class:`~specguard.results.Result` (every field, no other) and agrees with
+   it (task, verdict, evidence, certificate).  Every JSON file read is at most
+   :data:`~specguard.results.MAX_JSON_DEPTH` deep and 8 MB;
 3. ``runtime``: the manifest's core-theory hash and Lean commit are this SpecGuard's
    (:func:`~specguard.lean_runner.library_hash`, the running Lean); otherwise the certificate
    speaks about another core theory and cannot be re-checked here;
 4. ``claims``: the verdict agrees with the claims (a certified conflict proves ``Conflict``, a
-   certified no-conflict proves ``Consistent``; certified evidence needs claims and ``cert.lean``),
-   every claim is declared in ``claim.lean``;
+   certified no-conflict proves ``Consistent`` and ``Entailed_T`` for every test clause ``T``;
+   certified evidence needs claims and ``cert.lean``), every claim is declared in ``claim.lean``;
 5. ``trusted files``: ``spec.lean`` and ``tests.lean`` have exactly the shape SpecGuard's emitter
    writes (the named inputs, then one ``def`` per clause, all built from names, literals, ``fun``
    and ``∀``: no commands, options or other declarations that could bend the kernel check; see
@@ -35,17 +37,36 @@ Checks on a bundle, in order, stopping at the first failure (each becomes a
 6. ``inputs`` (when given): each given file matches a manifest input by sha256 and every manifest
    input is matched; the task is rebuilt from them (same loader and roles as ``check``), and the
    formalization is re-derived (:func:`specguard.check.render_trusted`, no Lean) and must equal
-   ``spec.lean``, ``tests.lean`` and ``claim.lean`` byte for byte.  Without inputs the claim is
-   taken from the bundle as is, and the report says so;
+   ``spec.lean``, ``tests.lean`` and ``claim.lean`` byte for byte.  A manifest input not given is
+   never taken from elsewhere: the status is ``inputs-incomplete`` (exit 4), naming it; the one
+   exception is a model-written input kept in the bundle (``model-spec-N.py``,
+   ``model-demands.json``) with ``accept_bundled_model_inputs``, and then the verdict line and the
+   assumptions name it (:attr:`VerifyReport.model_inputs`).  Without inputs the claim is taken
+   from the bundle as is, and the report says so;
 7. ``kernel``: :func:`specguard.certcheck.check_certificate` on the bundle's trusted files and
-   certificate (header, banned tokens, separate compilation, final file, no axioms).
+   certificate (header, banned tokens, separate compilation, final file, no axioms);
+8. ``result``: the per-test statuses ``result.json`` marks certified are exactly the kernel's
+   per-test claims; with inputs, every field ``check`` derives (verdict, evidence, reason, conflict
+   core, per-test statuses, claims, unsupported, notes, assumptions, certificate, ...) is re-derived
+   (:func:`specguard.check.check_task`, the kernel's verdict on the bundle's certificate standing in
+   for a new proof) and must be equal; :attr:`VerifyReport.result_fields` says, field by field,
+   what was checked, re-derived or left unchecked (the producer's text).
+
+The status (:data:`EXIT_CODES`): ``valid`` (0) only when every check passed and the kernel
+accepted a certificate for the claim the verdict states; ``invalid`` (1); ``not-certified`` (2):
+intact, but the verdict carries no kernel claim (evidence ``execution``, ``model-judgment`` or
+``none``); ``inputs-incomplete`` (4).  The statement's claim hash (:func:`claim_hash`) is reported,
+and checked against ``claim_hash`` when one is given.
 
 An exported file gets: its prefix must be exactly SpecGuard's current core theory; the rest of the
 file must be exactly what :func:`export_text` writes for the sections it holds (so only the
 ``spec``/``tests``/``claim``/``certificate`` sections between ``-- specguard: X begin/end`` marker
 lines can vary); checks 4-7 on those sections (the certificate section goes through the same
-banned-token scan and separate compilation as a bundle's ``cert.lean``); and finally the whole file
-is compiled on its own with no import path and every ``final_X`` must depend on no axioms.
+banned-token scan and separate compilation as a bundle's ``cert.lean``); the claim hash on its meta
+line must be that of its statements; and finally the whole file is compiled on its own with no
+import path and every ``final_X`` must depend on no axioms.  Its header says what a plain
+``lean FILE`` checks (the proofs against the statements as written in the file) and what only
+``verify`` does.
 
 An invalid bundle is a *result* (``VerifyReport.valid`` is False, with the reason); only a path that
 is not a bundle at all, or a missing Lean runtime, raises (:class:`~specguard.errors.BundleError`,
@@ -660,6 +681,12 @@ _STATUS_CLAIM = {"entailed": "Entailed", "contradicted": "Contradicted", "left-o
 # result.json fields that only describe the run (never re-derived; shown as unchecked)
 _RUN_FIELDS = ("seconds", "runtime", "specguard_version")
 _SKIPPED_NOTE = "model path skipped"
+# result.json fields compared by their own rule (the others must equal the re-derived ones exactly)
+_SPECIAL_FIELDS = frozenset({"verdict", "evidence", "conflict", "reason", "notes", "assumptions", "certificate",
+                             "model", *_RUN_FIELDS})
+# fields _label_result names on their own line (without --inputs)
+_LABELLED_FIELDS = frozenset({"task_id", "verdict", "evidence", "certificate", "tests", "reason", "conflict",
+                              "assumptions", "model", *_RUN_FIELDS})
 
 
 def _short(v, n: int = 160) -> str:
@@ -930,8 +957,8 @@ class _Run:
             self.field("tests (the rest)", "unchecked", f"{len(r.tests) - certified} uncertified status(es), and every "
                                                         "test's text, statement and location")
         self.field("assumptions", "unchecked", f"{len(r.assumptions)} statement(s) (verify states its own below)")
-        self.field("claims, unsupported, near_conflicts, notes, labels", "unchecked",
-                   "the producer's report; give --inputs to re-derive it")
+        rest = [n for n in Result.model_fields if n not in _LABELLED_FIELDS]
+        self.field(", ".join(rest), "unchecked", "the producer's report; give --inputs to re-derive it")
         if r.model is not None:
             self.field("model", "unchecked", f"the model path's report ({r.model.model})")
         self.field("run facts", "unchecked", ", ".join(_RUN_FIELDS))
@@ -949,14 +976,15 @@ class _Run:
         def differ(name: str, a, b) -> None:
             raise _Invalid("result", f"result.json's {name} is not what `check` derives from the inputs: "
                                      f"bundle {_short(a)}, re-derived {_short(b)}")
-        for name in ("schema_version", "task_id", "labels", "tests", "claims", "unsupported", "near_conflicts"):
+        exact = [n for n in Result.model_fields if n not in _SPECIAL_FIELDS]   # every other field, new ones too
+        for name in exact:
             if theirs[name] != ours[name]:
                 differ(name, theirs[name], ours[name])
         cert = {k: v for k, v in theirs["certificate"].items() if k != "seconds"}
         mine_cert = {k: v for k, v in ours["certificate"].items() if k != "seconds"}
         if cert != mine_cert:
             differ("certificate", cert, mine_cert)
-        self.field("task_id, labels, tests, claims, unsupported, near_conflicts, certificate", "re-derived",
+        self.field(", ".join(exact + ["certificate"]), "re-derived",
                    f"{len(r.tests)} test status(es), {len(r.claims)} description statement(s), "
                    f"{len(r.unsupported)} unsupported")
         why = ("execution evidence: verify does not run a spec taken from the bundle" if skipped_execution
@@ -1013,9 +1041,12 @@ def _status_problem(r: Result, claims: Sequence[str], test_names: Sequence[str])
             return (f"result.json says test {t.id} is {t.status} (certified), but the certificate does not prove "
                     f"{name}")
         backed.add(name)
-    rest = sorted(c for c in claims if _PER_TEST.fullmatch(c) and c not in backed)
-    if rest:
-        return f"the certificate proves {rest[0]}, but result.json does not report that test's status as certified"
+    status_of = {t.id: t.status for t in r.tests}
+    for c in sorted(c for c in claims if _PER_TEST.fullmatch(c) and c not in backed):
+        kind, t = _PER_TEST.fullmatch(c).groups()
+        if _STATUS_CLAIM.get(status_of.get(t, "")) != kind:
+            return (f"the certificate proves {c}, but result.json reports test {t}'s status as "
+                    f"{status_of.get(t, 'absent')!r}")
     return None
 
 

@@ -166,10 +166,11 @@ def test_rewritten_certified_status_is_invalid(bundles, tmp_path):
     rc, rep, _ = verify(b)
     assert rc == 1 and "the certificate does not prove Entailed_T1" in rep["reason"], rep["reason"]
     b = copy(bundles, "conflict", tmp_path / "c")
-    edit_json(b / "result.json", lambda r: r["tests"][0].update(certified=False))
+    edit_json(b / "result.json", lambda r: r["tests"][0].update(certified=False, status="left-open"))
     rehash(b)
     rc, rep, _ = verify(b)
-    assert rc == 1 and "does not report that test's status as certified" in rep["reason"], rep["reason"]
+    assert rc == 1 and "the certificate proves Contradicted_T1, but result.json reports test T1's status as " \
+                       "'left-open'" in rep["reason"], rep["reason"]
     b = copy(bundles, "conflict", tmp_path / "d")
     edit_json(b / "result.json", lambda r: r.update(surprise="field"))
     rehash(b)
