@@ -903,20 +903,22 @@ class _Run:
         self.ok("inputs", d.detail)
 
     # -- result.json ------------------------------------------------------------------------
-    def rederived_result(self, claims: Sequence[str]) -> Result:
+    def rederived_result(self, claims: Sequence[str], rejected: str = "") -> Result:
         """The result ``check`` derives from the inputs (no model; the kernel's verdict on the bundle's
-        certificate stands in for SpecGuard's own; a spec taken from the bundle is never run by CPython)."""
+        certificate stands in for SpecGuard's own, so no new proof is checked; a bundle without a
+        certificate stands for one its producer's kernel rejected, for the reason ``rejected``; a
+        spec taken from the bundle is never run by CPython)."""
         from .check import Options, check_task
         d = self.derivation
         accepted = self.kernel_ok
 
         def kernel(wanted: tuple[str, ...]) -> certcheck.CertVerdict:
-            ok = accepted and tuple(wanted) == tuple(claims)
-            return certcheck.CertVerdict(accepted=ok, claims=tuple(wanted),
-                                         reason="accepted" if ok else "the bundle's certificate does not prove these claims")
+            ok = accepted and bool(claims) and tuple(wanted) == tuple(claims)
+            why = "accepted" if ok else (rejected if not claims and rejected else
+                                         "the bundle's certificate does not prove these claims")
+            return certcheck.CertVerdict(accepted=ok, claims=tuple(wanted), reason=why)
         opts = Options(timeout=self.timeout, memory_mb=self.memory_mb, classify=d.classify, spec=d.spec,
-                       demands=d.demands, spec_binds=d.binds, kernel=kernel if claims else None,
-                       execute=d.spec is None or d.spec_given)
+                       demands=d.demands, spec_binds=d.binds, kernel=kernel, execute=d.spec is None or d.spec_given)
         if d.budget is not None:
             opts.spec_budget = d.budget
         try:
@@ -932,7 +934,9 @@ class _Run:
         if self.derivation is None:
             self._label_result(r)
         else:
-            self._compare_result(r, self.rederived_result(claims))
+            self._compare_result(r, self.rederived_result(claims, r.certificate.reason))
+            if not claims and r.certificate.claims:
+                self.field("certificate (rejected by the producer's kernel)", "unchecked", r.certificate.reason)
             self.ok("result", "every field of result.json that `check` derives (verdict, evidence, reason, conflict "
                               "core, per-test statuses, claims, unsupported, near conflicts, notes, assumptions, "
                               "certificate) is what it derives from the inputs" +
