@@ -73,9 +73,10 @@ BANNED_WORDS = frozenset(
     "elab elab_rules macro macro_rules syntax notation infix infixl infixr prefix postfix attribute native_decide "
     "import initialize builtin_initialize instance class deriving export omit include universe variable mutual "
     "local scoped run_cmd run_elab run_meta run_tac declare_syntax_cat register_option Lean Elab Meta Tactic "
-    "structure inductive termination_by decreasing_by reducible irreducible csimp simp".split())
+    "structure inductive termination_by decreasing_by reducible irreducible csimp simp binder_predicate "
+    "add_decl_doc register_builtin_option register_simp_attr seal unseal compile_inductive".split())
 # the non-ASCII symbols a certificate may use outside strings and comments (Lean's own notation)
-ALLOWED_SYMBOLS = frozenset("→←↔∀∃⟨⟩×¬∧∨≠≤≥∘·∈∉")
+ALLOWED_SYMBOLS = frozenset("→←↔∀∃λ⟨⟩×¬∧∨≠≤≥∘·∈∉")
 
 
 def _letter_like(c: str) -> bool:

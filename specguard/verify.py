@@ -681,6 +681,7 @@ _STATUS_CLAIM = {"entailed": "Entailed", "contradicted": "Contradicted", "left-o
 # result.json fields that only describe the run (never re-derived; shown as unchecked)
 _RUN_FIELDS = ("seconds", "runtime", "specguard_version")
 _SKIPPED_NOTE = "model path skipped"
+_RETRY_NOTE = "the certificate with the per-test classification was rejected"
 # result.json fields compared by their own rule (the others must equal the re-derived ones exactly)
 _SPECIAL_FIELDS = frozenset({"verdict", "evidence", "conflict", "reason", "notes", "assumptions", "certificate",
                              "model", *_RUN_FIELDS})
@@ -1019,6 +1020,13 @@ class _Run:
             a, b = list(theirs[name]), list(ours[name])
             if modelled and name == "notes":
                 b = [n for n in b if not n.startswith(_SKIPPED_NOTE)]
+            if name == "notes" and not self.derivation.classify:
+                # `check` retried without classification after its kernel rejected the first certificate:
+                # an event on the producer's side, which verify cannot repeat
+                retry = [n for n in a if n.startswith(_RETRY_NOTE)]
+                if retry:
+                    a = [n for n in a if not n.startswith(_RETRY_NOTE)]
+                    self.field("notes (the producer's rejected first certificate)", "unchecked", " | ".join(retry))
             if a == b:
                 self.field(name, "re-derived", f"{len(a)} line(s)")
             elif (modelled or loose) and a[:len(b)] == b:
