@@ -770,7 +770,7 @@ class _Run:
                      + (" (--accept-bundled-model-inputs)" if self.derivation is not None else ""))
         return text
 
-    def report(self, failure: _Invalid | None, summary: str = "") -> VerifyReport:
+    def report(self, failure: _Invalid | None) -> VerifyReport:
         checks = list(self.checks)
         if failure is not None:
             checks.append(VerifyCheck(name=failure.name, ok=False, detail=failure.detail))
