@@ -124,7 +124,8 @@ VerifyStatus = Literal["valid", "invalid", "not-certified", "inputs-incomplete"]
 # `specguard verify`'s exit code for each status (3: usage, not a bundle, no Lean runtime)
 EXIT_CODES: dict[str, int] = {"valid": 0, "invalid": 1, "not-certified": 2, "inputs-incomplete": 4}
 EXIT_HELP = ("exit codes: 0 VALID (the Lean kernel accepted a certificate for the claim the verdict states: "
-             "a certified conflict proves Conflict, a certified no-conflict proves Consistent); "
+             "a certified conflict proves Conflict, a certified no-conflict proves Consistent and Entailed_T for "
+             "every test T); "
              "1 INVALID (tampered, malformed, rejected by the kernel, or not what the inputs give); "
              "2 NOT CERTIFIED (the bundle is intact but its verdict carries no kernel claim: evidence "
              "execution, model-judgment or none); "

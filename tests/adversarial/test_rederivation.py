@@ -212,3 +212,20 @@ def test_made_up_execution_conflict_with_inputs_is_invalid(genuine, tmp_path):
     assert verify(b)[0] == 2
     rc, rep = verify(b, "--inputs", genuine / "f.py", genuine / "test_clean.py")
     assert rc == 1 and "is not what `check` derives from the inputs" in rep["reason"], rep["reason"]
+
+
+def test_deeply_nested_bundled_model_demands(lying, tmp_path):
+    """#11.21: a bundled model-demands.json nested 100 000 deep, taken with the opt-in: INVALID
+    with the reason, no traceback."""
+    d, b, _ = lying
+    c = Path(shutil.copytree(b, tmp_path / "c"))
+    deep = ("[" * 100_000 + "]" * 100_000).encode()
+    (c / "model-demands.json").write_bytes(deep)
+    m = json.loads((c / "manifest.json").read_text())
+    m["inputs"].append({"path": "model-demands.json", "sha256": sha(deep), "role": "demands"})
+    (c / "manifest.json").write_text(json.dumps(m))
+    m["outputs"]["model-demands.json"] = sha(deep)
+    (c / "manifest.json").write_text(json.dumps(m))
+    rehash(c)
+    rc, rep = verify(c, "--inputs", d / "desc.py", d / "test_m.py", "--accept-bundled-model-inputs")
+    assert rc == 1 and "model-demands.json nests JSON more than 64 levels deep" in rep["reason"], rep["reason"]
