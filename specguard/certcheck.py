@@ -25,7 +25,7 @@ import re
 import tempfile
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -52,7 +52,8 @@ CERT_HEADER = (
     f"namespace {NAMESPACE}\n"
 )
 
-# Substrings rejected anywhere in a certificate's text (comments included).
+# Substrings rejected anywhere in a certificate's text (comments and strings included): the first
+# layer of the scan; :func:`lean_tokens` and :data:`BANNED_WORDS` are the second.
 BANNED = (
     "set_option", "skipKernelTC", "unsafe", "axiom", "sorry", "opaque", "partial",
     "implemented_by", "extern", "init_quot", "#exit", "#eval", "#reduce", "run_cmd", "run_elab",
@@ -60,6 +61,171 @@ BANNED = (
     "@[", "Lean.", "native", "#guard", "import", "initialize", "instance", "class ", "deriving",
     "export", "«", "»", "declare_", "builtin", "#print", "omit", "include", "universe",
 )
+
+
+# Words rejected as a token, or as a part of a dotted name, anywhere in a certificate: Lean's
+# commands and modifiers that could change how the file is read (options, syntax extensions,
+# attributes, instances, axioms, code generation), the meta-level namespaces, and the holes.
+# Inside strings and comments the same words are rejected too (a scan that agrees with Lean on where
+# a string or comment ends cannot be fooled, one that does not cannot hide a word either).
+BANNED_WORDS = frozenset(
+    "set_option skipKernelTC unsafe axiom axioms sorry sorryAx opaque partial implemented_by extern init_quot "
+    "elab elab_rules macro macro_rules syntax notation infix infixl infixr prefix postfix attribute native_decide "
+    "import initialize builtin_initialize instance class deriving export omit include universe variable mutual "
+    "local scoped run_cmd run_elab run_meta run_tac declare_syntax_cat register_option Lean Elab Meta Tactic "
+    "structure inductive termination_by decreasing_by reducible irreducible csimp simp binder_predicate "
+    "add_decl_doc register_builtin_option register_simp_attr seal unseal compile_inductive".split())
+# the non-ASCII symbols a certificate may use outside strings and comments (Lean's own notation)
+ALLOWED_SYMBOLS = frozenset("→←↔∀∃λ⟨⟩×¬∧∨≠≤≥∘·∈∉")
+
+
+def _letter_like(c: str) -> bool:
+    """Lean 4's ``isLetterLike``: the non-ASCII characters that may be part of an identifier."""
+    o = ord(c)
+    return ((0x3B1 <= o <= 0x3C9 and o != 0x3BB) or (0x391 <= o <= 0x3A9 and o not in (0x3A0, 0x3A3))
+            or 0x3CA <= o <= 0x3FB or 0x1F00 <= o <= 0x1FFE or 0x2100 <= o <= 0x214F or 0x1D49C <= o <= 0x1D59F)
+
+
+def _id_first(c: str) -> bool:
+    return (c.isascii() and c.isalpha()) or c == "_" or _letter_like(c)
+
+
+def _id_rest(c: str) -> bool:
+    o = ord(c)
+    return (_id_first(c) or (c.isascii() and c.isdigit()) or c in "'!?" or 0x2080 <= o <= 0x2089
+            or 0x2090 <= o <= 0x209C or 0x1D62 <= o <= 0x1D6A)
+
+
+class LeanToken(NamedTuple):
+    kind: str          # ident, command (#word), string, char, number, comment, symbol
+    text: str
+    line: int
+
+
+class LexError(ValueError):
+    def __init__(self, reason: str, line: int) -> None:
+        super().__init__(reason)
+        self.reason, self.line = reason, line
+
+
+def lean_tokens(text: str, first_line: int = 1) -> list[LeanToken]:
+    """Lean 4's tokens of ``text`` (whitespace dropped), by Lean's own lexical rules: identifiers
+    (dotted, ``'``/``!``/``?`` inside, Lean's letter-like Unicode), ``#`` commands, string and
+    character literals (an escape takes the next character), numbers, ``--`` line comments and
+    nested ``/- -/`` block comments.  Raises :class:`LexError` on text Lean would not read the
+    same way, or that a certificate never needs: a tab, a control or other non-ASCII character
+    outside strings and comments, an unterminated string or comment, a raw string, ``«»``."""
+    out: list[LeanToken] = []
+    i, n, line = 0, len(text), first_line
+
+    def emit(kind: str, j: int) -> None:
+        nonlocal i, line
+        out.append(LeanToken(kind, text[i:j], line))
+        line += text.count("\n", i, j)
+        i = j
+
+    while i < n:
+        c = text[i]
+        two = text[i:i + 2]
+        if c in " \n\r":
+            line += c == "\n"
+            i += 1
+        elif c == "\t":
+            raise LexError("a tab character (Lean rejects tabs)", line)
+        elif two == "--":
+            j = text.find("\n", i)
+            emit("comment", n if j < 0 else j)
+        elif two == "/-":
+            j, depth = i + 2, 1
+            while depth:
+                if j >= n:
+                    raise LexError("an unterminated block comment", line)
+                if text.startswith("-/", j):
+                    depth, j = depth - 1, j + 2
+                elif text.startswith("/-", j):
+                    depth, j = depth + 1, j + 2
+                else:
+                    j += 1
+            emit("comment", j)
+        elif c == '"':
+            j = i + 1
+            while True:
+                if j >= n:
+                    raise LexError("an unterminated string", line)
+                if text[j] == "\\":
+                    j += 2
+                elif text[j] == '"':
+                    break
+                else:
+                    j += 1
+            emit("string", j + 1)
+        elif c == "'":
+            j = i + 2
+            if text[i + 1:i + 2] == "\\":             # '\n', '\'', '\x41', '\u0041'
+                j = i + 3
+                while j < n and j < i + 9 and text[j] != "'":
+                    j += 1
+            if j >= n or text[j] != "'" or text[i + 1:i + 2] in ("", "\n", "'"):
+                raise LexError("a quote that does not start a character literal", line)
+            emit("char", j + 1)
+        elif c == "«" or c == "»":
+            raise LexError(f"the character {c!r} (escaped identifiers)", line)
+        elif _id_first(c):
+            j = i + 1
+            while True:
+                while j < n and _id_rest(text[j]):
+                    j += 1
+                if j + 1 < n and text[j] == "." and _id_first(text[j + 1]):
+                    j += 1
+                    continue
+                break
+            if text[i:j] == "r" and j < n and text[j] in '"#':
+                raise LexError("a raw string literal", line)
+            emit("ident", j)
+        elif c.isascii() and c.isdigit():
+            j = i + 1
+            while j < n and text[j].isascii() and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            emit("number", j)
+        elif c == "#" and i + 1 < n and _id_first(text[i + 1]):
+            j = i + 2
+            while j < n and _id_rest(text[j]):
+                j += 1
+            emit("command", j)
+        elif two == "@[":
+            emit("symbol", i + 2)
+        elif (c.isascii() and c.isprintable()) or c in ALLOWED_SYMBOLS:
+            emit("symbol", i + 1)
+        else:
+            raise LexError(f"the character U+{ord(c):04X} {c!r} outside strings and comments", line)
+    return out
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_'!?]*")
+
+
+def token_problem(text: str, first_line: int = 1) -> str | None:
+    """The second layer of the scan: why ``text`` holds a banned token, or None."""
+    try:
+        toks = lean_tokens(text, first_line)
+    except LexError as e:
+        return f"{e.reason} at line {e.line}"
+    for t in toks:
+        if t.kind == "command":
+            return f"banned token {t.text!r} at line {t.line} (a # command)"
+        if t.kind == "symbol" and t.text in ("@[", "`"):
+            return f"banned token {t.text!r} at line {t.line}"
+        if t.kind == "ident":
+            parts = t.text.split(".")
+            bad = next((p for p in parts if p in BANNED_WORDS or p.endswith("!")), None)
+            if bad is not None:
+                return f"banned token {bad!r} at line {t.line}"
+        if t.kind in ("string", "comment", "char"):
+            for k, ln in enumerate(t.text.split("\n")):
+                bad = next((w for w in _WORD.findall(ln) if w in BANNED_WORDS), None)
+                if bad is not None:
+                    return f"banned token {bad!r} at line {t.line + k} (inside a {t.kind})"
+    return None
 
 
 class _Frozen(BaseModel):
@@ -94,7 +260,7 @@ def scan_certificate(raw: bytes) -> str | None:
         if i >= 0:
             line = text.count("\n", 0, i) + 1
             return f"banned token {tok!r} at line {line}"
-    return None
+    return token_problem(text[len(CERT_HEADER):], CERT_HEADER.count("\n") + 1)
 
 
 _HEADER_LINE = re.compile(rf"^(prelude|import SpecGuard\.\w+|import {NAMESPACE}\.(Spec|Tests)|"

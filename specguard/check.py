@@ -47,6 +47,12 @@ class Options:
     # with ``spec`` and no described signature, keyword arguments bind by the spec's parameters
     # (a spec the user wrote describes the function; a model-written one may name them otherwise)
     spec_binds: bool = True
+    # ``verify --inputs`` re-deriving a bundle's result: ``kernel(claims)`` answers for the
+    # certificate check with the kernel's verdict on the *bundle's* certificate (a
+    # certcheck.CertVerdict) instead of checking SpecGuard's own; ``execute=False``: the spec is
+    # never evaluated beyond the kernel budget (no execution evidence)
+    kernel: "object | None" = None
+    execute: bool = True
 
 
 @dataclass
@@ -637,13 +643,17 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
     cert = CertReport()
     rt = lean_runner.find_runtime()
     if p.claims:
-        cert_text = prove.render_cert(p, spec_clauses)
-        v = certcheck.check_certificate({"Spec": files["spec.lean"], "Tests": files["tests.lean"],
-                                         "Claim": files["claim.lean"]}, cert_text, list(p.claims),
-                                        timeout=opts.timeout, memory_mb=opts.memory_mb)
+        if opts.kernel is not None:
+            cert_text, v = None, opts.kernel(tuple(p.claims))
+        else:
+            cert_text = prove.render_cert(p, spec_clauses)
+            v = certcheck.check_certificate({"Spec": files["spec.lean"], "Tests": files["tests.lean"],
+                                             "Claim": files["claim.lean"]}, cert_text, list(p.claims),
+                                            timeout=opts.timeout, memory_mb=opts.memory_mb)
         cert = CertReport(claims=tuple(p.claims), accepted=v.accepted, reason=v.reason, seconds=v.seconds)
         if v.accepted:
-            files["cert.lean"] = cert_text
+            if cert_text is not None:
+                files["cert.lean"] = cert_text
         elif opts.classify and p.conflict is not None:
             # the classification and witness proofs must never cost the conflict: certify it alone
             b = _check_rules(task, dataclasses.replace(opts, classify=False))
@@ -676,7 +686,7 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
 
     verdict, evidence, reason, core = _decide(p, certified, cert, test_clauses, spec_clauses, unsupported, df)
     if f.spec is not None:
-        if verdict is not Verdict.conflict or evidence is not Evidence.certified:
+        if (verdict is not Verdict.conflict or evidence is not Evidence.certified) and opts.execute:
             ex = _execution_conflict(f, opts)
             if ex is not None:
                 core, reason = ex

@@ -1,7 +1,7 @@
 """Command line: ``specguard check | batch | report | verify | export | doctor | schema``.
 
-Exit codes: 0 no conflict (verify: valid), 1 conflict (verify: invalid),
-2 inconclusive, 3 usage, input or toolchain error.
+Exit codes: 0 no conflict, 1 conflict, 2 inconclusive, 3 usage, input or toolchain error;
+verify: 0 valid, 1 invalid, 2 not certified, 3 error, 4 inputs incomplete (see ``verify --help``).
 """
 
 from __future__ import annotations
@@ -130,9 +130,19 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config_arg(d)
     _add_common(d)
 
-    v = sub.add_parser("verify", help="re-check a certificate bundle (exit 0 valid, 1 invalid, 3 error)")
-    v.add_argument("bundle", help="a bundle folder written by `check`, or an archive of one")
-    v.add_argument("--inputs", nargs="+", default=[], help="the original input files, to re-derive the claim")
+    from .verify import EXIT_HELP
+    v = sub.add_parser("verify", help="re-check a certificate bundle (exit 0 valid, 1 invalid, 2 not certified, "
+                                      "3 error, 4 inputs incomplete)", epilog=EXIT_HELP)
+    v.add_argument("bundle", help="a bundle folder written by `check`, an archive of one, or an exported .lean file")
+    v.add_argument("--inputs", nargs="+", default=[],
+                   help="the task's input files (matched by sha256), to re-derive the claim and the result: every "
+                        "input of the manifest, model-written ones (model-spec-N.py, model-demands.json) included")
+    v.add_argument("--accept-bundled-model-inputs", action="store_true",
+                   help="with --inputs: take the model-written inputs you did not give from the bundle; the claim "
+                        "then rests on the bundle producer's model inputs, and the verdict line says so")
+    v.add_argument("--claim-hash", metavar="SHA256",
+                   help="a published claim hash: the statement (spec.lean, tests.lean, claim.lean) must have it")
+    v.add_argument("--timeout", type=float, default=None, help="seconds per Lean run (default 60)")
     v.add_argument("--json", action="store_true")
     _add_common(v)
 
@@ -477,13 +487,21 @@ _DOCTOR_CERT = _doctor_cert()
 # -- verify / schema ---------------------------------------------------------------------------
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    """Exit code: :data:`specguard.verify.EXIT_CODES` of the report's status (3: error)."""
     from .verify import verify_bundle
-    rep = verify_bundle(Path(args.bundle), [Path(p) for p in args.inputs])
+    if args.accept_bundled_model_inputs and not args.inputs:
+        raise SpecGuardError("--accept-bundled-model-inputs needs --inputs (without --inputs the whole claim is "
+                             "taken from the bundle anyway)", hint="specguard verify BUNDLE --inputs FILE... "
+                                                                   "--accept-bundled-model-inputs")
+    extra = {"timeout": args.timeout} if args.timeout else {}
+    rep = verify_bundle(Path(args.bundle), [Path(p) for p in args.inputs],
+                        accept_bundled_model_inputs=args.accept_bundled_model_inputs, claim_hash=args.claim_hash,
+                        **extra)
     if args.json:
         print(rep.model_dump_json(indent=2))
     else:
         print(rep.summary())
-    return 0 if rep.valid else 1
+    return rep.exit_code
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ The JSON Schemas in ``schemas/`` are generated from these models
 
 from __future__ import annotations
 
+import json
 import re
 from enum import Enum
 from typing import Literal
@@ -222,3 +223,39 @@ class Manifest(_Frozen):
     evidence: Evidence
     options: DerivationOptions | None = Field(default=None, description="how the claim was derived (absent in "
                                                                         "older bundles)")
+
+
+# every JSON file SpecGuard reads back (manifest.json, result.json, model-demands.json, an exported
+# file's meta line) is at most this deep and this large: Python's json module recurses once per
+# level, so a deeper file would end in a RecursionError
+MAX_JSON_DEPTH = 64
+MAX_JSON_BYTES = 8 * 1024 * 1024
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def json_problem(text: str, what: str) -> str | None:
+    """Why ``text`` (the file ``what``) is too large or too deeply nested to be read, or None."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_JSON_BYTES:
+        return f"{what} is {size:,} bytes, over the {MAX_JSON_BYTES // 2**20} MB limit of a JSON file"
+    depth = deepest = 0
+    for m in _JSON_BRACKET.finditer(_JSON_STRING.sub('""', text)):
+        depth += 1 if m.group() in "[{" else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > MAX_JSON_DEPTH:
+                return f"{what} nests JSON more than {MAX_JSON_DEPTH} levels deep"
+    return None
+
+
+def load_json(text: str, what: str):
+    """``json.loads`` within :data:`MAX_JSON_DEPTH` and :data:`MAX_JSON_BYTES`; ValueError (with
+    ``what`` in its message) on a file that is too large, too deep or not JSON."""
+    why = json_problem(text, what)
+    if why:
+        raise ValueError(why)
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise ValueError(f"{what} is not valid JSON: {e}") from None

@@ -20,13 +20,15 @@ Checks on a bundle, in order, stopping at the first failure (each becomes a
    (``lstat``: symlinks are rejected, never followed), each at most 8 MB, valid UTF-8;
 2. ``manifest``: ``manifest.json`` is a :class:`~specguard.results.Manifest` of format
    ``specguard-bundle/1``, lists exactly the other files, and the sha256 of each matches;
-   ``result.json`` parses and agrees with it (task, verdict, evidence);
+   ``result.json`` is a :class:`~specguard.results.Result` (every field, no other) and agrees with
+   it (task, verdict, evidence, certificate).  Every JSON file read is at most
+   :data:`~specguard.results.MAX_JSON_DEPTH` deep and 8 MB;
 3. ``runtime``: the manifest's core-theory hash and Lean commit are this SpecGuard's
    (:func:`~specguard.lean_runner.library_hash`, the running Lean); otherwise the certificate
    speaks about another core theory and cannot be re-checked here;
 4. ``claims``: the verdict agrees with the claims (a certified conflict proves ``Conflict``, a
-   certified no-conflict proves ``Consistent``; certified evidence needs claims and ``cert.lean``),
-   every claim is declared in ``claim.lean``;
+   certified no-conflict proves ``Consistent`` and ``Entailed_T`` for every test clause ``T``;
+   certified evidence needs claims and ``cert.lean``), every claim is declared in ``claim.lean``;
 5. ``trusted files``: ``spec.lean`` and ``tests.lean`` have exactly the shape SpecGuard's emitter
    writes (the named inputs, then one ``def`` per clause, all built from names, literals, ``fun``
    and ``∀``: no commands, options or other declarations that could bend the kernel check; see
@@ -35,17 +37,36 @@ Checks on a bundle, in order, stopping at the first failure (each becomes a
 6. ``inputs`` (when given): each given file matches a manifest input by sha256 and every manifest
    input is matched; the task is rebuilt from them (same loader and roles as ``check``), and the
    formalization is re-derived (:func:`specguard.check.render_trusted`, no Lean) and must equal
-   ``spec.lean``, ``tests.lean`` and ``claim.lean`` byte for byte.  Without inputs the claim is
-   taken from the bundle as is, and the report says so;
+   ``spec.lean``, ``tests.lean`` and ``claim.lean`` byte for byte.  A manifest input not given is
+   never taken from elsewhere: the status is ``inputs-incomplete`` (exit 4), naming it; the one
+   exception is a model-written input kept in the bundle (``model-spec-N.py``,
+   ``model-demands.json``) with ``accept_bundled_model_inputs``, and then the verdict line and the
+   assumptions name it (:attr:`VerifyReport.model_inputs`).  Without inputs the claim is taken
+   from the bundle as is, and the report says so;
 7. ``kernel``: :func:`specguard.certcheck.check_certificate` on the bundle's trusted files and
-   certificate (header, banned tokens, separate compilation, final file, no axioms).
+   certificate (header, banned tokens, separate compilation, final file, no axioms);
+8. ``result``: the per-test statuses ``result.json`` marks certified are exactly the kernel's
+   per-test claims; with inputs, every field ``check`` derives (verdict, evidence, reason, conflict
+   core, per-test statuses, claims, unsupported, notes, assumptions, certificate, ...) is re-derived
+   (:func:`specguard.check.check_task`, the kernel's verdict on the bundle's certificate standing in
+   for a new proof) and must be equal; :attr:`VerifyReport.result_fields` says, field by field,
+   what was checked, re-derived or left unchecked (the producer's text).
+
+The status (:data:`EXIT_CODES`): ``valid`` (0) only when every check passed and the kernel
+accepted a certificate for the claim the verdict states; ``invalid`` (1); ``not-certified`` (2):
+intact, but the verdict carries no kernel claim (evidence ``execution``, ``model-judgment`` or
+``none``); ``inputs-incomplete`` (4).  The statement's claim hash (:func:`claim_hash`) is reported,
+and checked against ``claim_hash`` when one is given.
 
 An exported file gets: its prefix must be exactly SpecGuard's current core theory; the rest of the
 file must be exactly what :func:`export_text` writes for the sections it holds (so only the
 ``spec``/``tests``/``claim``/``certificate`` sections between ``-- specguard: X begin/end`` marker
 lines can vary); checks 4-7 on those sections (the certificate section goes through the same
-banned-token scan and separate compilation as a bundle's ``cert.lean``); and finally the whole file
-is compiled on its own with no import path and every ``final_X`` must depend on no axioms.
+banned-token scan and separate compilation as a bundle's ``cert.lean``); the claim hash on its meta
+line must be that of its statements; and finally the whole file is compiled on its own with no
+import path and every ``final_X`` must depend on no axioms.  Its header says what a plain
+``lean FILE`` checks (the proofs against the statements as written in the file) and what only
+``verify`` does.
 
 An invalid bundle is a *result* (``VerifyReport.valid`` is False, with the reason); only a path that
 is not a bundle at all, or a missing Lean runtime, raises (:class:`~specguard.errors.BundleError`,
@@ -54,6 +75,7 @@ is not a bundle at all, or a missing Lean runtime, raises (:class:`~specguard.er
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -72,7 +94,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from . import archive, certcheck, emit, lean_runner
 from .errors import BundleError, InvalidBundle, LeanCrash, LeanTimeout, SpecGuardError
 from .models import InputFile
-from .results import ASSUMPTIONS, MODEL_FILE_RE, DerivationOptions, Evidence, Manifest, Verdict
+from .results import (ASSUMPTIONS, MODEL_FILE_RE, DerivationOptions, Evidence, Manifest, Result, Verdict,
+                      load_json)
 
 BUNDLE_FORMAT = "specguard-bundle/1"
 EXPORT_FORMAT = "specguard-export/1"
@@ -95,7 +118,22 @@ CLAIM_HEADER = emit.HEADER + f"import {NS}.Spec\nimport {NS}.Tests\n"
 CERT_IMPORTS = emit.HEADER + f"import {NS}.Claim\n"
 assert certcheck.CERT_HEADER.startswith(CERT_IMPORTS)
 
-ClaimSource = Literal["re-derived from the inputs", "taken from the bundle as is", "no claim"]
+ClaimSource = Literal["re-derived from the inputs", "re-derived from the inputs and the bundle's model inputs",
+                      "taken from the bundle as is", "no claim"]
+VerifyStatus = Literal["valid", "invalid", "not-certified", "inputs-incomplete"]
+# `specguard verify`'s exit code for each status (3: usage, not a bundle, no Lean runtime)
+EXIT_CODES: dict[str, int] = {"valid": 0, "invalid": 1, "not-certified": 2, "inputs-incomplete": 4}
+EXIT_HELP = ("exit codes: 0 VALID (the Lean kernel accepted a certificate for the claim the verdict states: "
+             "a certified conflict proves Conflict, a certified no-conflict proves Consistent and Entailed_T for "
+             "every test T); "
+             "1 INVALID (tampered, malformed, rejected by the kernel, or not what the inputs give); "
+             "2 NOT CERTIFIED (the bundle is intact but its verdict carries no kernel claim: evidence "
+             "execution, model-judgment or none); "
+             "3 error (usage, not a bundle, no Lean runtime); "
+             "4 INPUTS INCOMPLETE (--inputs does not hold every input of the bundle, so the claim was not "
+             "re-derived)")
+_HEADS = {"valid": "VALID", "invalid": "INVALID", "not-certified": "NOT CERTIFIED",
+          "inputs-incomplete": "INPUTS INCOMPLETE"}
 
 
 class _Frozen(BaseModel):
@@ -110,11 +148,24 @@ class VerifyCheck(_Frozen):
     detail: str = ""
 
 
+class ResultField(_Frozen):
+    """How much of one field of the bundle's ``result.json`` (the producer's report) was checked."""
+
+    field: str
+    status: Literal["checked", "re-derived", "unchecked"] = Field(
+        description="checked: against the manifest and what the kernel proved; re-derived: equal to the "
+                    "field `check` derives from the inputs; unchecked: the producer's text, as is")
+    detail: str = ""
+
+
 class VerifyReport(_Frozen):
-    """What ``specguard verify`` found.  ``valid`` only when every check passed."""
+    """What ``specguard verify`` found.  ``valid`` (exit 0) only when every check passed and the
+    kernel accepted a certificate for the claim the verdict states (see :data:`EXIT_CODES`)."""
 
     valid: bool
-    reason: str = Field(description="why it is invalid, or a one-line statement of what was verified")
+    status: VerifyStatus = "invalid"
+    exit_code: int = 1
+    reason: str = Field(description="why it is not valid, or a one-line statement of what was verified")
     source: str = Field(description="the path that was verified")
     kind: Literal["folder", "archive", "export"]
     task_id: str | None = None
@@ -122,7 +173,13 @@ class VerifyReport(_Frozen):
     evidence: Evidence | None = Field(default=None, description="from the manifest")
     claims: tuple[str, ...] = Field(default=(), description="the claims the bundle certifies (from the manifest)")
     claim_source: ClaimSource = "taken from the bundle as is"
+    claim_hash: str | None = Field(default=None, description="sha256 of the statement (spec.lean, tests.lean, "
+                                                             "claim.lean; see claim_hash()) that was checked")
+    model_inputs: tuple[str, ...] = Field(default=(), description="model-written inputs the claim rests on that "
+                                                                  "were taken from the bundle, not from the verifier")
     checks: tuple[VerifyCheck, ...] = ()
+    result_fields: tuple[ResultField, ...] = Field(default=(), description="result.json, field by field: what "
+                                                                           "was checked, re-derived or not")
     assumptions: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     seconds: float = 0.0
@@ -130,26 +187,36 @@ class VerifyReport(_Frozen):
                                                           "commit, and its self-test status")
 
     def summary(self) -> str:
-        head = "VALID" if self.valid else "INVALID"
+        """The text ``specguard verify`` prints: the verdict line first."""
         what = {"folder": "bundle folder", "archive": "bundle archive", "export": "exported Lean file"}[self.kind]
-        lines = [f"{head}: {what} {self.source}" + (f" (Lean runtime: {self.runtime})" if self.runtime else "")]
+        lines = [f"{_HEADS[self.status]}: {self.reason}" + (f" (Lean runtime: {self.runtime})" if self.runtime else "")]
+        where = f"  {what} {self.source}"
         if self.task_id is not None:
             v = self.verdict.value if self.verdict else "?"
             e = self.evidence.value if self.evidence else "?"
-            lines.append(f"  task {self.task_id}: {v} (evidence: {e})")
-        lines.append(f"  {self.reason}")
+            where += f"; task {self.task_id}: {v} (evidence: {e})"
+        lines.append(where)
         lines.append("  checked:")
         for c in self.checks:
             mark = "ok " if c.ok else "FAIL"
             lines.append(f"    [{mark}] {c.name}: {c.detail}")
-        if self.valid:
-            if self.claims:
-                lines.append("  proven by the Lean kernel, with no axioms:")
-                for c in self.claims:
-                    lines.append(f"    {c}: {describe_claim(c)}")
-                lines.append(f"  the claim (spec.lean, tests.lean, claim.lean) was {self.claim_source}")
-            else:
-                lines.append("  this bundle certifies nothing: it holds no kernel-checked claim")
+        kernel_ok = any(c.name == "kernel" and c.ok for c in self.checks)
+        if kernel_ok and self.claims:
+            lines.append("  proven by the Lean kernel, with no axioms:")
+            for c in self.claims:
+                lines.append(f"    {c}: {describe_claim(c)}")
+            lines.append(f"  the claim (spec.lean, tests.lean, claim.lean) was {self.claim_source}"
+                         + (f" (claim hash {self.claim_hash})" if self.claim_hash else ""))
+        elif self.status == "not-certified" and not self.claims:
+            lines.append("  this bundle certifies nothing: it holds no kernel-checked claim")
+        if self.model_inputs:
+            lines.append(f"  the claim rests on model-written inputs taken from the bundle (not supplied by you): "
+                         f"{', '.join(self.model_inputs)}")
+        if self.result_fields:
+            lines.append("  result.json (the producer's report), field by field:")
+            for f in self.result_fields:
+                label = f.status.upper() if f.status == "unchecked" else f.status
+                lines.append(f"    [{label}] {f.field}" + (f": {f.detail}" if f.detail else ""))
         for n in self.notes:
             lines.append(f"  note: {n}")
         if self.assumptions:
@@ -177,6 +244,7 @@ class ExportMeta(_Frozen):
     options: DerivationOptions | None = None
     model_files: dict[str, str] = Field(default_factory=dict, description="the bundle's model-written inputs "
                                                                           "(model-spec-N.py, model-demands.json)")
+    claim_hash: str = Field(description="sha256 of the statement sections (see claim_hash())")
 
 
 class _Invalid(Exception):
@@ -186,6 +254,22 @@ class _Invalid(Exception):
         super().__init__(detail)
         self.name = name
         self.detail = detail
+
+
+class _Incomplete(_Invalid):
+    """``--inputs`` does not hold every input of the bundle (not a flaw of the bundle)."""
+
+
+def claim_hash(trusted: dict[str, str]) -> str:
+    """The claim hash: sha256 over ``spec.lean``, ``tests.lean`` and ``claim.lean`` (``trusted``:
+    module name ``Spec``/``Tests``/``Claim`` -> text), each as its file name, a newline, its UTF-8
+    length in decimal, a newline and its bytes.  Publishing it pins the statement a certificate is
+    about; ``specguard verify --claim-hash H`` checks a bundle or an exported file against it."""
+    h = hashlib.sha256()
+    for kind, fname in TRUSTED_FILES.items():
+        data = trusted[kind].encode("utf-8")
+        h.update(f"{fname}\n{len(data)}\n".encode("ascii") + data)
+    return h.hexdigest()
 
 
 # =====================================================================================
@@ -596,11 +680,32 @@ def _sha(data: bytes) -> str:
 # the verifier
 # =====================================================================================
 
+_STATUS_CLAIM = {"entailed": "Entailed", "contradicted": "Contradicted", "left-open": "LeftOpen"}
+# result.json fields that only describe the run (never re-derived; shown as unchecked)
+_RUN_FIELDS = ("seconds", "runtime", "specguard_version")
+_SKIPPED_NOTE = "model path skipped"
+_RETRY_NOTE = "the certificate with the per-test classification was rejected"
+# result.json fields compared by their own rule (the others must equal the re-derived ones exactly)
+_SPECIAL_FIELDS = frozenset({"verdict", "evidence", "conflict", "reason", "notes", "assumptions", "certificate",
+                             "model", *_RUN_FIELDS})
+# fields _label_result names on their own line (without --inputs)
+_LABELLED_FIELDS = frozenset({"task_id", "verdict", "evidence", "certificate", "tests", "reason", "conflict",
+                              "assumptions", "model", *_RUN_FIELDS})
+
+
+def _short(v, n: int = 160) -> str:
+    t = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+    return t if len(t) <= n else t[:n] + "…"
+
+
 class _Run:
-    def __init__(self, source: Path, timeout: float, memory_mb: int) -> None:
+    def __init__(self, source: Path, timeout: float, memory_mb: int, *, accept_bundled: bool = False,
+                 want_claim_hash: str | None = None) -> None:
         self.source = source
         self.timeout = timeout
         self.memory_mb = memory_mb
+        self.accept_bundled = accept_bundled
+        self.want_claim_hash = want_claim_hash
         self.start = time.monotonic()
         self.checks: list[VerifyCheck] = []
         self.notes: list[str] = []
@@ -613,15 +718,77 @@ class _Run:
         self.lean_commit: str | None = None
         self.claim_source: ClaimSource = "taken from the bundle as is"
         self.runtime_desc: str | None = None
+        self.claim_hash: str | None = None
+        self.kernel_ok = False
+        self.incomplete: _Incomplete | None = None
+        self.derivation: _Derivation | None = None
+        self.model_inputs: tuple[str, ...] = ()
+        self.model_roles: dict[str, str] = {}
+        self.result_fields: list[ResultField] = []
+        self.more_assumptions: list[str] = []
 
     def ok(self, name: str, detail: str) -> None:
         self.checks.append(VerifyCheck(name=name, ok=True, detail=detail))
 
-    def report(self, failure: _Invalid | None, summary: str = "") -> VerifyReport:
+    def field(self, name: str, status: str, detail: str = "") -> None:
+        self.result_fields.append(ResultField(field=name, status=status, detail=detail))
+
+    def certifies_verdict(self) -> bool:
+        """The kernel accepted a certificate for the claim the verdict states."""
+        if not self.kernel_ok or self.evidence is not Evidence.certified:
+            return False
+        need = {Verdict.conflict: "Conflict", Verdict.no_conflict: "Consistent"}.get(self.verdict)
+        return need is not None and need in self.claims
+
+    def status(self, failure: _Invalid | None) -> VerifyStatus:
+        if failure is not None and not isinstance(failure, _Incomplete):
+            return "invalid"
+        if failure is not None or self.incomplete is not None:
+            return "inputs-incomplete"
+        return "valid" if self.certifies_verdict() else "not-certified"
+
+    def headline(self, status: VerifyStatus, failure: _Invalid | None) -> str:
+        if status == "invalid":
+            return failure.detail
+        if status == "inputs-incomplete":
+            return (failure or self.incomplete).detail
+        v, e = self.verdict, self.evidence.value if self.evidence else "?"
+        if status == "not-certified":
+            if v is Verdict.inconclusive or v is None:
+                text = f"the bundle's verdict is inconclusive (evidence {e}); nothing for the kernel to check"
+            else:
+                said = "a conflict" if v is Verdict.conflict else "no conflict"
+                text = f"the bundle claims {said} with evidence {e}; nothing for the kernel to check"
+            if self.kernel_ok and self.claims:
+                text += (f" (the kernel accepted its certificate for {', '.join(self.claims)}, which do not "
+                         "certify the verdict)")
+            return text
+        main = "Conflict" if v is Verdict.conflict else "Consistent"
+        others = [c for c in self.claims if c != main]
+        text = f"the Lean kernel accepted the certificate for {main}, the claim of the verdict {v.value}"
+        if others:
+            text += f" (and {', '.join(others)})"
+        text += f"; the claim was {self.claim_source}"
+        if self.model_inputs:
+            text += (f", resting on the bundle producer's model-written input(s) {', '.join(self.model_inputs)}"
+                     + (" (--accept-bundled-model-inputs)" if self.derivation is not None else ""))
+        return text
+
+    def report(self, failure: _Invalid | None) -> VerifyReport:
         checks = list(self.checks)
         if failure is not None:
             checks.append(VerifyCheck(name=failure.name, ok=False, detail=failure.detail))
-        assumptions = tuple(ASSUMPTIONS)
+        status = self.status(failure)
+        assumptions = tuple(ASSUMPTIONS) + tuple(self.more_assumptions)
+        for name in self.model_inputs:
+            if self.model_roles.get(name) == "demands":
+                assumptions += (f"The test assertions read_by 'model' come from {name}, a model-written input taken "
+                                "from the bundle (the bundle producer's, not yours): SpecGuard re-checked that every "
+                                "literal appears in the cited test lines; the reading itself is the producer's.",)
+            else:
+                assumptions += (f"The description is formalized by {name}, a model-written spec taken from the bundle "
+                                "(the bundle producer's, not yours): the kernel checks the proof against it; that it "
+                                "says what the description says is the producer's (or its model's) reading.",)
         if self.core_hash:
             assumptions += (f"the SpecGuard core theory (hash {self.core_hash}) defines the value model faithfully",)
         if self.lean_commit:
@@ -629,11 +796,13 @@ class _Run:
         if self.claim_source == "taken from the bundle as is" and (failure is None or self.claims):
             assumptions += ("spec.lean and tests.lean (the formalized description and tests) were taken from the "
                             "bundle as is: give --inputs to check that they follow from the task's files",)
-        return VerifyReport(valid=failure is None, reason=failure.detail if failure else summary,
-                            source=str(self.source), kind=self.kind, task_id=self.task_id, verdict=self.verdict,
-                            evidence=self.evidence, claims=self.claims, claim_source=self.claim_source,
-                            checks=tuple(checks), assumptions=assumptions, notes=tuple(self.notes),
-                            seconds=round(time.monotonic() - self.start, 4), runtime=self.runtime_desc)
+        return VerifyReport(valid=status == "valid", status=status, exit_code=EXIT_CODES[status],
+                            reason=self.headline(status, failure), source=str(self.source), kind=self.kind,
+                            task_id=self.task_id, verdict=self.verdict, evidence=self.evidence, claims=self.claims,
+                            claim_source=self.claim_source, claim_hash=self.claim_hash,
+                            model_inputs=self.model_inputs, checks=tuple(checks),
+                            result_fields=tuple(self.result_fields), assumptions=assumptions,
+                            notes=tuple(self.notes), seconds=round(time.monotonic() - self.start, 4), runtime=self.runtime_desc)
 
     # -- shared steps --------------------------------------------------------------------
     def runtime(self, core_hash: str, lean_version: str, lean_commit: str, written_by: str) -> None:
@@ -667,9 +836,32 @@ class _Run:
             raise _Invalid("claims", "the manifest says 'no-conflict, certified' but does not claim Consistent")
         if evidence is Evidence.certified and verdict is Verdict.inconclusive:
             raise _Invalid("claims", "the manifest says 'inconclusive' with evidence 'certified'")
+        if verdict is Verdict.no_conflict and "Conflict" in claims or verdict is Verdict.conflict and "Consistent" in claims:
+            raise _Invalid("claims", f"the manifest's verdict {verdict.value} contradicts its claims ({', '.join(claims)})")
         bad = [c for c in claims if not _NAME.fullmatch(c)]
         if bad or len(set(claims)) != len(claims):
             raise _Invalid("claims", f"invalid or repeated claim name in the manifest: {(bad or list(claims))[0]!r}")
+
+    def every_test_entailed(self, trusted: dict[str, str]) -> None:
+        """A certified no-conflict means what ``check`` means by it: Consistent, and every test
+        clause entailed by the description (Entailed_T for each T)."""
+        if self.verdict is not Verdict.no_conflict or self.evidence is not Evidence.certified:
+            return
+        tests = [n for n in clause_names(trusted["Tests"]) if n != "Tests"]
+        open_ = [t for t in tests if f"Entailed_{t}" not in self.claims]
+        if open_:
+            raise _Invalid("claims", f"the manifest says 'no-conflict, certified' but the certificate does not claim "
+                                     f"that the description entails test clause {open_[0]} (Entailed_{open_[0]}): "
+                                     "a certified no-conflict needs every test entailed")
+
+    def statement_hash(self, trusted: dict[str, str]) -> None:
+        self.claim_hash = claim_hash(trusted)
+        if self.want_claim_hash is not None:
+            if self.claim_hash != self.want_claim_hash.strip().lower():
+                raise _Invalid("claim hash", f"the statement's claim hash is {self.claim_hash}, not the "
+                                             f"--claim-hash {self.want_claim_hash}: these are not the statements "
+                                             "whose hash was published")
+            self.ok("claim hash", f"{self.claim_hash} equals --claim-hash: the statements are the published ones")
 
     def kernel(self, trusted: dict[str, str], cert: bytes, claims: Sequence[str]) -> None:
         try:
@@ -689,6 +881,7 @@ class _Run:
                 raise _Invalid("kernel", f"the certificate was rejected: it holds proofs of {', '.join(proved)}, not of "
                                          f"the bundle's claim {missing[0]} (a certificate of another bundle?): {v.reason}")
             raise _Invalid("kernel", f"the certificate was rejected: {v.reason}")
+        self.kernel_ok = True
         self.ok("kernel", f"certificate accepted for {', '.join(claims)} in {v.seconds:.2f} s ({v.lean_runs} Lean "
                           "runs: the trusted files, the certificate on its own, a final file restating each claim; "
                           "no axioms)")
@@ -696,22 +889,195 @@ class _Run:
     def inputs(self, inputs: Sequence[Path], task_id: str, labels: dict[str, str],
                manifest_inputs: Sequence[InputFile], trusted: dict[str, str],
                bundled: dict[str, bytes] | None = None, options=None) -> None:
+        bundled = bundled or {}
+        self.model_roles = {mi.path: mi.role for mi in manifest_inputs if mi.path in bundled}
         if not inputs:
+            self.model_inputs = tuple(sorted(bundled))      # the whole claim is the bundle's, these included
             self.ok("inputs", "not given: the claim (spec.lean, tests.lean, claim.lean) was taken from the "
                               "bundle as is")
             return
-        detail = rederive(inputs, task_id, labels, manifest_inputs, trusted, bundled or {}, options)
-        self.claim_source = "re-derived from the inputs"
-        self.ok("inputs", detail)
+        try:
+            d = _rederive(inputs, task_id, labels, manifest_inputs, trusted, bundled, options, self.accept_bundled)
+        except _Incomplete as e:
+            self.incomplete = e
+            self.checks.append(VerifyCheck(name="inputs", ok=False, detail=e.detail))
+            return
+        self.derivation = d
+        self.model_inputs = d.from_bundle
+        self.claim_source = ("re-derived from the inputs and the bundle's model inputs" if d.from_bundle
+                             else "re-derived from the inputs")
+        self.ok("inputs", d.detail)
+
+    # -- result.json ------------------------------------------------------------------------
+    def rederived_result(self, claims: Sequence[str], rejected: str = "") -> Result:
+        """The result ``check`` derives from the inputs (no model; the kernel's verdict on the bundle's
+        certificate stands in for SpecGuard's own, so no new proof is checked; a bundle without a
+        certificate stands for one its producer's kernel rejected, for the reason ``rejected``; a
+        spec taken from the bundle is never evaluated beyond the kernel budget)."""
+        from .check import Options, check_task
+        d = self.derivation
+        accepted = self.kernel_ok
+
+        def kernel(wanted: tuple[str, ...]) -> certcheck.CertVerdict:
+            ok = accepted and bool(claims) and tuple(wanted) == tuple(claims)
+            why = "accepted" if ok else (rejected if not claims and rejected else
+                                         "the bundle's certificate does not prove these claims")
+            return certcheck.CertVerdict(accepted=ok, claims=tuple(wanted), reason=why)
+        opts = Options(timeout=self.timeout, memory_mb=self.memory_mb, classify=d.classify, spec=d.spec,
+                       demands=d.demands, spec_binds=d.binds, kernel=kernel, execute=d.spec is None or d.spec_given)
+        if d.budget is not None:
+            opts.spec_budget = d.budget
+        try:
+            return check_task(d.task, opts).result
+        except (LeanTimeout, LeanCrash) as e:
+            raise _Invalid("result", f"the result cannot be re-derived: {e.message}") from e
+
+    def check_result(self, r: Result, claims: Sequence[str], test_names: Sequence[str]) -> None:
+        """Every field of result.json: checked against the kernel's claims, re-derived, or labelled unchecked."""
+        why = _status_problem(r, claims, test_names)
+        if why:
+            raise _Invalid("result", why)
+        if self.derivation is None:
+            self._label_result(r)
+        else:
+            self._compare_result(r, self.rederived_result(claims, r.certificate.reason))
+            if not claims and r.certificate.claims:
+                self.field("certificate (rejected by the producer's kernel)", "unchecked", r.certificate.reason)
+            self.ok("result", "every field of result.json that `check` derives (verdict, evidence, reason, conflict "
+                              "core, per-test statuses, claims, unsupported, near conflicts, notes, assumptions, "
+                              "certificate) is what it derives from the inputs" +
+                              ("" if all(f.status != "unchecked" or f.field in ("run facts", "model")
+                                         for f in self.result_fields) else "; the rest is labelled UNCHECKED"))
+
+    def _label_result(self, r: Result) -> None:
+        certified = sum(1 for t in r.tests if t.certified)
+        self.field("task_id, verdict, evidence", "checked",
+                   "equal to the manifest's" + (", and the kernel proved the verdict's claim"
+                                                if self.certifies_verdict() else ""))
+        self.field("certificate", "checked", f"claims {', '.join(r.certificate.claims) or 'none'}, accepted "
+                                             f"{r.certificate.accepted}: equal to the manifest's and the kernel's")
+        if certified:
+            self.field("tests (certified statuses)", "checked",
+                       f"{certified} status(es) marked certified are the kernel's per-test claims")
+        self.field("reason", "unchecked", r.reason)
+        if r.conflict is not None:
+            self.field("conflict", "unchecked", f"{r.conflict.kind}: " + "; ".join(
+                f"{i.loc} `{i.statement}`" for i in r.conflict.items))
+        if len(r.tests) > certified:
+            self.field("tests (the rest)", "unchecked", f"{len(r.tests) - certified} uncertified status(es), and every "
+                                                        "test's text, statement and location")
+        self.field("assumptions", "unchecked", f"{len(r.assumptions)} statement(s) (verify states its own below)")
+        rest = [n for n in Result.model_fields if n not in _LABELLED_FIELDS]
+        self.field(", ".join(rest), "unchecked", "the producer's report; give --inputs to re-derive it")
+        if r.model is not None:
+            self.field("model", "unchecked", f"the model path's report ({r.model.model})")
+        self.field("run facts", "unchecked", ", ".join(_RUN_FIELDS))
+        extra = [a for a in r.assumptions if a not in ASSUMPTIONS]
+        self.more_assumptions += [f"(from result.json, unchecked) {a}" for a in extra]
+
+    def _compare_result(self, r: Result, mine: Result) -> None:
+        theirs, ours = r.model_dump(mode="json"), mine.model_dump(mode="json")
+        modelled = r.model is not None
+        skipped_execution = r.evidence is Evidence.execution and not (self.derivation.spec is None
+                                                                      or self.derivation.spec_given)
+        judged = modelled and r.evidence is Evidence.model_judgment and mine.evidence is not Evidence.certified
+        loose = skipped_execution or judged
+
+        def differ(name: str, a, b) -> None:
+            raise _Invalid("result", f"result.json's {name} is not what `check` derives from the inputs: "
+                                     f"bundle {_short(a)}, re-derived {_short(b)}")
+        exact = [n for n in Result.model_fields if n not in _SPECIAL_FIELDS]   # every other field, new ones too
+        for name in exact:
+            if theirs[name] != ours[name]:
+                differ(name, theirs[name], ours[name])
+        cert = {k: v for k, v in theirs["certificate"].items() if k != "seconds"}
+        mine_cert = {k: v for k, v in ours["certificate"].items() if k != "seconds"}
+        if cert != mine_cert:
+            differ("certificate", cert, mine_cert)
+        self.field(", ".join(exact + ["certificate"]), "re-derived",
+                   f"{len(r.tests)} test status(es), {len(r.claims)} description statement(s), "
+                   f"{len(r.unsupported)} unsupported")
+        why = ("execution evidence: verify does not run a spec taken from the bundle" if skipped_execution
+               else "a model's judgment, which verify cannot re-derive")
+        for name in ("verdict", "evidence", "conflict"):
+            if theirs[name] == ours[name]:
+                continue
+            if not loose:
+                differ(name, theirs[name], ours[name])
+        if (theirs["verdict"], theirs["evidence"], theirs["conflict"]) == (ours["verdict"], ours["evidence"],
+                                                                          ours["conflict"]):
+            self.field("verdict, evidence, conflict", "re-derived", f"{r.verdict.value} ({r.evidence.value})"
+                       + (f"; {r.conflict.kind}: " + "; ".join(f"{i.loc} `{i.statement}`" for i in r.conflict.items)
+                          if r.conflict else ""))
+        else:
+            self.field("verdict, evidence, conflict", "unchecked", f"{why}; re-derived without it: "
+                                                                   f"{mine.verdict.value} ({mine.evidence.value})")
+        if r.reason == mine.reason:
+            self.field("reason", "re-derived", r.reason)
+        elif modelled and r.reason.startswith(mine.reason):
+            self.field("reason", "re-derived", mine.reason)
+            self.field("reason (the model path's addition)", "unchecked", r.reason[len(mine.reason):].strip())
+        elif loose or (modelled and r.evidence is not Evidence.certified):
+            self.field("reason", "unchecked", r.reason)
+        else:
+            differ("reason", r.reason, mine.reason)
+        for name in ("notes", "assumptions"):
+            a, b = list(theirs[name]), list(ours[name])
+            if modelled and name == "notes":
+                b = [n for n in b if not n.startswith(_SKIPPED_NOTE)]
+            if name == "notes" and not self.derivation.classify:
+                # `check` retried without classification after its kernel rejected the first certificate:
+                # an event on the producer's side, which verify cannot repeat
+                retry = [n for n in a if n.startswith(_RETRY_NOTE)]
+                if retry:
+                    a = [n for n in a if not n.startswith(_RETRY_NOTE)]
+                    self.field("notes (the producer's rejected first certificate)", "unchecked", " | ".join(retry))
+            if a == b:
+                self.field(name, "re-derived", f"{len(a)} line(s)")
+            elif (modelled or loose) and a[:len(b)] == b:
+                self.field(name, "re-derived", f"the first {len(b)} line(s)")
+                self.field(f"{name} (the model path's additions)", "unchecked", " | ".join(a[len(b):]))
+            else:
+                differ(name, a, b)
+        self.more_assumptions += [a for a in mine.assumptions if a not in ASSUMPTIONS]
+        if r.model is not None:
+            self.field("model", "unchecked", f"the model path's report ({r.model.model}: calls, tokens, cost)")
+        self.field("run facts", "unchecked", ", ".join(_RUN_FIELDS))
+
+
+def _status_problem(r: Result, claims: Sequence[str], test_names: Sequence[str]) -> str | None:
+    """Why result.json's certified per-test statuses are not exactly the kernel's per-test claims, or None."""
+    backed: set[str] = set()
+    for t in r.tests:
+        if not t.certified:
+            continue
+        if t.status not in _STATUS_CLAIM or t.id not in test_names:
+            return f"result.json marks test {t.id!r} certified {t.status}, which no claim of the bundle states"
+        name = f"{_STATUS_CLAIM[t.status]}_{t.id}"
+        if name not in claims:
+            return (f"result.json says test {t.id} is {t.status} (certified), but the certificate does not prove "
+                    f"{name}")
+        backed.add(name)
+    status_of = {t.id: t.status for t in r.tests}
+    for c in sorted(c for c in claims if _PER_TEST.fullmatch(c) and c not in backed):
+        kind, t = _PER_TEST.fullmatch(c).groups()
+        if _STATUS_CLAIM.get(status_of.get(t, "")) != kind:
+            return (f"the certificate proves {c}, but result.json reports test {t}'s status as "
+                    f"{status_of.get(t, 'absent')!r}")
+    return None
 
 
 def verify_bundle(bundle: Path, inputs: Sequence[Path] = (), *, timeout: float = 60.0,
-                  memory_mb: int = lean_runner.DEFAULT_MEMORY_MB) -> VerifyReport:
+                  memory_mb: int = lean_runner.DEFAULT_MEMORY_MB, accept_bundled_model_inputs: bool = False,
+                  claim_hash: str | None = None) -> VerifyReport:
     """Re-check a bundle folder, a bundle archive or an exported ``.lean`` file (see the module
-    docstring).  ``inputs``: the task's original files, to check that the claim follows from them."""
+    docstring).  ``inputs``: the task's original files (model-written ones included), to check that
+    the claim follows from them; ``accept_bundled_model_inputs``: take a model-written input the
+    verifier did not give from the bundle (the claim then rests on the bundle producer's model
+    inputs, and the report says so); ``claim_hash``: a published claim hash the statement must have."""
     bundle = Path(bundle)
     inputs = [Path(p) for p in inputs]
-    run = _Run(bundle, timeout, memory_mb)
+    run = _Run(bundle, timeout, memory_mb, accept_bundled=accept_bundled_model_inputs, want_claim_hash=claim_hash)
     if bundle.suffix == ".lean" and not bundle.is_dir():
         run.kind = "export"
         try:
@@ -728,16 +1094,20 @@ def verify_bundle(bundle: Path, inputs: Sequence[Path] = (), *, timeout: float =
         return run.report(e)
 
 
+def _json_file(text: str, name: str, check: str):
+    try:
+        return load_json(text, name)
+    except ValueError as e:
+        raise _Invalid(check, str(e)) from None
+
+
 def _verify_files(run: _Run, files: dict[str, bytes], inputs: Sequence[Path]) -> VerifyReport:
     _check_names(files)
     texts = {name: _decode(name, data) for name, data in files.items()}
     run.ok("files", f"{len(files)} files ({', '.join(sorted(files))}), regular files only, none over "
                     f"{MAX_FILE_BYTES // 2**20} MB")
     # -- manifest
-    try:
-        raw = json.loads(texts[MANIFEST])
-    except ValueError as e:
-        raise _Invalid("manifest", f"manifest.json is not valid JSON: {e}") from e
+    raw = _json_file(texts[MANIFEST], MANIFEST, "manifest")
     if not isinstance(raw, dict) or raw.get("bundle_format") != BUNDLE_FORMAT:
         fmt = raw.get("bundle_format") if isinstance(raw, dict) else None
         raise _Invalid("manifest", f"manifest.json is not of format {BUNDLE_FORMAT!r} (bundle_format: {fmt!r})")
@@ -758,12 +1128,15 @@ def _verify_files(run: _Run, files: dict[str, bytes], inputs: Sequence[Path]) ->
         if got != m.outputs[name]:
             raise _Invalid("manifest", f"the sha256 of {name} ({got[:16]}…) does not match the manifest "
                                        f"({m.outputs[name][:16]}…): {name} was changed after `check` wrote it")
-    r = _result_facts(texts[RESULT])
-    for field, b in (("task_id", m.task_id), ("verdict", m.verdict.value), ("evidence", m.evidence.value)):
-        if r[field] != b:
-            raise _Invalid("manifest", f"result.json and manifest.json disagree on {field}: {r[field]!r} vs {b!r}")
-    if m.claims and (r["accepted"] is not True or r["claims"] != list(m.claims)):
+    r = _result_of(texts[RESULT])
+    for field, a, b in (("task_id", r.task_id, m.task_id), ("verdict", r.verdict, m.verdict),
+                        ("evidence", r.evidence, m.evidence)):
+        if a != b:
+            raise _Invalid("manifest", f"result.json and manifest.json disagree on {field}: {_short(a)} vs {_short(b)}")
+    if m.claims and (r.certificate.accepted is not True or tuple(r.certificate.claims) != tuple(m.claims)):
         raise _Invalid("manifest", "result.json's certificate report does not list the manifest's claims as accepted")
+    if not m.claims and r.certificate.accepted:
+        raise _Invalid("manifest", "result.json's certificate report says accepted, but the manifest lists no claim")
     bundled = {n: files[n] for n in files if MODEL_FILE_RE.fullmatch(n)}
     _check_model_files(bundled, m.inputs, "manifest")
     run.ok("manifest", f"{BUNDLE_FORMAT}; sha256 of all {len(others)} outputs match; result.json agrees "
@@ -776,16 +1149,17 @@ def _verify_files(run: _Run, files: dict[str, bytes], inputs: Sequence[Path]) ->
                       if m.claims else f"no claim (verdict {m.verdict.value}, evidence {m.evidence.value}): "
                                        "nothing for the kernel to check"))
     run.ok("trusted files", _check_trusted(trusted, m.claims))
-    # -- inputs, kernel
-    run.inputs(inputs, m.task_id, r["labels"], m.inputs, trusted, bundled, m.options)
+    run.every_test_entailed(trusted)
+    run.statement_hash(trusted)
+    # -- inputs, kernel, result
+    run.inputs(inputs, m.task_id, dict(r.labels), m.inputs, trusted, bundled, m.options)
     if m.claims:
         run.kernel(trusted, files[CERT], m.claims)
     else:
         run.claim_source = "no claim" if not inputs else run.claim_source
         run.notes.append("the bundle holds no certificate: it certifies nothing, whatever its verdict says")
-    summary = (f"the kernel accepted the certificate for {', '.join(m.claims)}" if m.claims
-               else "the bundle is intact, but it certifies nothing")
-    return run.report(None, summary)
+    run.check_result(r, m.claims, [n for n in clause_names(trusted["Tests"]) if n != "Tests"])
+    return run.report(None)
 
 
 def _check_model_files(bundled: dict[str, bytes], inputs: Sequence[InputFile], check: str) -> None:
@@ -797,19 +1171,13 @@ def _check_model_files(bundled: dict[str, bytes], inputs: Sequence[InputFile], c
             raise _Invalid(check, f"{name} is not the manifest's input {name} (role {role}) with the same sha256")
 
 
-def _result_facts(text: str) -> dict:
-    """What verify reads from result.json (read leniently: its other fields are the producer's report)."""
+def _result_of(text: str) -> Result:
+    """result.json as a :class:`~specguard.results.Result` (strictly: every field, no other)."""
+    raw = _json_file(text, RESULT, "manifest")
     try:
-        r = json.loads(text)
-    except ValueError as e:
-        raise _Invalid("manifest", f"result.json is not valid JSON: {e}") from e
-    cert = r.get("certificate") if isinstance(r, dict) else None
-    labels = r.get("labels", {}) if isinstance(r, dict) else None
-    if not isinstance(r, dict) or not isinstance(cert, dict) or not isinstance(labels, dict) \
-            or not all(isinstance(labels[k], str) for k in labels):
-        raise _Invalid("manifest", "result.json is not a SpecGuard result (no certificate report or labels)")
-    return {"task_id": r.get("task_id"), "verdict": r.get("verdict"), "evidence": r.get("evidence"),
-            "accepted": cert.get("accepted"), "claims": cert.get("claims"), "labels": dict(labels)}
+        return Result.model_validate(raw)
+    except ValidationError as e:
+        raise _Invalid("manifest", f"result.json is not a SpecGuard result: {_first_error(e)}") from e
 
 
 def _first_error(e: ValidationError) -> str:
@@ -822,19 +1190,44 @@ def _first_error(e: ValidationError) -> str:
 # re-deriving the claim from the inputs
 # =====================================================================================
 
+@dataclasses.dataclass
+class _Derivation:
+    """How ``verify --inputs`` re-derived the claim: what ``check`` ran on, to re-derive the result."""
+
+    task: object
+    spec: object
+    demands: tuple
+    classify: bool
+    budget: int | None
+    binds: bool
+    detail: str
+    from_bundle: tuple[str, ...] = ()      # model-written inputs taken from the bundle (opt-in)
+    spec_given: bool = False               # the spec came from the verifier's own files
+
+
 def rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
              manifest_inputs: Sequence[InputFile], trusted: dict[str, str],
-             bundled: dict[str, bytes] | None = None, options=None) -> str:
-    """Rebuild the task from ``inputs`` (and the model-written inputs ``bundled`` in the bundle)
-    and re-derive spec/tests/claim; raise ``_Invalid`` unless they equal ``trusted`` byte for
-    byte.  Returns a detail line."""
+             bundled: dict[str, bytes] | None = None, options=None, *,
+             accept_bundled_model_inputs: bool = False) -> str:
+    """Rebuild the task from ``inputs`` and re-derive spec/tests/claim; raise ``_Invalid`` unless
+    they equal ``trusted`` byte for byte (``_Incomplete`` when ``inputs`` lack a manifest input).
+    A model-written input kept in the bundle (``bundled``) is used only with
+    ``accept_bundled_model_inputs``.  Returns a detail line."""
+    return _rederive(inputs, task_id, labels, manifest_inputs, trusted, bundled or {}, options,
+                     accept_bundled_model_inputs).detail
+
+
+def _rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
+              manifest_inputs: Sequence[InputFile], trusted: dict[str, str],
+              bundled: dict[str, bytes], options, accept_bundled: bool) -> _Derivation:
     from . import load
     try:
         from .check import render_trusted
     except ImportError as e:  # pragma: no cover - an incomplete installation
         raise SpecGuardError(f"cannot re-derive the claim: the formalizer is missing ({e})",
                              hint="reinstall SpecGuard from a complete checkout") from e
-    task, spec, model_demands, own_model = _load_inputs(load, inputs, task_id, labels, manifest_inputs, bundled or {})
+    task, spec, model_demands, own_model, spec_given = _load_inputs(load, inputs, task_id, labels, manifest_inputs,
+                                                                    bundled, accept_bundled)
     want = {"spec.lean": trusted["Spec"], "tests.lean": trusted["Tests"], "claim.lean": trusted["Claim"]}
     # `check --entry-point` is not recorded: try the loader's, then the call targets the bundle's
     # inputs name (sound: only a byte-identical re-derivation is accepted)
@@ -867,10 +1260,12 @@ def rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
                 first = got
             if all(got.get(k) == v for k, v in want.items()):
                 how = f"entry point {ep!r}" if ep else "no entry point"
-                kept = (f" (the model-written input(s) {', '.join(own_model)} taken from the bundle)"
-                        if own_model else "")
-                return (f"{len(manifest_inputs)} input(s) match the manifest by sha256{kept}; spec.lean, tests.lean "
-                        f"and claim.lean re-derived from them ({how}) equal the bundle's byte for byte")
+                kept = (f"; the model-written input(s) {', '.join(own_model)} were taken from the BUNDLE "
+                        "(--accept-bundled-model-inputs), not from you" if own_model else "")
+                detail = (f"all {len(manifest_inputs)} input(s) of the manifest were given and match by sha256{kept}; "
+                          f"spec.lean, tests.lean and claim.lean re-derived from them ({how}) equal the bundle's "
+                          "byte for byte")
+                return _Derivation(t, spec, demands, classify, budget, binds, detail, tuple(own_model), spec_given)
     if first is None:
         assert error is not None
         raise _Invalid("inputs", f"the inputs cannot be formalized: {error.message}")
@@ -880,6 +1275,23 @@ def rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
             raise _Invalid("inputs", f"claim does not follow from the inputs: {name} differs from the one re-derived "
                                      f"from them (line {line}: bundle {a!r}, re-derived {b!r})")
     raise _Invalid("inputs", "claim does not follow from the inputs")  # pragma: no cover
+
+
+def _incomplete(missing: Sequence[InputFile], bundled: dict[str, bytes]) -> _Incomplete:
+    """The error of ``--inputs`` lacking the manifest inputs ``missing``, each named, with the fix."""
+    parts, model = [], False
+    for mi in missing:
+        what = f"{mi.path} (role {mi.role}, sha256 {mi.sha256[:16]}…"
+        if mi.path in bundled:
+            model = True
+            what += ": written by a model; the bundle holds a copy, which is the bundle producer's"
+        parts.append(what + ")")
+    fix = ["give every input among --inputs (files are matched by sha256, wherever they are)"]
+    if model:
+        fix.append("a model-written input you reviewed can be given among --inputs too (e.g. the bundle's copy, "
+                   "read first), or pass --accept-bundled-model-inputs to rest the claim on the bundle's copy")
+    return _Incomplete("inputs", "--inputs does not hold every input of the bundle, so the claim was not re-derived: "
+                                 f"missing {'; '.join(parts)}. Fix: {'; '.join(fix)}")
 
 
 def _first_diff(a: str, b: str) -> tuple[int, str, str]:
@@ -893,10 +1305,12 @@ def _first_diff(a: str, b: str) -> tuple[int, str, str]:
 
 
 def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, str],
-                 manifest_inputs: Sequence[InputFile], bundled: dict[str, bytes]):
-    """The Task ``check`` built, its ``--spec`` or model-written spec program (or None) and its
-    model-read demands (or None), from the given files and the model files ``bundled`` in the
-    bundle, with the manifest's display paths."""
+                 manifest_inputs: Sequence[InputFile], bundled: dict[str, bytes], accept_bundled: bool = False):
+    """The Task ``check`` built, its ``--spec`` or model-written spec program (or None), its
+    model-read demands (or None), the model-written inputs taken from the bundle, and whether the
+    spec came from the given files: from the given files (every manifest input must be among them,
+    else ``_Incomplete``) and, with ``accept_bundled``, the model files ``bundled`` in the bundle;
+    with the manifest's display paths."""
     from .errors import InputError
     spec_mi = next((mi for mi in manifest_inputs if mi.role == "spec"), None)
     demands_mi = next((mi for mi in manifest_inputs if mi.role == "demands"), None)
@@ -933,18 +1347,26 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
     roles = {mi.role for mi in loaded_inputs}
     model_bytes: dict[str, bytes] = {}
     own_model: list[str] = []
+    missing: list[InputFile] = []                                      # manifest inputs not given
     for mi in (spec_mi, demands_mi):
         if mi is None:
             continue
         if mi.path in matched:
             model_bytes[mi.path] = matched[mi.path].read_bytes()
-        elif mi.path in bundled and _sha(bundled[mi.path]) == mi.sha256:
+        elif accept_bundled and mi.path in bundled and MODEL_FILE_RE.fullmatch(mi.path) \
+                and _sha(bundled[mi.path]) == mi.sha256:
             model_bytes[mi.path] = bundled[mi.path]                       # a model's output, kept in the bundle
             own_model.append(mi.path)
             unmatched = [u for u in unmatched if u is not mi]
         else:
-            raise _Invalid("inputs", f"the manifest's input {mi.path} (role {mi.role}) was not given, or was "
-                                     f"changed: no given file has sha256 {mi.sha256[:16]}…")
+            missing.append(mi)
+            unmatched = [u for u in unmatched if u is not mi]
+    spec_given = spec_mi is not None and spec_mi.path in matched
+    if missing:
+        # nothing is loaded from the bundle in their place: report every input that is missing
+        rest = [] if any(m.role in ("task", "instance") for m in manifest_inputs) else \
+            [mi for mi in unmatched if mi.path != "<text>"]
+        raise _incomplete(missing + rest, bundled)
     spec = None
     if spec_mi is not None:
         from . import speclang
@@ -955,7 +1377,7 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
         desc = next((mi for mi in loaded_inputs if mi.role == "description"), None)
         # `check --spec S` with no description describes the task by this sentence
         said = f"(the function is described by the spec {Path(spec_mi.path).name})"
-        if desc is not None and desc.path == "<text>" and desc.path not in matched \
+        if desc is not None and desc.path == "<text>" and desc.path not in matched and spec_given \
                 and desc.sha256 == _sha(said.encode("utf-8")):
             matched[desc.path] = said                                    # type: ignore[assignment]
             unmatched = [u for u in unmatched if u is not desc]
@@ -963,9 +1385,11 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
     if demands_mi is not None:
         from .test_agent import ModelDemands
         try:
-            model_demands = ModelDemands.model_validate_json(model_bytes[demands_mi.path])
-        except ValidationError as e:
-            raise _Invalid("inputs", f"{demands_mi.path} is not a valid model-demands file: {_first_error(e)}") from e
+            text = model_bytes[demands_mi.path].decode("utf-8")
+            model_demands = ModelDemands.model_validate(load_json(text, demands_mi.path))
+        except (ValueError, UnicodeDecodeError) as e:
+            detail = _first_error(e) if isinstance(e, ValidationError) else str(e)
+            raise _Invalid("inputs", f"{demands_mi.path} is not a valid model-demands file: {detail}") from e
     try:
         if "instance" in roles:
             src = _one(matched, manifest_inputs, "instance")
@@ -981,9 +1405,13 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
             elif toml.path in matched:
                 folder = matched[toml.path].parent
             else:
-                raise _Invalid("inputs", f"the manifest's input {toml.path} (role task) was not given, or was "
-                                         f"changed: no given file has sha256 {toml.sha256[:16]}…")
+                raise _incomplete([toml], bundled)
             task = load.load_task_dir(str(folder))
+            for mi in task.inputs:
+                if not any(u.sha256 == mi.sha256 and u.role == mi.role for u in manifest_inputs):
+                    raise _Invalid("inputs", f"{mi.path} in the given task folder (sha256 {mi.sha256[:16]}…) matches no "
+                                             "input of the manifest: it is not a file the bundle was made from, or "
+                                             "it was changed")
             for mi in task.inputs:                                       # the folder's files count as given
                 hit = next((u for u in unmatched if u.sha256 == mi.sha256 and u.role == mi.role), None)
                 if hit is not None:
@@ -994,10 +1422,9 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
             if desc is None or not tests:
                 raise _Invalid("inputs", "the manifest's inputs are not a description and test files, a task folder, "
                                          "a LiveCodeBench JSON or a SWE-bench instance")
-            for mi in [desc, *tests]:
-                if mi.path not in matched:
-                    raise _Invalid("inputs", f"the manifest's input {mi.path} (role {mi.role}) was not given, or was "
-                                             f"changed: no given file has sha256 {mi.sha256[:16]}…")
+            absent = [mi for mi in [desc, *tests] if mi.path not in matched]
+            if absent:
+                raise _incomplete(absent, bundled)
             if desc.path == "<text>":
                 given_desc = matched[desc.path]
                 d = given_desc if isinstance(given_desc, str) else given_desc.read_bytes().decode("utf-8")
@@ -1007,22 +1434,19 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
     except InputError as e:
         raise _Invalid("inputs", f"the inputs cannot be loaded: {e.message}") from e
     if unmatched:
-        mi = unmatched[0]
-        raise _Invalid("inputs", f"the manifest's input {mi.path} (role {mi.role}) was not given, or was changed: "
-                                 f"no given file has sha256 {mi.sha256[:16]}…")
+        raise _incomplete(unmatched, bundled)
     got = sorted((i.sha256, i.role) for i in task.inputs)
     want = sorted((i.sha256, i.role) for i in loaded_inputs)
     if got != want:
         raise _Invalid("inputs", "the task rebuilt from the inputs does not have the manifest's inputs "
                                  "(same files, same roles)")
-    return _remap(task, manifest_inputs), spec, model_demands, own_model
+    return _remap(task, manifest_inputs), spec, model_demands, own_model, spec_given
 
 
 def _one(matched: dict[str, Path], manifest_inputs: Sequence[InputFile], role: str) -> Path:
     mi = next(mi for mi in manifest_inputs if mi.role == role)
     if mi.path not in matched:
-        raise _Invalid("inputs", f"the manifest's input {mi.path} (role {role}) was not given, or was changed: "
-                                 f"no given file has sha256 {mi.sha256[:16]}…")
+        raise _incomplete([mi], {})
     return matched[mi.path]
 
 
@@ -1109,13 +1533,21 @@ def export_prefix() -> str:
     src = lean_runner.lean_source_dir()
     out = [
         "prelude\n",
-        f"-- SpecGuard certificate export ({EXPORT_FORMAT}): one self-contained Lean 4.35.0 file.\n",
-        "-- It holds SpecGuard's core theory, the task's Spec, Tests and Claim (generated by SpecGuard\n",
-        "-- from the task's inputs), the certificate, and one final theorem per claim.\n",
-        "-- Check it with a stock Lean 4.35.0 (no Init, no Lake, no imports needed):  lean THIS_FILE.lean\n",
-        "-- Accept only exit code 0, no error, and \"'final_X' does not depend on any axioms\" for every claim.\n",
-        "-- `specguard verify THIS_FILE.lean` also checks that everything outside the certificate section is\n",
-        "-- exactly what `specguard export` writes, and the certificate's tokens.\n",
+        f"-- SpecGuard certificate export ({EXPORT_FORMAT}): one self-contained Lean 4.35.0 file holding\n",
+        "-- SpecGuard's core theory, the task's statements (sections spec, tests, claim), the certificate\n",
+        "-- (section certificate) and one final theorem per claim.\n",
+        "--\n",
+        "-- What a plain `lean THIS_FILE.lean` checks (accept only exit code 0, no error, and\n",
+        "-- \"'final_X' does not depend on any axioms\" for every claim): that the proofs typecheck, with no\n",
+        "-- axioms, against the statements AS WRITTEN IN THIS FILE. It does not check that these statements\n",
+        "-- are the ones SpecGuard generates from the task's inputs: whoever edits a statement together\n",
+        "-- with its proof (say `def Consistent : Prop := True`) gets a file plain Lean still accepts.\n",
+        "--\n",
+        "-- What only `specguard verify THIS_FILE.lean` checks: everything outside the four sections is\n",
+        "-- exactly what `specguard export` writes; the statements have SpecGuard's generated shape and\n",
+        "-- claim.lean is the standard statement of each claim; the claim hash on the meta line is the\n",
+        "-- sha256 of the statements; the certificate's tokens. With `--inputs` it also re-derives the\n",
+        "-- statements from the task's files; with `--claim-hash H` it checks them against a published hash.\n",
     ]
     # the checker's command-line options (certcheck.LEAN_OPTIONS), so a plain `lean FILE` needs no flags
     for opt in getattr(certcheck, "LEAN_OPTIONS", ()):
@@ -1177,26 +1609,29 @@ def export_text(bundle: Path, *, timeout: float = 60.0) -> tuple[str, VerifyRepo
     """Verify ``bundle`` (folder or archive) and return its certificate as one self-contained
     Lean file (see :data:`EXPORT_FORMAT`), checked by compiling it on its own.
 
-    Raises :class:`InvalidBundle` when the bundle is invalid or certifies nothing."""
+    Raises :class:`InvalidBundle` when the bundle is not VALID (invalid, or its verdict carries no
+    kernel claim)."""
     run = _Run(Path(bundle), timeout, lean_runner.DEFAULT_MEMORY_MB)
     try:
         run.kind, files = read_bundle_files(Path(bundle))      # exported from the very bytes verified
         rep = _verify_files(run, files, ())
     except _Invalid as e:
         rep = run.report(e)
+    if rep.status == "not-certified":
+        raise InvalidBundle(f"{bundle}: not exported: {rep.reason}",
+                            hint="export bundles whose verdict is certified (`specguard verify` says VALID)")
     if not rep.valid:
         raise InvalidBundle(f"{bundle}: invalid bundle, not exported: {rep.reason}",
-                          hint="`specguard verify` shows every check")
-    if not rep.claims:
-        raise InvalidBundle(f"{bundle}: the bundle certifies nothing (no kernel-checked claim), so there is "
-                          "nothing to export", hint="export bundles whose evidence is 'certified'")
+                            hint="`specguard verify` shows every check")
     texts = {n: d.decode("utf-8") for n, d in files.items()}
-    m = Manifest.model_validate_json(texts[MANIFEST])
-    r = _result_facts(texts[RESULT])
+    m = Manifest.model_validate(load_json(texts[MANIFEST], MANIFEST))
+    r = _result_of(texts[RESULT])
+    trusted = {kind: texts[fname] for kind, fname in TRUSTED_FILES.items()}
     meta = ExportMeta(task_id=m.task_id, verdict=m.verdict, evidence=m.evidence, claims=m.claims,
                       core_hash=m.core_hash, lean_version=m.lean_version, lean_commit=m.lean_commit,
-                      specguard_version=m.specguard_version, inputs=m.inputs, labels=r["labels"], options=m.options,
-                      model_files={n: t for n, t in sorted(texts.items()) if MODEL_FILE_RE.fullmatch(n)})
+                      specguard_version=m.specguard_version, inputs=m.inputs, labels=dict(r.labels), options=m.options,
+                      model_files={n: t for n, t in sorted(texts.items()) if MODEL_FILE_RE.fullmatch(n)},
+                      claim_hash=claim_hash(trusted))
     try:
         text, prints = _render_export(meta, _bodies_of(texts))
         _compile_export(text, meta.claims, prints, timeout)
@@ -1264,9 +1699,10 @@ def _verify_export(run: _Run, path: Path, inputs: Sequence[Path]) -> VerifyRepor
     if not first.startswith(f"{_MARK}meta "):
         raise _Invalid("export", f"line {prefix.count(chr(10)) + 1}: expected the `{_MARK}meta` line")
     try:
-        meta = ExportMeta.model_validate_json(first[len(f"{_MARK}meta "):])
-    except ValidationError as e:
-        raise _Invalid("export", f"the meta line is not valid: {_first_error(e)}") from e
+        meta = ExportMeta.model_validate(load_json(first[len(f"{_MARK}meta "):], "the meta line"))
+    except ValueError as e:
+        detail = _first_error(e) if isinstance(e, ValidationError) else str(e)
+        raise _Invalid("export", f"the meta line is not valid: {detail}") from e
     run.task_id, run.verdict, run.evidence, run.claims = meta.task_id, meta.verdict, meta.evidence, tuple(meta.claims)
     bodies: dict[str, str] = {}
     for sec in _SECTIONS:
@@ -1293,6 +1729,12 @@ def _verify_export(run: _Run, path: Path, inputs: Sequence[Path]) -> VerifyRepor
     run.ok("claims", f"{', '.join(meta.claims)} claimed, consistent with '{meta.verdict.value}, "
                      f"{meta.evidence.value}'")
     run.ok("trusted files", _check_trusted(trusted, meta.claims))
+    run.every_test_entailed(trusted)
+    run.statement_hash(trusted)
+    if meta.claim_hash != run.claim_hash:
+        raise _Invalid("claim hash", f"the meta line's claim hash {meta.claim_hash} is not the sha256 of the file's "
+                                     f"statements ({run.claim_hash}): the statements were edited after export")
+    run.ok("claim hash", f"the meta line's claim hash is the sha256 of the file's statements ({run.claim_hash})")
     cert = texts["certificate"].encode("utf-8")
     why = certcheck.scan_certificate(cert)
     if why:
@@ -1305,4 +1747,12 @@ def _verify_export(run: _Run, path: Path, inputs: Sequence[Path]) -> VerifyRepor
     secs = _compile_export(text, meta.claims, prints, run.timeout, run.memory_mb)
     run.ok("compile", f"the whole file compiles on its own with no import path in {secs:.2f} s; every final_X "
                       "depends on no axioms")
-    return run.report(None, f"the kernel accepted the certificate for {', '.join(meta.claims)}")
+    if run.derivation is not None:           # the verdict on the meta line, re-derived from the inputs
+        mine = run.rederived_result(meta.claims)
+        if (mine.verdict, mine.evidence) != (meta.verdict, meta.evidence):
+            raise _Invalid("result", f"the meta line's verdict {meta.verdict.value} ({meta.evidence.value}) is not "
+                                     f"what `check` derives from the inputs: {mine.verdict.value} "
+                                     f"({mine.evidence.value})")
+        run.ok("result", f"the verdict {meta.verdict.value} ({meta.evidence.value}) is what `check` derives from "
+                         "the inputs")
+    return run.report(None)

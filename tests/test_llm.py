@@ -166,8 +166,16 @@ def test_conflict_through_a_model_spec_is_certified(tmp_path):
     # the model's spec is kept in the bundle: the task's own files suffice to re-derive the claim
     assert (out / "model-spec-1.py").read_text() == r.model.specs[0].source
     assert any("spec a language model" in a for a in r.assumptions)
+    # #11.3: the model's spec is the bundle producer's: --inputs without it is incomplete (exit 4) ...
     rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_double.py"])
-    assert rep.valid and rep.claim_source == "re-derived from the inputs", rep
+    assert rep.status == "inputs-incomplete" and "missing model-spec-1.py" in rep.reason, rep
+    # ... unless the verifier gives it (after reading it), or opts in to the bundle's copy, which is named
+    rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_double.py", out / "model-spec-1.py"])
+    assert rep.valid and rep.claim_source == "re-derived from the inputs" and not rep.model_inputs, rep
+    rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_double.py"], accept_bundled_model_inputs=True)
+    assert rep.valid and rep.claim_source == "re-derived from the inputs and the bundle's model inputs", rep
+    assert rep.model_inputs == ("model-spec-1.py",) and "model-spec-1.py" in rep.reason
+    assert any("model-spec-1.py, a model-written spec taken from the bundle" in a for a in rep.assumptions)
     # a bundle whose model spec was edited (and its hash in the manifest redone) no longer matches
     import hashlib
     spec = (out / "model-spec-1.py").read_text().replace("2 * x", "3 * x")
@@ -181,7 +189,7 @@ def test_conflict_through_a_model_spec_is_certified(tmp_path):
             i["sha256"] = sha
     (out / "manifest.json").write_text(json.dumps(man))
     assert verify_bundle(out).valid                       # intact as a bundle, but ...
-    rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_double.py"])
+    rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_double.py"], accept_bundled_model_inputs=True)
     assert not rep.valid and "differs from the one re-derived" in rep.reason
 
 

@@ -169,14 +169,18 @@ def test_conflict_through_a_model_read_assertion_is_certified_and_verifies(tmp_p
     out = write_bundle(tmp_path / "bundle", task, b)
     assert (out / "model-demands.json").is_file()
     # a third party re-derives the claim from the task's own files; the model's reading is in the bundle
-    rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_double.py"])
-    assert rep.valid and rep.claim_source == "re-derived from the inputs"
-    assert "model-demands.json taken from the bundle" in next(c.detail for c in rep.checks if c.name == "inputs")
+    # (#11.3: only when the verifier opts in to the bundle's copy of the model's reading, which is named)
+    assert verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_double.py"]).status == "inputs-incomplete"
+    rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_double.py"], accept_bundled_model_inputs=True)
+    assert rep.valid and rep.claim_source == "re-derived from the inputs and the bundle's model inputs"
+    assert "model-demands.json were taken from the BUNDLE" in next(c.detail for c in rep.checks if c.name == "inputs")
+    assert rep.model_inputs == ("model-demands.json",)
     # the exported single file carries the model's reading too: re-derivable from the task's files alone
     from specguard.verify import write_export
     write_export(out, tmp_path / "cert.lean")
-    rep = verify_bundle(tmp_path / "cert.lean", [tmp_path / "desc.py", tmp_path / "test_double.py"])
-    assert rep.valid and rep.claim_source == "re-derived from the inputs", rep.reason
+    rep = verify_bundle(tmp_path / "cert.lean", [tmp_path / "desc.py", tmp_path / "test_double.py"],
+                        accept_bundled_model_inputs=True)
+    assert rep.valid and rep.claim_source == "re-derived from the inputs and the bundle's model inputs", rep.reason
     # a changed reading is caught: by the manifest, and by re-derivation when the manifest is redone too
     md = json.loads((out / "model-demands.json").read_text())
     md["proposals"][0]["returns"] = "6"

@@ -68,10 +68,19 @@ def verify(path: Path, *inputs: Path) -> tuple[int, dict]:
     if inputs:
         args += ["--inputs", *map(str, inputs)]
     p = cli(*args)
-    assert p.returncode in (0, 1), p.stderr + p.stdout
+    assert p.returncode in (0, 1, 2, 4), p.stderr + p.stdout
     rep = json.loads(p.stdout)
-    assert (p.returncode == 0) == rep["valid"]
+    assert (p.returncode == 0) == rep["valid"] and rep["exit_code"] == p.returncode
     return p.returncode, rep
+
+
+def assert_incomplete(path: Path, missing: str, *inputs: Path) -> dict:
+    """``verify --inputs`` lacking a manifest input: exit 4, INPUTS INCOMPLETE, the input named."""
+    rc, rep = verify(path, *inputs)
+    assert rc == 4 and rep["status"] == "inputs-incomplete", rep
+    assert "does not hold every input of the bundle" in rep["reason"] and missing in rep["reason"], \
+        rep["reason"]
+    return rep
 
 
 def assert_invalid(path: Path, reason: str, *inputs: Path, check: str | None = None) -> dict:
@@ -210,7 +219,9 @@ def test_summary_says_what_was_checked_and_assumed(genuine):
     p = cli("verify", str(genuine.conflict))
     assert p.returncode == 0, p.stdout + p.stderr
     out = p.stdout
-    assert out.startswith("VALID: bundle folder")
+    assert out.startswith("VALID: the Lean kernel accepted the certificate for Conflict, the claim of the verdict "
+                          "conflict"), out
+    assert "\n  bundle folder " in out and "[UNCHECKED] reason:" in out
     for s in ("[ok ] kernel", "Conflict: no implementation satisfies both", "taken from the bundle as is",
               "assumed", "Lean 4.35.0 kernel (commit", "SpecGuard core theory (hash"):
         assert s in out, (s, out)
@@ -275,7 +286,7 @@ def test_task_folder_inputs(tmp_path):
     assert rc == 0, rep["reason"]
     test_file = next(f for f in task.iterdir() if f.name.startswith("test_"))
     test_file.write_text(test_file.read_text() + "\n# edited\n")
-    assert_invalid(b, "was not given, or was changed", task, check="inputs")
+    assert_invalid(b, "matches no input of the manifest", task, check="inputs")
 
 
 def test_livecodebench_inputs(shared_lcb, tmp_path):
@@ -311,7 +322,7 @@ def test_spec_language_inputs(tmp_path):
     assert p.returncode == 1, p.stdout + p.stderr
     rc, rep = verify(b, spec, tests)
     assert rc == 0 and rep["claim_source"] == "re-derived from the inputs", rep["reason"]
-    assert_invalid(b, "(role spec) was not given, or was changed", tests)
+    assert_incomplete(b, "spec.py (role spec", tests)
     # a forger who also fixes the manifest's hash of an edited spec: the re-derivation disagrees
     spec.write_text(SQUARES_SPEC.replace("out.sort()", "out.sort(reverse=True)"))
     m = manifest(b)
@@ -323,7 +334,7 @@ def test_spec_language_inputs(tmp_path):
 
 
 def test_bundle_that_certifies_nothing(genuine, tmp_path):
-    """Intact but uncertified: valid (exit 0) and the report says it certifies nothing."""
+    """#11.6: intact but uncertified: NOT CERTIFIED (exit 2), and the report says it certifies nothing."""
     b = genuine.copy("conflict", tmp_path / "b")
     (b / "cert.lean").unlink()
     m = manifest(b)
@@ -332,16 +343,19 @@ def test_bundle_that_certifies_nothing(genuine, tmp_path):
     r = json.loads((b / "result.json").read_text())
     r.update(evidence="none", verdict="inconclusive")
     r["certificate"]["accepted"] = False
+    r["tests"] = [dict(t, certified=False) for t in r["tests"]]
     (b / "result.json").write_text(json.dumps(r))
     m["outputs"].pop("cert.lean")
     write_manifest(b, m)
     rehash(b)
     rc, rep = verify(b)
-    assert rc == 0 and rep["claims"] == [] and rep["claim_source"] == "no claim"
+    assert rc == 2 and rep["status"] == "not-certified" and rep["claims"] == [] and rep["claim_source"] == "no claim"
     p = cli("verify", str(b))
-    assert "certifies nothing" in p.stdout
+    assert p.returncode == 2 and "certifies nothing" in p.stdout
+    assert p.stdout.startswith("NOT CERTIFIED: the bundle's verdict is inconclusive (evidence none); nothing for "
+                               "the kernel to check"), p.stdout
     p = cli("export", str(b), "-o", str(tmp_path / "x.lean"))
-    assert p.returncode == 1 and "certifies nothing" in p.stderr
+    assert p.returncode == 1 and "nothing for the kernel to check" in p.stderr
 
 
 # -- export ----------------------------------------------------------------------------------------------
@@ -541,6 +555,7 @@ def test_tamper_edited_manifest(genuine, tmp_path):
     write_manifest(b, m)
     r = json.loads((b / "result.json").read_text())
     r["certificate"]["claims"] = []
+    r["certificate"]["accepted"] = False
     (b / "result.json").write_text(json.dumps(r))
     rehash(b)
     assert_invalid(b, "evidence 'certified' but lists no claim", check="claims")
@@ -557,8 +572,8 @@ def test_tamper_edited_input(genuine, tmp_path):
     changed.write_text(test.read_text().replace("== 5", "== 6"))
     assert_invalid(genuine.conflict, f"input {changed}", desc, changed, check="inputs")
     assert_invalid(genuine.conflict, "matches no input of the manifest", desc, changed)
-    # a manifest input not given at all
-    assert_invalid(genuine.conflict, "was not given, or was changed", desc)
+    # a manifest input not given at all (#11.3: never taken from elsewhere; exit 4)
+    assert_incomplete(genuine.conflict, "test_f.py (role tests", desc)
     # the forger also fixes the manifest's input hash: the re-derivation still disagrees
     b = genuine.copy("conflict", tmp_path / "b")
     m = manifest(b)
@@ -798,4 +813,9 @@ def test_the_manifest_records_the_options_the_claim_depends_on(tmp_path):
     man = json.loads((out / "manifest.json").read_text())
     assert man["options"] == {"classify": True, "spec_budget": 5, "spec_binds": True}
     rep = V.verify_bundle(out, [ex / "spec.py", ex / "test_max_window.py"])
-    assert rep.valid and rep.claim_source == "re-derived from the inputs", rep.reason
+    # execution evidence (the spec run by CPython beyond the budget): re-derived, but not a kernel claim (#11.6)
+    assert rep.status == "not-certified" and rep.exit_code == 2, rep.reason
+    assert rep.claim_source == "re-derived from the inputs", rep.reason
+    assert rep.reason.startswith("the bundle claims a conflict with evidence execution; nothing for the kernel "
+                                 "to check"), rep.reason
+    assert any(f.field == "verdict, evidence, conflict" and f.status == "re-derived" for f in rep.result_fields)
