@@ -21,6 +21,11 @@ re-run by ``specguard verify --inputs``) keeps a proposal only when
   style aside), as a whole operand (``5`` is not read out of ``n - 5``) and each at its own
   occurrence (``f(0) == 0`` is not read out of ``check(0, 1)``), as do the function's name and the
   exception's name;
+* **all literals come from one run of one assertion**: one statement, and at most one row of each
+  table the test iterates (a ``parametrize`` list, also through a module constant, or a loop's literal
+  iterable); the rows of a table that is not iterated (a dict display, a list of tuples) are
+  statements of their own.  ``count_vowels("hello") == 0`` is not read out of
+  ``[("hello", 2), ("xyz", 0)]``; a literal outside every statement and row is not read at all;
 * the cited lines hold nothing that makes a plain reading wrong: for ``returns``, no negation
   (``!=``, ``not``, ``assertNot…``, ``assertFalse``), no inequality, membership or approximate
   comparison, no ``raises``, and no transformation of the result (``sorted(…)``, ``len(…)``, an index
@@ -163,8 +168,26 @@ _RAISES = {"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"}
 def _tokens(text: str) -> list[tuple[str, object]]:
     """Comparable tokens of ``text``: strings by value, numbers by value and type, names and
     operators by text; layout and comments ignored.  Tolerates unbalanced fragments."""
+    return _tokens_at(text.splitlines())[0]
+
+
+_Pos = tuple[int, int, int, int]   # (first line, first column, last line, end column), 1-based lines
+
+
+def _tokens_at(lines: list[str], numbers: Sequence[int] | None = None) -> tuple[list[tuple[str, object]], list[_Pos]]:
+    """:func:`_tokens` of ``lines`` (file lines ``numbers``, default 1, 2, ...) and where each
+    token stands in the file (line, character column)."""
+    numbers = list(numbers) if numbers is not None else list(range(1, len(lines) + 1))
+    indents = [len(line) - len(line.lstrip()) for line in lines]
+    text = "\n".join(line.lstrip() for line in lines)
     out: list[tuple[str, object]] = []
-    text = "\n".join(line.lstrip() for line in text.splitlines())
+    pos: list[_Pos] = []
+
+    def at(t: tokenize.TokenInfo) -> _Pos:
+        (r1, c1), (r2, c2) = t.start, t.end
+        r1, r2 = min(r1, len(numbers)), min(r2, len(numbers))
+        return (numbers[r1 - 1], c1 + indents[r1 - 1], numbers[r2 - 1], c2 + indents[r2 - 1])
+
     try:
         for t in tokenize.generate_tokens(io.StringIO(text).readline):
             if t.type in (tokenize.STRING, tokenize.NUMBER):
@@ -179,9 +202,12 @@ def _tokens(text: str) -> list[tuple[str, object]]:
                 out.append(("nl", None))
             elif t.type == tokenize.ERRORTOKEN and t.string.strip():
                 out.append(("raw", t.string))
+            else:
+                continue
+            pos.append(at(t) if lines else (0, 0, 0, 0))
     except (tokenize.TokenError, IndentationError, SyntaxError):
         pass   # an unbalanced fragment: the tokens read so far count
-    return out
+    return out, pos
 
 
 def _contains(hay: list, needle: list) -> bool:
@@ -208,28 +234,165 @@ def _operand_spans(hay: list, needle: list) -> list[tuple[int, int]]:
             and (i + n == len(hay) or hay[i + n] in _CLOSE)]
 
 
-def _distinct(options: list[list[tuple[int, int]]], budget: int = 20_000) -> bool:
+def _distinct(options: list[list[tuple[tuple[int, int], frozenset[tuple[int, int]]]]], budget: int = 20_000) -> bool:
     """One span per literal, no two overlapping (each literal of a demand is its own occurrence
-    in the lines: ``f(0) == 0`` is not read out of ``check(0, 1)``)."""
+    in the lines: ``f(0) == 0`` is not read out of ``check(0, 1)``), and all from one run: one
+    statement and at most one row of each table (each span carries its (family, key) places)."""
     order = sorted(range(len(options)), key=lambda i: len(options[i]))
     chosen: list[tuple[int, int]] = []
+    keys: dict[int, list[int]] = {}
     steps = 0
+
+    def fits(places: frozenset[tuple[int, int]]) -> bool:
+        return all(not keys.get(f) or keys[f][-1] == k for f, k in places)
 
     def go(k: int) -> bool:
         nonlocal steps
         if k == len(order):
             return True
-        for sp in options[order[k]][:64]:
+        for sp, places in options[order[k]][:64]:
             steps += 1
             if steps > budget:
                 return False
-            if all(sp[1] <= c[0] or c[1] <= sp[0] for c in chosen):
+            if all(sp[1] <= c[0] or c[1] <= sp[0] for c in chosen) and fits(places):
                 chosen.append(sp)
+                for f, key in places:
+                    keys.setdefault(f, []).append(key)
                 if go(k + 1):
                     return True
                 chosen.pop()
+                for f, _ in places:
+                    keys[f].pop()
         return False
     return go(0)
+
+
+# -- where the literals of one demand may come from together (issue 11, item 4) --------------------
+# One demand is one run of one assertion: its literals come from one statement, and from at most one
+# row of each table the test iterates (a parametrize list, a loop's literal iterable, a table of rows
+# such as a module constant ``CASES = [(...), (...)]``, the entries of a dict display).  A literal
+# inside a table's row belongs to that row (not to the statement around the table).
+
+_DISPLAYS = (ast.List, ast.Tuple, ast.Set)
+_ROWS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Call)
+
+
+@dataclass(frozen=True)
+class _Unit:
+    family: int            # 0: statements (and rows of tables that are not iterated); else the id of a table
+    key: int               # which statement or row (the id of its node)
+    start: tuple[int, int]  # (line, character column)
+    end: tuple[int, int]
+
+    def holds(self, p: _Pos) -> bool:
+        return self.start <= (p[0], p[1]) and (p[2], p[3]) <= self.end
+
+
+def _char_col(lines: list[str], line: int, col: int) -> int:
+    """An AST column (UTF-8 bytes) as a character column."""
+    text = lines[line - 1] if 1 <= line <= len(lines) else ""
+    return len(text.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
+
+
+def _span_of(lines: list[str], a: ast.AST, b: ast.AST | None = None) -> tuple[tuple[int, int], tuple[int, int]]:
+    b = b or a
+    return ((a.lineno, _char_col(lines, a.lineno, a.col_offset)),
+            (b.end_lineno, _char_col(lines, b.end_lineno, b.end_col_offset)))
+
+
+def _tables(tree: ast.Module) -> list[tuple[ast.expr, bool]]:
+    """Displays whose elements are rows of separate runs, and whether each is iterated (a
+    parametrize table, directly or through a module constant, or a loop's iterable).  The rows
+    of a table that is not iterated (a dict display, a list of tuples) count as statements of
+    their own: they combine with no other statement."""
+    out: list[tuple[ast.expr, bool]] = []
+    nested: set[int] = set()
+    constants: dict[str, ast.expr] = {}
+    for n in tree.body:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            constants[n.targets[0].id] = n.value
+    for n in ast.walk(tree):
+        if isinstance(n, (*_DISPLAYS, ast.Dict)):
+            nested.update(id(c) for c in ast.iter_child_nodes(n))
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and _call_name(n) == "parametrize":
+            values = n.args[1] if len(n.args) > 1 else next((k.value for k in n.keywords if k.arg == "argvalues"), None)
+            if isinstance(values, ast.Name):
+                values = constants.get(values.id)
+            if isinstance(values, _DISPLAYS):
+                out.append((values, True))
+        elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
+            it = n.iter
+            if isinstance(it, ast.Call) and it.args and not isinstance(it.func, ast.Attribute):
+                it = it.args[0]           # enumerate([...]), sorted([...]), zip([...], ...)
+            elif isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute):
+                it = it.func.value        # {...}.items()
+            if isinstance(it, (*_DISPLAYS, ast.Dict)):
+                out.append((it, True))
+        elif isinstance(n, ast.Dict) and len(n.keys) > 1:
+            out.append((n, False))
+        elif isinstance(n, _DISPLAYS) and id(n) not in nested and len(n.elts) > 1 \
+                and all(isinstance(e, _ROWS) for e in n.elts):
+            out.append((n, False))
+    return out
+
+
+def _headers(n: ast.stmt) -> list[ast.AST]:
+    """The parts of a compound statement outside its body (a loop's target and iterable, ...)."""
+    if isinstance(n, (ast.For, ast.AsyncFor)):
+        return [n.target, n.iter]
+    if isinstance(n, (ast.With, ast.AsyncWith)):
+        return [x for it in n.items for x in (it.context_expr, it.optional_vars) if x is not None]
+    if isinstance(n, (ast.If, ast.While)):
+        return [n.test]
+    return []
+
+
+def _units(tree: ast.Module, lines: list[str]) -> tuple[list[_Unit], list[_Unit]]:
+    """(statement units, row units) of a file."""
+    stmts: list[_Unit] = []
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.stmt):
+            continue
+        if not hasattr(n, "body"):
+            stmts.append(_Unit(0, id(n), *_span_of(lines, n)))
+        elif (head := _headers(n)):
+            stmts.append(_Unit(0, id(n), *_span_of(lines, head[0], head[-1])))
+    rows: list[_Unit] = []
+    seen: set[int] = set()
+    tables = _tables(tree)
+    iterated = {id(t) for t, it in tables if it}
+    for t, _ in tables:
+        if id(t) in seen:
+            continue
+        seen.add(id(t))
+        family = id(t) if id(t) in iterated else 0
+        if isinstance(t, ast.Dict):
+            for k, v in zip(t.keys, t.values):
+                rows.append(_Unit(family, id(v), *_span_of(lines, k if k is not None else v, v)))
+        else:
+            for e in t.elts:
+                rows.append(_Unit(family, id(e), *_span_of(lines, e)))
+    return stmts, rows
+
+
+def _placed(spans: list[tuple[int, int]], pos: list[_Pos], units: tuple[list[_Unit], list[_Unit]]) \
+        -> list[tuple[tuple[int, int], frozenset[tuple[int, int]]]]:
+    """Each span with the (family, key) of the rows holding it, or else of its innermost statement;
+    spans in neither are dropped (a literal outside every statement and row)."""
+    stmts, rows = units
+    out = []
+    for a, b in spans:
+        p = (pos[a][0], pos[a][1], pos[b - 1][2], pos[b - 1][3])
+        inside = frozenset((u.family, u.key) for u in rows if u.holds(p))
+        if not inside:
+            holding = [u for u in stmts if u.holds(p)]
+            if not holding:
+                continue
+            inner = max(holding, key=lambda u: (u.start, (-u.end[0], -u.end[1])))
+            inside = frozenset({(0, inner.key)})
+        out.append(((a, b), inside))
+    return out
 
 
 def _lines(node: ast.AST) -> range:
@@ -332,10 +495,11 @@ def accept(sources: Sequence[TestSource], entry_point: str, proposals: Sequence[
         try:
             tree = ast.parse(s.text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            trees[path] = (s.text.splitlines(), [], set(), set())
+            trees[path] = (s.text.splitlines(), [], set(), set(), ([], []))
             continue
         hot = {u.loc.line for u in unsupported if u.loc.file == path}
-        trees[path] = (s.text.splitlines(), _citable(s, _spans(tree), hot), *_blocked(tree, unsupported, path))
+        lines = s.text.splitlines()
+        trees[path] = (lines, _citable(s, _spans(tree), hot), *_blocked(tree, unsupported, path), _units(tree, lines))
     for i, p in enumerate(proposals, start=1):
         where = f"{p.file}:{p.lines[0]}"
         try:
@@ -352,7 +516,7 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
     """``p``'s ``(call, expect, text)``; raises :class:`_Drop` with the reason it is dropped."""
     if p.file not in files:
         raise _Drop("the cited file is not one of the task's Python test files")
-    lines, spans, blocked, raises_only = trees[p.file]
+    lines, spans, blocked, raises_only, units = trees[p.file]
     if len(p.lines) > _MAX_LINES:
         raise _Drop(f"more than {_MAX_LINES} cited lines")
     if any(not 1 <= n <= len(lines) for n in p.lines):
@@ -368,8 +532,8 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
         raise _Drop("a cited line is inside a raises/warns block: not a plain 'returns exactly' assertion")
     if (p.returns is None) == (p.raises is None):
         raise _Drop("a demand needs exactly one of `returns` and `raises`")
-    cited = "\n".join(lines[n - 1] for n in sorted(set(p.lines)))
-    hay = _tokens(cited)
+    numbers = sorted(set(p.lines))
+    hay, pos = _tokens_at([lines[n - 1] for n in numbers], numbers)
     try:
         tree = ast.parse(p.call.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -407,8 +571,14 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
         if not names & _RAISES:
             raise _Drop("the cited lines have no raises/assertRaises")
         expect = Expect(kind=ExpectKind.raises, exc=(exc.rsplit(".", 1)[-1],))
-    if not _distinct(spans):
+    placed = [_placed(sp, pos, units) for sp in spans]
+    if any(sp and not pl for sp, pl in zip(spans, placed)):
+        raise _Drop("a literal stands in the cited lines outside every statement and table row")
+    if not _distinct([[(sp, frozenset()) for sp, _ in pl] for pl in placed]):
         raise _Drop("the literals do not stand in the cited lines as separate occurrences (one literal read twice)")
+    if not _distinct(placed):
+        raise _Drop("the literals do not come from one run of one assertion (one statement, one row of a "
+                    "parametrize table, one loop iteration): a table was read across its rows")
     call = Call(target=entry_point, args=tuple(args), kwargs=tuple(kwargs))
     text = " | ".join(lines[n - 1].strip() for n in sorted(set(p.lines)))[:300]
     return call, expect, text
