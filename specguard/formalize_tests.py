@@ -119,6 +119,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from .bindings import Symbols, resolve_entry, resolve_module
 from .errors import SpecGuardError
 from .literals import NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals, is_mutable
 from .load import UNRECOVERED_MARKER, check_utf8
@@ -484,6 +485,8 @@ class _Ctx:
         self.target_why = target_why
         self.imports = f.imports
         self.target_names = self._target_names()
+        self.symbols = _symbols(f.tree)
+        self.target_problems, self.entry_module = self._resolve_targets()
         self.handled: set[int] = set()
         self._texts: dict[int, str] = {}
         self._keys: dict[int, list[ast.AST]] = {}      # tree nodes only (ids stay valid)
@@ -492,7 +495,6 @@ class _Ctx:
         self.module: dict[str, _Binding] = {}
         self.tables = _Scope({})
         self.module_block: str | None = None
-        self.target_problem: str | None = None
         self.event_lines = self._event_lines()
 
     def _event_lines(self) -> list[int]:
@@ -519,6 +521,45 @@ class _Ctx:
         if len(aliases) == 1 and self.target not in self.imports:
             return frozenset((self.target, aliases[0]))
         return frozenset((self.target,))
+
+    def _resolve_targets(self) -> tuple[dict[str, str], str | None]:
+        """Why calls of each name of the target do not reach the function under test (Python's
+        binding and import semantics, :mod:`specguard.bindings`), and the module it comes from."""
+        if self.symbols is None:
+            return {n: _TOO_DEEP for n in self.target_names}, None
+        entries = {n: resolve_entry(self.symbols, n, self.target) for n in self.target_names}
+        problems = {n: e.problem for n, e in entries.items() if e.problem}
+        modules = sorted({e.module for e in entries.values() if e.module is not None and not e.problem})
+        if len(modules) > 1:
+            why = f"the file imports `{self.target}` from two modules ({', '.join(modules)})"
+            problems = {n: problems.get(n, why) for n in self.target_names}
+        return problems, modules[0] if len(modules) == 1 else None
+
+    def attribute_problem(self, root: str, attr: str) -> str | None:
+        """Why ``root.attr(...)`` (``root`` a module-level import) may not be the function under test."""
+        if self.symbols is None:
+            return _TOO_DEEP
+        e = resolve_module(self.symbols, root, attr)
+        if e.problem:
+            return e.problem
+        if self.entry_module is not None and e.module not in (self.entry_module, None) \
+                and not self.entry_module.startswith(f"{e.module}."):
+            return f"`{root}.{attr}` is from `{e.module}`, while the file's `{self.target}` is imported from " \
+                   f"`{self.entry_module}`: two different functions may share the name"
+        return None
+
+    def import_problem(self, stmt: ast.Import | ast.ImportFrom, name: str) -> str | None:
+        """Why an import in a test that binds a name of the target does not bind the function under test."""
+        for a in stmt.names:
+            if (a.asname or a.name).split(".")[0] != name:
+                continue
+            if isinstance(stmt, ast.Import) or a.name != self.target:
+                return f"`{name}` is bound at line {stmt.lineno} by an import of `{a.name}`, not of `{self.target}`"
+            module = "." * stmt.level + (stmt.module or "")
+            if self.entry_module is not None and module != self.entry_module:
+                return f"`{name}` is imported at line {stmt.lineno} from `{module}`, while the file imports " \
+                       f"`{self.target}` from `{self.entry_module}`"
+        return None
 
     # -- names ----------------------------------------------------------------------
     def qual(self, node: ast.AST) -> str | None:
@@ -572,6 +613,14 @@ class _Ctx:
     def skip_inside(self, nodes: Iterable[ast.AST]) -> None:
         """Assertions that do not count (tests that are not selected)."""
         self.handled.update(id(k) for k in self.assertion_keys(nodes))
+
+
+def _symbols(tree: ast.Module) -> Symbols | None:
+    """The module's symbol table (None: nested too deeply to build)."""
+    try:
+        return Symbols.of_module(tree)
+    except RecursionError:
+        return None
 
 
 def _import_map(imports: list[ast.AST]) -> dict[str, str]:
@@ -816,7 +865,8 @@ class _Walker:
                 self.star_import(stmt)
                 continue
             name = (a.asname or a.name).split(".")[0]
-            self.scope.bind(name, _opaque(f"imported at line {stmt.lineno}", "import"))
+            why = self.ctx.import_problem(stmt, name) if name in self.ctx.target_names else None
+            self.scope.bind(name, _opaque(why or f"imported at line {stmt.lineno}", "assign" if why else "import"))
 
     stmt_ImportFrom = stmt_Import
 
@@ -1550,7 +1600,7 @@ class _Walker:
             local = self.scope.locals.get(func.id)
             if self.scope.is_local(func.id) and (local is None or local.origin != "import"):
                 return f"`{func.id}` is rebound in this test, so the call is not of the function under test"
-            return None if local is not None else self.ctx.target_problem
+            return None if local is not None else self.ctx.target_problems.get(func.id)
         assert isinstance(func, ast.Attribute)
         owner = func.value
         shown = _src(func, 40)
@@ -1570,6 +1620,8 @@ class _Walker:
             return f"call target `{shown}` is defined in the test file ({b.why}), not the function under test"
         if b is not None and b.origin != "import":
             return f"call target `{shown}` is a method of the module-level object `{root}` (it may keep state)"
+        if b is not None and not self.scope.is_local(root):
+            return self.ctx.attribute_problem(root, func.attr)
         return None
 
     def no_target(self, *nodes: ast.expr) -> str:
@@ -1652,7 +1704,10 @@ def _layout(tree: ast.Module, ctx: _Ctx) -> _Layout:
     lay = _Layout()
     test_classes: set[str] = set()
     for stmt in tree.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        gone = _not_collected(ctx, ctx.symbols, stmt)
+        if gone is not None:
+            lay.helpers.append((stmt, gone))
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if stmt.name.startswith("test") and not _is_fixture(stmt, ctx):
                 lay.tests.append(_TestDef(stmt, stmt.name, stmt.decorator_list[::-1], [], False))
             else:
@@ -1674,8 +1729,15 @@ def _layout_class(cls: ast.ClassDef, prefix: str, decorators: list[ast.expr], ma
     test_classes.add(cls.name)
     decs = cls.decorator_list[::-1] + decorators
     marks = _pytestmarks(cls.body) + marks
+    try:
+        symbols: Symbols | None = Symbols.of_class(cls)
+    except RecursionError:
+        symbols = None
     for stmt in cls.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        gone = _not_collected(ctx, symbols, stmt, f"{shown}.")
+        if gone is not None:
+            lay.helpers.append((stmt, gone))
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if stmt.name.startswith("test") and not _is_fixture(stmt, ctx):
                 lay.tests.append(_TestDef(stmt, f"{name}::{stmt.name}", stmt.decorator_list[::-1] + decs, marks, True,
                                           [*outer, cls]))
@@ -1685,6 +1747,22 @@ def _layout_class(cls: ast.ClassDef, prefix: str, decorators: list[ast.expr], ma
             _layout_class(stmt, f"{name}::", decs, marks, ctx, lay, test_classes, (*outer, cls))
         else:
             lay.helpers.append((stmt, f"assertion in the body of class `{shown}`"))
+
+
+def _not_collected(ctx: _Ctx, symbols: Symbols | None, stmt: ast.stmt, prefix: str = "") -> str | None:
+    """Why the ``def``/``class`` statement ``stmt`` is not what pytest collects under its name
+    (pytest collects a module, or a class, after running it: only a name's final binding counts)."""
+    if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return None
+    if symbols is None or ctx.symbols is None:
+        return _TOO_DEEP
+    why = symbols.collected(stmt, stmt.name)
+    if why is None and prefix:
+        dyn = ctx.symbols.unknown_writes(stmt.name)      # `setattr(TestA, "test_x", None)`, `TestA.test_x = ...`
+        why = f"`{stmt.name}` may be rebound by {dyn[1]} at line {dyn[0]}" if dyn else None
+    if why is None:
+        return None
+    return f"assertion is in `{prefix}{stmt.name}` (line {stmt.lineno}), which pytest does not run: {why}"
 
 
 def _pytestmarks(body: list[ast.stmt]) -> list[ast.expr]:
@@ -1747,11 +1825,6 @@ def _module_bindings(ctx: _Ctx, selected: bool) -> None:
     ctx.module = scope.locals
     if walker.exit is not None and not selected:
         ctx.module_block = f"the module may be skipped or stop early ({walker.exit})"
-    for name in ctx.target_names:
-        b = ctx.module.get(name)
-        if b is not None and b.origin != "import":
-            ctx.target_problem = f"`{name}` is rebound in the test file ({b.why}), so calls do not reach " \
-                                 "the function under test"
 
 
 def _escaping_uses(ctx: _Ctx, constants: dict[str, V]) -> dict[str, int]:
