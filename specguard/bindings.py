@@ -349,9 +349,12 @@ def resolve_entry(sym: Symbols, name: str, target: str) -> Entry:
             return Entry(problem=f"`{name}` is `{b.orig}` imported from `{b.module}` ({b.describe()}), "
                                  f"not the function under test `{target}`")
     sources = live + stars
-    modules = {b.module for b in sources}
-    if len(modules) > 1 and not _fallbacks(sources):
-        shown = " and ".join(b.describe() for b in sources[:2])
+    # every module the file imports the name from, earlier imports included: which of them is the
+    # module under test is not known, so two of them make the name ambiguous
+    imported = [b for b in binds if b.kind == "from"] + sym.stars
+    modules = {b.module for b in imported}
+    if len(modules) > 1 and not _fallbacks(imported):
+        shown = " and ".join(b.describe() for b in imported[:2])
         return Entry(problem=f"`{name}` may come from more than one module ({shown})")
     if final is None and live and not _fallbacks(live):
         return Entry(problem=f"`{name}` is bound only conditionally ({live[0].describe()})")

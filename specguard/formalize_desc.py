@@ -59,6 +59,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterable
 
+from .bindings import Symbols
 from .literals import eval_literal, eval_literals
 from .models import (Call, Claim, ClaimKind, DescFormalization, Expect, ExpectKind, Loc,
                      Signature, TypeExpr)
@@ -527,9 +528,40 @@ class _Ctx:
     prints: bool = False            # the description talks about printing
 
 
+def _rebinding(source: str, target: str | None) -> str | None:
+    """How a doctest line (any number of statements, as the session runs it) may rebind the name
+    ``target``: an assignment (tuple targets included), import, ``def``, ``class``, loop or ``with``
+    target, walrus, ``del``, augmented assignment, ``import *`` or a dynamic write; else None."""
+    if not target:
+        return None
+    try:
+        sym = Symbols.of_module(ast.parse(source))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None                       # a line that does not parse binds nothing
+    b = next(iter(sym.of(target)), None)
+    if b is not None:
+        return b.describe().rsplit(" at line ", 1)[0]
+    if sym.stars:
+        return "`import *`"
+    dyn = sym.unknown_writes(target)
+    return dyn[1] if dyn is not None else None
+
+
 def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out) -> None:
     stateful_at: dict[int, int] = {}
+    rebound_at: dict[int, tuple[int, str]] = {}
     for ex in examples:
+        if ex.session in rebound_at:
+            line, how = rebound_at[ex.session]
+            out.note(ex.line, f"doctest example unused: the session rebinds `{ctx.target}` at line "
+                              f"{line + 1 + out.offset} ({how}), so later examples are not about the function")
+            continue
+        how = _rebinding(ex.source, ctx.target)
+        if how is not None:
+            rebound_at[ex.session] = (ex.line, how)
+            out.note(ex.line, f"doctest line rebinds `{ctx.target}` ({how}); the session's later examples "
+                              "are not requirements")
+            continue
         stmt, why = _example_statement(ex)
         if stmt is None:
             out.note(ex.line, f"doctest example skipped: {why}")

@@ -866,7 +866,7 @@ class _Walker:
                 continue
             name = (a.asname or a.name).split(".")[0]
             why = self.ctx.import_problem(stmt, name) if name in self.ctx.target_names else None
-            self.scope.bind(name, _opaque(why or f"imported at line {stmt.lineno}", "assign" if why else "import"))
+            self.scope.bind(name, _opaque(why or f"imported at line {stmt.lineno}", "other-import" if why else "import"))
 
     stmt_ImportFrom = stmt_Import
 
@@ -1598,6 +1598,8 @@ class _Walker:
         target = self.ctx.target
         if isinstance(func, ast.Name):
             local = self.scope.locals.get(func.id)
+            if local is not None and local.origin == "other-import":
+                return local.why
             if self.scope.is_local(func.id) and (local is None or local.origin != "import"):
                 return f"`{func.id}` is rebound in this test, so the call is not of the function under test"
             return None if local is not None else self.ctx.target_problems.get(func.id)
