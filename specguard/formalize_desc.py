@@ -530,15 +530,17 @@ class _Ctx:
 
 def _rebinding(source: str, target: str | None) -> str | None:
     """How a doctest line (any number of statements, as the session runs it) may rebind the name
-    ``target``: an assignment (tuple targets included), import, ``def``, ``class``, loop or ``with``
-    target, walrus, ``del``, augmented assignment, ``import *`` or a dynamic write; else None."""
+    ``target``: an assignment (tuple targets included), import (but ``from m import target``, which
+    imports the function itself), ``def``, ``class``, loop or ``with`` target, walrus, ``del``,
+    augmented assignment, ``import *`` or a dynamic write; else None."""
     if not target:
         return None
     try:
         sym = Symbols.of_module(ast.parse(source))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None                       # a line that does not parse binds nothing
-    b = next(iter(sym.of(target)), None)
+    # `>>> from stats import mean` imports the function itself (the session's stated import)
+    b = next((b for b in sym.of(target) if not (b.kind == "from" and b.orig == target)), None)
     if b is not None:
         return b.describe().rsplit(" at line ", 1)[0]
     if sym.stars:

@@ -144,6 +144,13 @@ def test_a_doctest_rebinding_the_name_ends_its_examples(rebind):
     assert any("rebinds" in n or "rebound" in n for n in df.notes), df.notes
 
 
+def test_a_doctest_importing_the_function_itself_keeps_its_examples():
+    """#11.12: `>>> from m import f` imports the function under test: its examples stay."""
+    text = "def f(n):\n    '''Double n.\n\n    >>> from m import f\n    >>> f(3)\n    6\n    '''\n"
+    df = formalize_description(text, entry_point="f")
+    assert [c.call.args[0].val for c in df.claims if c.kind.value == "example"] == [3]
+
+
 def test_a_doctest_rebinding_in_another_docstring_does_not_leak():
     """#11.12: each docstring is its own doctest session."""
     text = ("def f(n):\n    '''Double n.\n\n    >>> f(1)\n    2\n    '''\n\n"
