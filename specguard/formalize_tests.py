@@ -191,14 +191,29 @@ def formalize_tests(sources: Sequence[TestSource], entry_point: str | None) -> T
         parsed = [f for f in files if isinstance(f, _File)]
         target, why = (entry_point, "") if entry_point else infer_entry_point_of(parsed)
         out = _Out()
+        ctxs = {id(f): _Ctx(f, target, why, out) for f in parsed if f.source.kind == "python"}
+        _one_source_module(list(ctxs.values()))
         for source, f in zip(sources, files):
             if source.kind == "table":
                 _formalize_table(source, target, why, out)
             elif isinstance(f, Unsupported):
                 out.errors.append(f)
             else:
-                _formalize_file(f, target, why, out)
+                _formalize_file(f, target, why, out, ctxs[id(f)])
         return out.result()
+
+
+def _one_source_module(ctxs: Sequence["_Ctx"]) -> None:
+    """Test files that import the function under test from different modules test different
+    functions (which module is under test is not known): none of them is read as the entry point."""
+    modules = sorted({c.entry_module for c in ctxs if c.entry_module is not None})
+    if len(modules) < 2:
+        return
+    why = f"the test files import `{ctxs[0].target}` from different modules ({', '.join(modules)}): " \
+          "which one is under test is not known"
+    for c in ctxs:
+        c.target_problems = {n: why for n in c.target_names}
+        c.source_conflict = why
 
 
 @contextlib.contextmanager
@@ -487,6 +502,7 @@ class _Ctx:
         self.target_names = self._target_names()
         self.symbols = _symbols(f.tree)
         self.target_problems, self.entry_module = self._resolve_targets()
+        self.source_conflict: str | None = None
         self.handled: set[int] = set()
         self._texts: dict[int, str] = {}
         self._keys: dict[int, list[ast.AST]] = {}      # tree nodes only (ids stay valid)
@@ -535,16 +551,21 @@ class _Ctx:
             problems = {n: problems.get(n, why) for n in self.target_names}
         return problems, modules[0] if len(modules) == 1 else None
 
-    def attribute_problem(self, root: str, attr: str) -> str | None:
-        """Why ``root.attr(...)`` (``root`` a module-level import) may not be the function under test."""
+    def attribute_problem(self, owner: str, attr: str) -> str | None:
+        """Why ``owner.attr(...)`` (``owner`` a dotted name whose root is a module-level import)
+        may not be the function under test: the root may be rebound, or the file also imports the
+        target by name from another module (``pkg.a.f`` and ``f`` of ``from pkg.b import f``)."""
         if self.symbols is None:
             return _TOO_DEEP
+        if self.source_conflict is not None:
+            return self.source_conflict
+        root, _, rest = owner.partition(".")
         e = resolve_module(self.symbols, root, attr)
         if e.problem:
             return e.problem
-        if self.entry_module is not None and e.module not in (self.entry_module, None) \
-                and not self.entry_module.startswith(f"{e.module}."):
-            return f"`{root}.{attr}` is from `{e.module}`, while the file's `{self.target}` is imported from " \
+        full = f"{e.module}.{rest}" if rest else e.module
+        if self.entry_module is not None and full != self.entry_module:
+            return f"`{owner}.{attr}` is from `{full}`, while the file's `{self.target}` is imported from " \
                    f"`{self.entry_module}`: two different functions may share the name"
         return None
 
@@ -1623,7 +1644,7 @@ class _Walker:
         if b is not None and b.origin != "import":
             return f"call target `{shown}` is a method of the module-level object `{root}` (it may keep state)"
         if b is not None and not self.scope.is_local(root):
-            return self.ctx.attribute_problem(root, func.attr)
+            return self.ctx.attribute_problem(dotted_name(owner) or root, func.attr)
         return None
 
     def no_target(self, *nodes: ast.expr) -> str:
@@ -2184,9 +2205,9 @@ class _Selection:
 # running the tests of a file
 # =====================================================================================
 
-def _formalize_file(f: _File, target: str | None, why: str, out: _Out) -> None:
+def _formalize_file(f: _File, target: str | None, why: str, out: _Out, ctx: _Ctx | None = None) -> None:
     start = len(out.unsupported_)
-    ctx = _Ctx(f, target, why, out)
+    ctx = ctx or _Ctx(f, target, why, out)
     for u in _unrecovered_lines(f):
         out.unsupported(u)
     lay = _layout(f.tree, ctx)

@@ -200,3 +200,24 @@ def test_same_truthiness_is_no_conflict(tmp_path):
     """#11.16: two truthy demands on one call agree."""
     r = _check(tmp_path, "from m import f\n\ndef test_a():\n    assert f(3, 2)\n\ndef test_b():\n    assert f(3, 2)\n")
     assert r["verdict"] != "conflict"
+
+
+def test_two_test_files_importing_the_name_from_two_modules(tmp_path):
+    """#11.11: one test file imports `f` from `sol`, another from `ref`: two functions may share the
+    name, so neither file's assertions are read as assertions on the entry point."""
+    (tmp_path / "d.md").write_text(DESC)
+    (tmp_path / "test_a.py").write_text("from sol import f\n\ndef test_a():\n    assert f(1) == 1\n")
+    (tmp_path / "test_b.py").write_text("from ref import f\n\ndef test_b():\n    assert f(1) == 2\n")
+    out = tmp_path / "out"
+    cli.main(["check", "--description", str(tmp_path / "d.md"), "--tests", str(tmp_path / "test_a.py"),
+              str(tmp_path / "test_b.py"), "--entry-point", "f", "--out", str(out), "-q"])
+    r = json.loads((out / "result.json").read_text())
+    assert r["verdict"] != "conflict", r["reason"]
+    assert all("different modules (ref, sol)" in u["reason"] for u in r["unsupported"]), r["unsupported"]
+
+
+def test_a_method_of_an_imported_class_is_not_the_imported_function():
+    """#11.11: `Solution().f` and `f` of `from sol import f, Solution` are two functions."""
+    tf = _read("from sol import f, Solution\n\ndef test_a():\n    assert Solution().f(1) == 1\n    assert f(1) == 2\n")
+    assert [d.loc.line for d in tf.demands] == [5]
+    assert any("two different functions may share the name" in r for r in _reasons(tf)), _reasons(tf)
