@@ -114,10 +114,10 @@ class Symbols:
             return f"`{name}` may be rebound by {stars[0].describe()}"
         return None
 
-    # -- functions writing module names through `global` -----------------------------------------
+    # -- functions (and class bodies) writing module names through `global` ----------------------
     def _functions(self, tree: ast.Module) -> None:
-        for fn in ast.walk(tree):
-            if not isinstance(fn, _FUNCS + (ast.Lambda,)):
+        for fn in ast.walk(tree):     # functions, lambdas and class bodies (a class body runs at import)
+            if not isinstance(fn, _FUNCS + (ast.Lambda, ast.ClassDef)):
                 continue
             body = fn.body if isinstance(fn.body, list) else [fn.body]
             declared: set[str] = set()
@@ -190,6 +190,7 @@ class _Builder:
         elif isinstance(s, ast.Delete):
             for t in s.targets:
                 self.bind(t, "del", cond, group)
+                self.exprs([t], group)
                 _note_store(sym, t)
         elif isinstance(s, (ast.For, ast.AsyncFor)):
             self.exprs([s.iter], group)
@@ -292,11 +293,14 @@ def _note_dynamic(sym: Symbols, n: ast.AST, *, in_function: bool) -> None:
             return                      # a function's own locals
         if in_function and name in ("setattr", "delattr") and n.args and not _module_like(n.args[0]):
             return                      # an attribute of an object (the test's own business)
-        written = None
         if name in ("setattr", "delattr") and len(n.args) > 1 and isinstance(n.args[1], ast.Constant) \
                 and isinstance(n.args[1].value, str):
-            written = n.args[1].value
-        sym.dynamic.append((n.lineno, f"`{name}(...)`", written))
+            # the attribute, and the object it is set on (`setattr(test_a, "__test__", False)`)
+            sym.dynamic.append((n.lineno, f"`{name}(...)`", n.args[1].value))
+            if isinstance(n.args[0], ast.Name):
+                sym.dynamic.append((n.lineno, f"`{name}(...)`", n.args[0].id))
+        else:
+            sym.dynamic.append((n.lineno, f"`{name}(...)`", None))
     elif isinstance(n, ast.Attribute) and (n.attr in ("modules", "__dict__", "__builtins__")
                                            and (n.attr != "modules" or _is_name(n.value, "sys"))):
         sym.dynamic.append((n.lineno, f"`{ast.unparse(n)[:40]}`", None))
@@ -304,7 +308,11 @@ def _note_dynamic(sym: Symbols, n: ast.AST, *, in_function: bool) -> None:
         sym.dynamic.append((n.lineno, "`__builtins__`", None))
     elif isinstance(n, ast.Attribute) and isinstance(n.ctx, (ast.Store, ast.Del)) and isinstance(n.value, ast.Name) \
             and not (in_function and n.value.id in ("self", "cls")):
-        sym.dynamic.append((n.lineno, f"a store into `{n.value.id}.{n.attr}`", n.attr))
+        # `m.f = ...` changes `m.f`; `test_a.__test__ = False` or `test_a.pytestmark = ...` changes
+        # whether and how pytest runs `test_a`: both names count as written
+        what = f"a store into `{n.value.id}.{n.attr}`"
+        sym.dynamic.append((n.lineno, what, n.attr))
+        sym.dynamic.append((n.lineno, what, n.value.id))
 
 
 def _is_name(n: ast.AST, name: str) -> bool:

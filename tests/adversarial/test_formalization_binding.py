@@ -55,6 +55,16 @@ def _reasons(tf) -> list[str]:
     "if sys.platform:\n    test_a = None\n",
     "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\ndef test_a():\n    assert f(1) == 2\n\n"
     "globals()['test_a'] = None\n",
+    # not collected, or marked, through an attribute of the function
+    "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\ndef test_a():\n    assert f(1) == 2\n\n"
+    "test_a.__test__ = False\n",
+    "import pytest\nfrom m import f\n\ndef test_b():\n    assert f(1) == 1\n\ndef test_a():\n    assert f(1) == 2\n\n"
+    "test_a.pytestmark = [pytest.mark.skip]\n",
+    "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\ndef test_a():\n    assert f(1) == 2\n\n"
+    "setattr(test_a, '__test__', False)\n",
+    # a method removed from its class after the class body
+    "from m import f\n\nclass TestA:\n    def test_a(self):\n        assert f(1) == 1\n\n"
+    "    def test_b(self):\n        assert f(1) == 2\n\ndel TestA.test_b\n",
 ])
 def test_a_test_pytest_does_not_run_is_not_formalized(tmp_path, code):
     """#11.10: a test function/method/class defined twice, set to None, deleted, or rebound
@@ -86,6 +96,8 @@ def test_the_final_definition_is_the_one_read():
      "def test_b():\n    assert f(1) == 2\n", "`global f` write in `helper`"),
     ("from m import f\n\ndef test_a():\n    assert f(1) == 1\n\ndef test_b():\n    assert f(1) == 2\n\n"
      "for f in [abs]:\n    pass\n", "`for` target"),
+    ("from m import f\n\nclass Helper:\n    global f\n    f = abs\n\ndef test_a():\n    assert f(1) == 1\n\n"
+     "def test_b():\n    assert f(1) == 2\n", "`global f` write in `Helper`"),
     ("from m import f\nfrom ref import f\n\ndef test_a():\n    assert f(1) == 1\n\ndef test_b():\n    assert f(1) == 2\n",
      "more than one module"),
     ("from m import f\nfrom helpers import *\n\ndef test_a():\n    assert f(1) == 1\n\ndef test_b():\n    assert f(1) == 2\n",
