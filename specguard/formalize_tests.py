@@ -2286,6 +2286,9 @@ def _test_block(ctx: _Ctx, test: _TestDef, generator: bool) -> str | None:
         q = _mark_name(ctx, d)
         if _PATCH_PARTS.intersection(q.split(".")) or "mock" in q.split("."):
             return f"test is decorated with `{q}`, which changes the environment"
+        if not q.startswith(("pytest.mark.", "unittest.")):
+            return f"test is decorated with `{q or _src(d, 40)}`, which may replace or wrap it (pytest runs " \
+                   "what the decorator returns)"
     if isinstance(fn, ast.AsyncFunctionDef):
         return "async test (it needs a plugin to run; not formalized)"
     if generator:
