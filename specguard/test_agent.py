@@ -7,9 +7,10 @@ The model answers with JSON proposals ``{file, lines, call, returns | raises}``.
 trusted to read the cited lines faithfully, never to supply values: :func:`accept` (deterministic,
 re-run by ``specguard verify --inputs``) keeps a proposal only when
 
-* the cited file is one of the task's Python test files, and every cited line lies in a top-level
-  statement that holds an unsupported assertion (a helper) or is a test pytest runs (``test*``,
-  ``Test*``; with ``only_tests``, a selected one), and in none of: a test marked skip/xfail (or
+* the cited file is one of the task's Python test files, and every cited line lies in a test pytest
+  runs (``test*``, ``Test*``, the final binding of its name; with ``only_tests``, a selected one), in
+  a helper function holding an unsupported assertion that such a test calls by name, or in other
+  top-level code holding one; and in none of: a test marked skip/xfail (or
   calling ``pytest.skip``/``xfail``/``fail``), an ``if``/``while``/``try``/``match``, a loop that
   may break or return, a ``with`` other than a raises/warns block (and, for ``returns``, not inside
   one), or a line the AST path rejected for its context;
@@ -49,6 +50,7 @@ from typing import Literal, Sequence
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import literals, llm
+from .bindings import Symbols
 from .errors import ModelBudgetExceeded, ModelError
 from .llm import Client
 from .models import Call, Demand, Expect, ExpectKind, Loc, Task, TestFormalization, TestSource, Unsupported
@@ -401,18 +403,35 @@ def _lines(node: ast.AST) -> range:
     return range(first, (node.end_lineno or node.lineno) + 1)
 
 
-def _spans(tree: ast.Module) -> list[tuple[int, int, str]]:
-    """The line span (decorators included) and name of each top-level statement."""
-    return [(_lines(n).start, _lines(n).stop - 1, getattr(n, "name", "")) for n in tree.body]
-
-
-def _citable(source: TestSource, spans: list[tuple[int, int, str]], hot: set[int]) -> list[tuple[int, int]]:
-    """Spans a demand may cite: those holding an unsupported assertion, and the tests pytest runs
-    (``test*`` functions, ``Test*`` classes; with ``only_tests``, only the selected ones)."""
-    out = []
-    for a, b, name in spans:
-        is_test = name.startswith("test") or name.startswith("Test")
-        if any(a <= h <= b for h in hot) or (is_test and selected(source, name)):
+def _citable(source: TestSource, tree: ast.Module, hot: set[int]) -> list[tuple[int, int]]:
+    """Spans a demand may cite: the tests pytest runs (``test*`` functions, ``Test*`` classes that
+    are the final binding of their name; with ``only_tests``, only the selected ones), top-level
+    code holding an unsupported assertion (module-level assertions run at import), and helper
+    functions holding one that a collected test calls by name (a helper nobody calls asserts
+    nothing, and neither does a test pytest does not collect: issue 11, item 10)."""
+    try:
+        sym = Symbols.of_module(tree)
+    except RecursionError:
+        return []
+    tests: list[ast.stmt] = []
+    helpers: list[ast.stmt] = []
+    other: list[ast.stmt] = []
+    for n in tree.body:
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if sym.collected(n, n.name) is not None:
+                continue
+            if n.name.startswith(("test", "Test")):
+                if selected(source, n.name):
+                    tests.append(n)
+            else:
+                helpers.append(n)
+        else:
+            other.append(n)
+    called = {_call_name(c) for t in tests for c in ast.walk(t) if isinstance(c, ast.Call)}
+    out = [(_lines(n).start, _lines(n).stop - 1) for n in tests]
+    for n in helpers + other:
+        a, b = _lines(n).start, _lines(n).stop - 1
+        if any(a <= h <= b for h in hot) and (n in other or n.name in called):
             out.append((a, b))
     return out
 
@@ -434,7 +453,7 @@ def accept_for(task: Task, md: ModelDemands) -> Accepted:
 # where a reading would be wrong whatever the model says: skipped or xfail tests, conditional or
 # guarded code, and (for "returns") the inside of a raises block; the AST path's context reasons
 _CONTEXT_REASONS = ("inside ", "follows ", "marked skip/xfail", "may be skipped", "table is empty", "generator",
-                    "fixture")
+                    "fixture", "pytest does not run", "may replace or wrap it")
 _SKIP_NAMES = ("skip", "xfail", "expectedFailure", "importorskip")
 _RAISES_CTX = ("raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "warns", "assertWarns",
                "assertWarnsRegex", "deprecated_call")
@@ -499,7 +518,7 @@ def accept(sources: Sequence[TestSource], entry_point: str, proposals: Sequence[
             continue
         hot = {u.loc.line for u in unsupported if u.loc.file == path}
         lines = s.text.splitlines()
-        trees[path] = (lines, _citable(s, _spans(tree), hot), *_blocked(tree, unsupported, path), _units(tree, lines))
+        trees[path] = (lines, _citable(s, tree, hot), *_blocked(tree, unsupported, path), _units(tree, lines))
     for i, p in enumerate(proposals, start=1):
         where = f"{p.file}:{p.lines[0]}"
         try:

@@ -97,3 +97,21 @@ def test_property_a_demand_is_accepted_only_from_one_row(tmp_path_factory, value
     j = data.draw(st.integers(0, half - 1))
     acc = _accept(task, dict(lines=(8, 10, 5), call=f"count_vowels({rows[i][0]})", returns=str(rows[j][1])))
     assert bool(acc.demands) == (i == j), (rows, i, j, acc.dropped)
+
+
+def test_a_test_pytest_does_not_run_cannot_be_cited(tmp_path):
+    """#11.4/#11.10: the model may not read a demand out of a test that a later definition of the
+    same name replaces (pytest never runs it)."""
+    body = 'def test_a():\n    check("hello", 0)\n\n\ndef test_a():\n    check("hello", 2)\n'
+    task = _task(tmp_path, body)
+    acc = _accept(task, dict(lines=(9, 5), call='count_vowels("hello")', returns="0"))
+    assert not acc.demands and "outside the tests pytest runs" in acc.dropped[0], acc.dropped
+    assert _accept(task, dict(lines=(13, 5), call='count_vowels("hello")', returns="2")).demands
+
+
+def test_a_helper_no_test_calls_cannot_be_cited(tmp_path):
+    """#11.10: assertions in a function pytest does not collect and no test calls assert nothing."""
+    body = 'def never_called():\n    assert count_vowels("hello") == 0\n\n\ndef test_a():\n    check("hello", 2)\n'
+    task = _task(tmp_path, body)
+    acc = _accept(task, dict(lines=(9,), call='count_vowels("hello")', returns="0"))
+    assert not acc.demands and "outside the tests pytest runs" in acc.dropped[0], acc.dropped
