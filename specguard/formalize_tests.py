@@ -545,6 +545,10 @@ class _Ctx:
             return {n: _TOO_DEEP for n in self.target_names}, None
         entries = {n: resolve_entry(self.symbols, n, self.target) for n in self.target_names}
         problems = {n: e.problem for n, e in entries.items() if e.problem}
+        aliases = sorted(n for n in self.target_names if n != self.target)
+        if aliases and not self.symbols.of(self.target) and not self.symbols.stars:
+            problems.setdefault(self.target, f"`{self.target}` is not bound in this file (it imports "
+                                             f"`{self.target}` as `{aliases[0]}`)")
         modules = sorted({e.module for e in entries.values() if e.module is not None and not e.problem})
         if len(modules) > 1:
             why = f"the file imports `{self.target}` from two modules ({', '.join(modules)})"

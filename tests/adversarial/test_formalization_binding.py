@@ -121,6 +121,13 @@ def test_a_rebound_entry_point_is_not_the_function_under_test(tmp_path, code, wh
     assert any(why in u["reason"] for u in r["unsupported"]), [u["reason"] for u in r["unsupported"]]
 
 
+def test_the_plain_name_is_unbound_when_the_file_imports_it_under_an_alias():
+    """#11.11: with `from m import f as g`, a call `f(1)` reaches no import of the file."""
+    tf = _read("from m import f as g\n\ndef test_a():\n    assert g(1) == 1\n    assert f(1) == 2\n")
+    assert [d.loc.line for d in tf.demands] == [4]
+    assert any("is not bound in this file" in r for r in _reasons(tf)), _reasons(tf)
+
+
 def test_a_local_import_of_another_function_is_not_the_entry_point():
     """#11.11: `from other import g as f` inside the test binds another function."""
     tf = _read("from m import f\n\ndef test_a():\n    from other import g as f\n    assert f(1) == 1\n")
