@@ -55,7 +55,17 @@ and ``warnings.catch_warnings()`` blocks are executed in line.
 
 The function under test is ``entry_point``: calls ``f(...)``, ``mod.f(...)``, ``Cls.f(...)``,
 ``Cls().f(...)`` (a fresh object) and ``g(...)`` after ``from m import f as g`` (when ``g`` is the
-file's only name for ``f``: two names could be the solution and a reference).  Without an
+file's only name for ``f``: two names could be the solution and a reference).  Which calls denote it
+follows Python's binding and import semantics (:mod:`specguard.bindings`): a name counts only when
+the file binds it by importing ``f`` itself (``from m import f [as g]``, ``from m import *``, an
+import fallback in one ``try``) or not at all (a harness provides it), from one module (all test
+files together), and never rebinds it anywhere a test could see (a later import of another name,
+an assignment, ``def``, walrus, loop or ``with`` target, ``del``, a ``global`` write in a function,
+``globals()``/``vars()``/``exec``/``setattr``, a store into ``m.f``); ``mod.f(...)`` only when ``mod``
+is the module the name is imported from.  Tests are collected as pytest does: only the final
+binding of a test function, method or class counts (one defined twice, set to ``None``, deleted,
+rebound conditionally or dynamically, or under a decorator other than ``pytest.mark``/``unittest``
+is not run, so its assertions are unsupported).  Without an
 entry point it is inferred: the single most common name of the outermost call compared or tested
 in assertions of the python sources (``x`` in ``f(x) == 1``, ``len(f(x))``, ``pytest.raises(E,
 f)``), skipping builtins, pytest/unittest helpers and functions or classes defined in the test
@@ -72,9 +82,9 @@ Soundness rules (SpecGuard must never certify a conflict Python would not produc
   branch), after a change of the environment (``monkeypatch``, ``mock.patch``, ``setattr``, a
   store into a module object or a global) and after a call made for its effect on anything but a
   local object (``random.seed(0)``, ``sol.set_mode(2)``; ``print``/``logging`` excepted);
-* setups that may skip: a module/class setup (``setUp``, ``setup_method``, ...), an autouse
-  fixture or a fixture of the file that the test requests, containing a skip, exit or ``raise``,
-  makes the test's assertions unsupported;
+* setups that may skip or patch: a module/class setup (``setUp``, ``setup_method``, ...), an
+  autouse fixture or a fixture of the file that the test requests, containing a skip, exit,
+  ``raise`` or a patch (``monkeypatch``, ``mock.patch``, ...), makes the test's assertions unsupported;
 * skipped tests are not demands: tests marked skip/skipif/xfail (``pytest.mark``, ``unittest``,
   class decorators, ``pytestmark``, ``pytest.param(marks=...)``) are unsupported; so are tests in
   a module that may be skipped as a whole (module-level ``pytest.skip``/``importorskip``) unless
@@ -2318,6 +2328,20 @@ def _setup_exit(ctx: _Ctx, test: _TestDef) -> str | None:
             why = _exit_in(ctx, fn) if runs else None
             if why is not None:
                 return f"`{fn.name}`, which runs before the test, may skip or stop it ({why})"
+            why = _patch_in(ctx, fn) if runs else None
+            if why is not None:
+                return f"`{fn.name}`, which runs before the test, changes the environment ({why}): it may " \
+                       "rebind what the test calls"
+    return None
+
+
+def _patch_in(ctx: _Ctx, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """A patch in a setup function or fixture (``monkeypatch.setattr``, ``mock.patch``, ...)."""
+    for n in _walk_all_local(fn.body):
+        if isinstance(n, ast.Call):
+            q = ctx.qual(n.func) or ""
+            if _PATCH_PARTS.intersection(q.split(".")):
+                return f"`{q}` at line {n.lineno}"
     return None
 
 

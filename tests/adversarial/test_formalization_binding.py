@@ -112,6 +112,9 @@ def test_the_final_definition_is_the_one_read():
      "a store into `m.f`"),
     ("import m\n\ndef test_a():\n    assert m.f(1) == 1\n\ndef test_b():\n    assert m.f(1) == 2\n\n"
      "setattr(m, 'f', abs)\n", "setattr"),
+    ("import pytest\nfrom m import f\n\n@pytest.fixture(autouse=True)\ndef fake(monkeypatch):\n"
+     "    monkeypatch.setattr('test_x.f', abs)\n\ndef test_a():\n    assert f(1) == 1\n\n"
+     "def test_b():\n    assert f(1) == 2\n", "changes the environment"),
 ])
 def test_a_rebound_entry_point_is_not_the_function_under_test(tmp_path, code, why):
     """#11.11: a later import of another name, a walrus, globals(), a `global` write, a loop target,
