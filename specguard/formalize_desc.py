@@ -41,7 +41,11 @@ from prose must be plain displays (``[1, 2]``, ``-3``, ``'a'``, ``set()``), sinc
 an expression and prose arithmetic is not Python's.
 
 Declined (noted, never claimed): examples wrapped in another call (``sorted(f(x))``),
-assignments and sessions with state, printed output (a ``-> None`` function, or a result
+assignments and sessions with state, every example of a doctest session after a line that
+rebinds the entry point's name (``f = lambda n: 5``, ``f, g = ...``, ``from operator import neg as f``,
+``def``/``class``/``for``/``with``/``:=``/``del``/``+=``, ``import *``; a doctest session is a Python
+session: the name no longer denotes the function; ``from m import f`` imports the function
+itself and is kept), printed output (a ``-> None`` function, or a result
 that may be None when the description talks about printing), object reprs, ellipsis and
 doctest directives, non-literal arguments, float results of prose examples (usually
 rounded) or of any example when the description mentions a tolerance, a modulus about an
