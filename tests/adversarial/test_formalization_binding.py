@@ -247,3 +247,13 @@ def test_a_method_of_an_imported_class_is_not_the_imported_function():
     tf = _read("from sol import f, Solution\n\ndef test_a():\n    assert Solution().f(1) == 1\n    assert f(1) == 2\n")
     assert [d.loc.line for d in tf.demands] == [5]
     assert any("two different functions may share the name" in r for r in _reasons(tf)), _reasons(tf)
+
+
+@pytest.mark.lean
+def test_a_truthiness_conflict_verifies_from_the_inputs(tmp_path):
+    """#11.16: the certified truthy/falsy conflict is re-derived and re-checked by `verify --inputs`."""
+    r = _check(tmp_path, "from m import f\n\ndef test_a():\n    assert f(3, 2)\n\ndef test_b():\n    assert not f(3, 2)\n")
+    assert r["verdict"] == "conflict"
+    rc = cli.main(["verify", str(tmp_path / "out"), "--inputs", str(tmp_path / "d.md"), str(tmp_path / "test_x.py"),
+                   "-q"])
+    assert rc == 0
