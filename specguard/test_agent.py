@@ -7,7 +7,9 @@ The model answers with JSON proposals ``{file, lines, call, returns | raises}``.
 trusted to read the cited lines faithfully, never to supply values: :func:`accept` (deterministic,
 re-run by ``specguard verify --inputs``) keeps a proposal only when
 
-* the cited file is one of the task's Python test files, and every cited line lies in a test pytest
+* the cited file is one of the task's Python test files, in which the entry point's name denotes the
+  function under test (imported from one module, never rebound: :mod:`specguard.bindings`), and no
+  cited line lies in a function binding the name itself; every cited line lies in a test pytest
   runs (``test*``, ``Test*``, the final binding of its name; with ``only_tests``, a selected one), in
   a helper function holding an unsupported assertion that such a test calls by name, or in other
   top-level code holding one; and in none of: a test marked skip/xfail (or
@@ -50,7 +52,7 @@ from typing import Literal, Sequence
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import literals, llm
-from .bindings import Symbols
+from .bindings import Symbols, resolve_entry, scope_bindings
 from .errors import ModelBudgetExceeded, ModelError
 from .llm import Client
 from .models import Call, Demand, Expect, ExpectKind, Loc, Task, TestFormalization, TestSource, Unsupported
@@ -497,6 +499,43 @@ def _blocked(tree: ast.Module, unsupported: Sequence[Unsupported], path: str) ->
     return blocked, raises_only - blocked
 
 
+def _entry_problems(trees: dict[str, ast.Module], entry_point: str) -> dict[str, str]:
+    """Files where the name ``entry_point`` may not denote the function under test (Python's
+    binding and import semantics, :func:`specguard.bindings.resolve_entry`), and why: it is
+    rebound, imported as another function, or the files import it from different modules."""
+    out: dict[str, str] = {}
+    modules: dict[str, str] = {}
+    for path, tree in trees.items():
+        try:
+            e = resolve_entry(Symbols.of_module(tree), entry_point, entry_point)
+        except RecursionError:
+            out[path] = "the file is nested too deeply to be analysed"
+            continue
+        if e.problem:
+            out[path] = e.problem
+        elif e.module is not None:
+            modules[path] = e.module
+    if len(set(modules.values())) > 1:
+        why = f"the test files import `{entry_point}` from different modules ({', '.join(sorted(set(modules.values())))})"
+        out.update({path: why for path in modules})
+    return out
+
+
+def _rebinding_lines(tree: ast.Module, entry_point: str) -> set[int]:
+    """Lines of functions (and lambdas) that bind ``entry_point`` in their own scope (a parameter,
+    an assignment, a local import): there the name is a local, not the function under test."""
+    out: set[int] = set()
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        a = fn.args
+        params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {x.arg for x in (a.vararg, a.kwarg) if x}
+        body = fn.body if isinstance(fn.body, list) else [fn.body]
+        if entry_point in params or any(name == entry_point for name, _ in scope_bindings(body)):
+            out.update(_lines(fn))
+    return out
+
+
 def _call_name(node: ast.Call) -> str:
     f = node.func
     return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
@@ -510,18 +549,23 @@ def accept(sources: Sequence[TestSource], entry_point: str, proposals: Sequence[
     done = {(d.loc.file, d.loc.line) for d in formalized}
     out = Accepted()
     trees: dict[str, tuple] = {}
+    parsed: dict[str, ast.Module] = {}
     for path, s in files.items():
         try:
-            tree = ast.parse(s.text)
+            tree = parsed[path] = ast.parse(s.text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            trees[path] = (s.text.splitlines(), [], set(), set(), ([], []))
+            trees[path] = (s.text.splitlines(), [], set(), set(), ([], []), set())
             continue
         hot = {u.loc.line for u in unsupported if u.loc.file == path}
         lines = s.text.splitlines()
-        trees[path] = (lines, _citable(s, tree, hot), *_blocked(tree, unsupported, path), _units(tree, lines))
+        trees[path] = (lines, _citable(s, tree, hot), *_blocked(tree, unsupported, path), _units(tree, lines),
+                       _rebinding_lines(tree, entry_point))
+    problems = _entry_problems(parsed, entry_point)
     for i, p in enumerate(proposals, start=1):
         where = f"{p.file}:{p.lines[0]}"
         try:
+            if p.file in problems:
+                raise _Drop(f"in this file `{entry_point}` may not be the function under test: {problems[p.file]}")
             call, expect, text = _read(p, files, trees, done, entry_point)
         except _Drop as e:
             out.dropped.append(f"proposal {i} ({where}): {e}")
@@ -535,7 +579,7 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
     """``p``'s ``(call, expect, text)``; raises :class:`_Drop` with the reason it is dropped."""
     if p.file not in files:
         raise _Drop("the cited file is not one of the task's Python test files")
-    lines, spans, blocked, raises_only, units = trees[p.file]
+    lines, spans, blocked, raises_only, units, rebound = trees[p.file]
     if len(p.lines) > _MAX_LINES:
         raise _Drop(f"more than {_MAX_LINES} cited lines")
     if any(not 1 <= n <= len(lines) for n in p.lines):
@@ -547,6 +591,9 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
     if any(n in blocked for n in p.lines):
         raise _Drop("a cited line is in a skipped or expected-to-fail test, or in conditional, guarded or "
                     "context-managed code (what it asserts may not be what must hold)")
+    if any(n in rebound for n in p.lines):
+        raise _Drop(f"a cited line is in a function that binds `{entry_point}` itself (there the name is not the "
+                    "function under test)")
     if p.returns is not None and any(n in raises_only for n in p.lines):
         raise _Drop("a cited line is inside a raises/warns block: not a plain 'returns exactly' assertion")
     if (p.returns is None) == (p.raises is None):

@@ -115,3 +115,22 @@ def test_a_helper_no_test_calls_cannot_be_cited(tmp_path):
     task = _task(tmp_path, body)
     acc = _accept(task, dict(lines=(9,), call='count_vowels("hello")', returns="0"))
     assert not acc.demands and "outside the tests pytest runs" in acc.dropped[0], acc.dropped
+
+
+@pytest.mark.parametrize("head,body", [
+    ("from other import g as count_vowels\n", 'def test_a():\n    check("hello", 0)\n'),
+    ("count_vowels = len\n", 'def test_a():\n    check("hello", 5)\n'),
+    ("", 'def test_a():\n    count_vowels = len\n    assert count_vowels("hello") == 5\n'),
+    ("", 'def test_a(count_vowels):\n    assert count_vowels("hello") == 5\n'),
+])
+def test_a_name_that_is_not_the_entry_point_cannot_be_read(tmp_path, head, body):
+    """#11.11 (model path): where the entry point's name is rebound (in the module or in the test),
+    the model's reading of its calls is not a demand on the function under test."""
+    task = _task(tmp_path, head + body)
+    text = task.tests[0].text.splitlines()
+    cited = tuple(i for i, line in enumerate(text, 1) if i > 7 and ("count_vowels(" in line or "check(" in line))
+    cited += (5,) if "check(" in body else ()
+    n = "5" if "5" in body else "0"
+    acc = _accept(task, dict(lines=cited, call='count_vowels("hello")', returns=n))
+    assert not acc.demands, acc.dropped
+    assert "may not be the function under test" in acc.dropped[0] or "binds `count_vowels` itself" in acc.dropped[0]
