@@ -474,6 +474,9 @@ def _blocked(tree: ast.Module, unsupported: Sequence[Unsupported], path: str) ->
                 return True
         return False
 
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and _wrapped(n):
+            blocked.update(_lines(n))             # a decorator may replace or wrap the test
     for top in tree.body:
         if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if skip_marked(top) or any(skip_marked(n) for n in ast.walk(top) if n is not top):
@@ -534,6 +537,22 @@ def _rebinding_lines(tree: ast.Module, entry_point: str) -> set[int]:
         if entry_point in params or any(name == entry_point for name, _ in scope_bindings(body)):
             out.update(_lines(fn))
     return out
+
+
+_KNOWN_DECORATORS = ("pytest.mark.", "mark.", "unittest.")
+
+
+def _wrapped(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
+    """Decorated with something other than a pytest mark, a unittest decorator or a fixture
+    declaration: what pytest runs is whatever the decorator returns."""
+    for d in node.decorator_list:
+        try:
+            name = ast.unparse(d.func if isinstance(d, ast.Call) else d)
+        except RecursionError:
+            return True
+        if not (name.startswith(_KNOWN_DECORATORS) or name in ("pytest.fixture", "fixture")):
+            return True
+    return False
 
 
 def _call_name(node: ast.Call) -> str:

@@ -134,3 +134,11 @@ def test_a_name_that_is_not_the_entry_point_cannot_be_read(tmp_path, head, body)
     acc = _accept(task, dict(lines=cited, call='count_vowels("hello")', returns=n))
     assert not acc.demands, acc.dropped
     assert "may not be the function under test" in acc.dropped[0] or "binds `count_vowels` itself" in acc.dropped[0]
+
+
+def test_a_test_under_an_unknown_decorator_cannot_be_cited(tmp_path):
+    """#11.10 (model path): a decorator may replace the test (here by None: pytest runs nothing)."""
+    body = 'def gone(fn):\n    return None\n\n\n@gone\ndef test_a():\n    check("hello", 0)\n'
+    task = _task(tmp_path, body)
+    acc = _accept(task, dict(lines=(14, 5), call='count_vowels("hello")', returns="0"))
+    assert not acc.demands and "skipped or expected-to-fail" in acc.dropped[0], acc.dropped
