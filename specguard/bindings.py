@@ -282,6 +282,8 @@ def _note_store(sym: Symbols, t: ast.AST) -> None:
         base = t.value
         if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id in _DYNAMIC_CALLS:
             sym.dynamic.append((t.lineno, f"a store into `{base.func.id}()`", None))
+        elif isinstance(t, ast.Subscript) and _namespace(base):
+            sym.dynamic.append((t.lineno, f"a store into `{_show(base)}`", None))
 
 
 def _note_dynamic(sym: Symbols, n: ast.AST, *, in_function: bool) -> None:
@@ -301,9 +303,13 @@ def _note_dynamic(sym: Symbols, n: ast.AST, *, in_function: bool) -> None:
                 sym.dynamic.append((n.lineno, f"`{name}(...)`", n.args[0].id))
         else:
             sym.dynamic.append((n.lineno, f"`{name}(...)`", None))
-    elif isinstance(n, ast.Attribute) and (n.attr in ("modules", "__dict__", "__builtins__")
-                                           and (n.attr != "modules" or _is_name(n.value, "sys"))):
-        sym.dynamic.append((n.lineno, f"`{ast.unparse(n)[:40]}`", None))
+    elif isinstance(n, ast.Subscript) and isinstance(n.ctx, (ast.Store, ast.Del)) and _namespace(n.value):
+        sym.dynamic.append((n.lineno, f"a store into `{_show(n.value)}`", None))
+    elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and _namespace(n.func.value) \
+            and n.func.attr in ("update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"):
+        sym.dynamic.append((n.lineno, f"`{_show(n.func)}(...)`", None))
+    elif isinstance(n, ast.Attribute) and n.attr == "__builtins__":
+        sym.dynamic.append((n.lineno, "`__builtins__`", None))
     elif isinstance(n, ast.Name) and n.id == "__builtins__":
         sym.dynamic.append((n.lineno, "`__builtins__`", None))
     elif isinstance(n, ast.Attribute) and isinstance(n.ctx, (ast.Store, ast.Del)) and isinstance(n.value, ast.Name) \
@@ -317,6 +323,19 @@ def _note_dynamic(sym: Symbols, n: ast.AST, *, in_function: bool) -> None:
 
 def _is_name(n: ast.AST, name: str) -> bool:
     return isinstance(n, ast.Name) and n.id == name
+
+
+def _namespace(n: ast.AST) -> bool:
+    """``sys.modules`` or ``X.__dict__``: a mapping whose writes bind names (reading it is harmless)."""
+    return isinstance(n, ast.Attribute) and ((n.attr == "modules" and _is_name(n.value, "sys"))
+                                             or n.attr == "__dict__")
+
+
+def _show(n: ast.AST) -> str:
+    try:
+        return ast.unparse(n)[:40]
+    except RecursionError:
+        return "..."
 
 
 def _module_like(n: ast.AST) -> bool:

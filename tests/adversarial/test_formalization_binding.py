@@ -112,6 +112,12 @@ def test_the_final_definition_is_the_one_read():
      "a store into `m.f`"),
     ("import m\n\ndef test_a():\n    assert m.f(1) == 1\n\ndef test_b():\n    assert m.f(1) == 2\n\n"
      "setattr(m, 'f', abs)\n", "setattr"),
+    ("import sys, fake\nsys.modules['m'] = fake\nfrom m import f\n\ndef test_a():\n    assert f(1) == 1\n\n"
+     "def test_b():\n    assert f(1) == 2\n", "a store into `sys.modules`"),
+    ("import m\nm.__dict__['f'] = abs\n\ndef test_a():\n    assert m.f(1) == 1\n\n"
+     "def test_b():\n    assert m.f(1) == 2\n", "a store into `m.__dict__`"),
+    ("import sys, m\nsys.modules.update(m=abs)\nfrom m import f\n\ndef test_a():\n    assert f(1) == 1\n\n"
+     "def test_b():\n    assert f(1) == 2\n", "sys.modules.update"),
     ("import pytest\nfrom m import f\n\n@pytest.fixture(autouse=True)\ndef fake(monkeypatch):\n"
      "    monkeypatch.setattr('test_x.f', abs)\n\ndef test_a():\n    assert f(1) == 1\n\n"
      "def test_b():\n    assert f(1) == 2\n", "changes the environment"),
@@ -145,6 +151,7 @@ def test_a_local_import_of_another_function_is_not_the_entry_point():
     "try:\n    from m import f\nexcept ImportError:\n    from m2 import f\n\ndef test_a():\n    assert f(1) == 1\n",
     "f = None\nfrom m import f\n\ndef test_a():\n    assert f(1) == 1\n",      # the import is the final binding
     "import m\n\ndef test_a():\n    assert m.f(1) == 1\n",
+    "import sys\nimport pytest\nfrom m import f\n\nNUMPY = 'numpy' in sys.modules\n\ndef test_a():\n    assert f(1) == 1\n",
 ])
 def test_the_entry_point_imported_once_is_read(code):
     """#11.11: an import of the entry point (explicit, star, fallback) that stays bound is read."""
