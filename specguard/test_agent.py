@@ -47,7 +47,7 @@ import json
 import re
 import tokenize
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from typing import Iterator, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -308,7 +308,9 @@ def _tables(tree: ast.Module) -> list[tuple[ast.expr, bool]]:
     """Displays whose elements are rows of separate runs, and whether each is iterated (a
     parametrize table, directly or through a module constant, or a loop's iterable).  The rows
     of a table that is not iterated (a dict display, a list of tuples) count as statements of
-    their own: they combine with no other statement."""
+    their own: they combine with no other statement.  A loop over a call of several displays
+    (``zip([...], [...])``) is one table whose row ``i`` is element ``i`` of every display (see
+    :func:`_zipped`)."""
     out: list[tuple[ast.expr, bool]] = []
     nested: set[int] = set()
     constants: dict[str, ast.expr] = {}
@@ -327,18 +329,29 @@ def _tables(tree: ast.Module) -> list[tuple[ast.expr, bool]]:
                 out.append((values, True))
         elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
             it = n.iter
-            if isinstance(it, ast.Call) and it.args and not isinstance(it.func, ast.Attribute):
-                it = it.args[0]           # enumerate([...]), sorted([...]), zip([...], ...)
-            elif isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute):
+            if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute):
                 it = it.func.value        # {...}.items()
             if isinstance(it, (*_DISPLAYS, ast.Dict)):
                 out.append((it, True))
+            elif isinstance(it, ast.Call):
+                out.append((it, True))    # zip([...], [...]), enumerate([...]), sorted([...])
         elif isinstance(n, ast.Dict) and len(n.keys) > 1:
             out.append((n, False))
         elif isinstance(n, _DISPLAYS) and id(n) not in nested and len(n.elts) > 1 \
                 and all(isinstance(e, _ROWS) for e in n.elts):
             out.append((n, False))
     return out
+
+
+def _zipped(call: ast.Call) -> Iterator[tuple[int, ast.AST]]:
+    """(i, element i) of every display among a call's arguments: one row per index, whatever the
+    call does (a cross product is read more strictly than it runs, never less)."""
+    for a in call.args:
+        if isinstance(a, _DISPLAYS):
+            yield from enumerate(a.elts)
+        elif isinstance(a, ast.Dict):
+            yield from enumerate(a.values)
+            yield from ((i, k) for i, k in enumerate(a.keys) if k is not None)
 
 
 def _headers(n: ast.stmt) -> list[ast.AST]:
@@ -371,7 +384,10 @@ def _units(tree: ast.Module, lines: list[str]) -> tuple[list[_Unit], list[_Unit]
             continue
         seen.add(id(t))
         family = id(t) if id(t) in iterated else 0
-        if isinstance(t, ast.Dict):
+        if isinstance(t, ast.Call):
+            for i, e in _zipped(t):
+                rows.append(_Unit(family, i, *_span_of(lines, e)))
+        elif isinstance(t, ast.Dict):
             for k, v in zip(t.keys, t.values):
                 rows.append(_Unit(family, id(v), *_span_of(lines, k if k is not None else v, v)))
         else:

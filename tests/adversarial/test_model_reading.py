@@ -142,3 +142,15 @@ def test_a_test_under_an_unknown_decorator_cannot_be_cited(tmp_path):
     task = _task(tmp_path, body)
     acc = _accept(task, dict(lines=(14, 5), call='count_vowels("hello")', returns="0"))
     assert not acc.demands and "skipped or expected-to-fail" in acc.dropped[0], acc.dropped
+
+
+def test_a_demand_across_two_zipped_rows_is_dropped(tmp_path):
+    """#11.4: `zip(["hello", "xyz"], [2, 0])` pairs element i with element i: "hello" with 0 is two runs."""
+    body = ('def rejects(a, b):\n    with pytest.raises(ValueError):\n        count_vowels(a, b)\n\n\n'
+            'def test_loop():\n    for a, b in zip(["x", "y"],\n                    [1, 2]):\n        rejects(a, b)\n')
+    task = _task(tmp_path, body)
+    lines = (14, 15, 16, 9, 10)
+    bad = _accept(task, dict(lines=lines, call='count_vowels("x", 2)', raises="ValueError"))
+    good = _accept(task, dict(lines=lines, call='count_vowels("y", 2)', raises="ValueError"))
+    assert not bad.demands and "one run" in bad.dropped[0], bad.dropped
+    assert len(good.demands) == 1, good.dropped
