@@ -1763,6 +1763,10 @@ def _layout_class(cls: ast.ClassDef, prefix: str, decorators: list[ast.expr], ma
         lay.helpers.append((cls, f"assertion is in class `{shown}`, which is not a test class (pytest collects "
                                  "Test* classes and unittest.TestCase subclasses)"))
         return
+    odd = _class_problem(cls, ctx)
+    if odd is not None:
+        lay.helpers.append((cls, f"assertion is in class `{shown}`, which pytest may not collect as written: {odd}"))
+        return
     test_classes.add(cls.name)
     decs = cls.decorator_list[::-1] + decorators
     marks = _pytestmarks(cls.body) + marks
@@ -1818,6 +1822,69 @@ def _is_test_class(cls: ast.ClassDef, ctx: _Ctx, test_classes: set[str]) -> bool
             return True
     has_init = any(isinstance(s, ast.FunctionDef) and s.name == "__init__" for s in cls.body)
     return cls.name.startswith("Test") and not has_init
+
+
+def _class_problem(cls: ast.ClassDef, ctx: _Ctx, seen: frozenset[str] = frozenset()) -> str | None:
+    """Why a test class may not be collected (or run) as its own body says: a metaclass or class
+    keywords; ``__test__`` that is not a constant; ``__init__``/``__new__`` (pytest skips such a
+    class unless it is a ``TestCase``) or ``__test__`` in a base class of the file; a base class
+    defined elsewhere (other than a ``TestCase``), which may set any of these or add tests."""
+    if cls.keywords:
+        return f"class `{cls.name}` has a metaclass or class keywords"
+    for st in cls.body:
+        targets = st.targets if isinstance(st, ast.Assign) else [st.target] if isinstance(st, (ast.AnnAssign, ast.AugAssign)) else []
+        if any(isinstance(t, ast.Name) and t.id == "__test__" for t in targets) and \
+                not (isinstance(st.value, ast.Constant) and st.value.value is True and seen == frozenset()):
+            return f"`{cls.name}.__test__` is set at line {st.lineno}"
+    unittest_like = False
+    for base in cls.bases:
+        q = ctx.qual(base) or ""
+        if q.endswith("TestCase") or q == "object":
+            unittest_like = unittest_like or q.endswith("TestCase")
+            continue
+        local = _local_class(ctx, base)
+        if local is None or local.name in seen:
+            return f"its base `{_src(base, 40)}` is defined elsewhere (it may set `__test__`, `__init__` or tests)"
+        why = _class_problem(local, ctx, seen | {cls.name})
+        if why is not None:
+            return why
+        unittest_like = unittest_like or _derives_testcase(local, ctx)
+    if seen and not unittest_like and not _derives_testcase(cls, ctx):
+        ctor = next((st for st in cls.body if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and st.name in ("__init__", "__new__")), None)
+        if ctor is not None:
+            return f"its base `{cls.name}` defines `{ctor.name}` (line {ctor.lineno})"
+    return None
+
+
+def _local_class(ctx: _Ctx, base: ast.expr) -> ast.ClassDef | None:
+    """The class of the file a base expression names: a module-level class bound once, by its
+    ``class`` statement only."""
+    if not isinstance(base, ast.Name) or ctx.symbols is None:
+        return None
+    binds = ctx.symbols.of(base.id)
+    if len(binds) != 1 or binds[0].kind != "class" or binds[0].conditional or ctx.symbols.unknown_writes(base.id):
+        return None
+    return next((st for st in ctx.file.tree.body if isinstance(st, ast.ClassDef) and st.name == base.id), None)
+
+
+def _with_bases(cls: ast.ClassDef, ctx: _Ctx, depth: int = 0) -> Iterator[ast.ClassDef]:
+    """The class and its base classes defined in the file (their setups run too)."""
+    yield cls
+    for base in cls.bases:
+        local = _local_class(ctx, base)
+        if local is not None and depth < 20:
+            yield from _with_bases(local, ctx, depth + 1)
+
+
+def _derives_testcase(cls: ast.ClassDef, ctx: _Ctx, depth: int = 0) -> bool:
+    for base in cls.bases:
+        if (ctx.qual(base) or "").endswith("TestCase"):
+            return True
+        local = _local_class(ctx, base)
+        if local is not None and depth < 20 and _derives_testcase(local, ctx, depth + 1):
+            return True
+    return False
 
 
 def _is_fixture(fn: ast.FunctionDef | ast.AsyncFunctionDef, ctx: _Ctx) -> bool:
@@ -2318,7 +2385,8 @@ def _setup_exit(ctx: _Ctx, test: _TestDef) -> str | None:
     """A setup function or fixture that runs before the test and may skip it (or stop it):
     module/class setups, autouse fixtures, and fixtures of the file the test requests."""
     params = {a.arg for a in test.node.args.args + test.node.args.kwonlyargs}
-    scopes = [(ctx.file.tree.body, _MODULE_SETUPS)] + [(c.body, _CLASS_SETUPS) for c in test.classes]
+    scopes = [(ctx.file.tree.body, _MODULE_SETUPS)] + [(c.body, _CLASS_SETUPS) for c in test.classes
+                                                        for c in _with_bases(c, ctx)]
     for body, setups in scopes:
         for fn in body:
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -65,6 +65,16 @@ def _reasons(tf) -> list[str]:
     # a decorator may return anything (here: None, so pytest collects nothing)
     "from m import f\n\ndef gone(fn):\n    return None\n\ndef test_b():\n    assert f(1) == 1\n\n"
     "@gone\ndef test_a():\n    assert f(1) == 2\n",
+    # a base class of the file that pytest's collection inherits from: `__test__ = False`, `__init__`
+    "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\nclass Base:\n    __test__ = False\n\n"
+    "class TestA(Base):\n    def test_a(self):\n        assert f(1) == 2\n",
+    "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\nclass Base:\n    def __init__(self):\n"
+    "        pass\n\nclass TestA(Base):\n    def test_a(self):\n        assert f(1) == 2\n",
+    # a base class from elsewhere, or a metaclass, may change what runs
+    "from m import f\nfrom helpers import Base\n\ndef test_b():\n    assert f(1) == 1\n\n"
+    "class TestA(Base):\n    def test_a(self):\n        assert f(1) == 2\n",
+    "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\nclass TestA(metaclass=type):\n"
+    "    def test_a(self):\n        assert f(1) == 2\n",
     # a method removed from its class after the class body
     "from m import f\n\nclass TestA:\n    def test_a(self):\n        assert f(1) == 1\n\n"
     "    def test_b(self):\n        assert f(1) == 2\n\ndel TestA.test_b\n",
@@ -75,7 +85,21 @@ def test_a_test_pytest_does_not_run_is_not_formalized(tmp_path, code):
     r = _check(tmp_path, code)
     assert r["verdict"] != "conflict", r["reason"]
     assert any("pytest does not run" in u["reason"] or "may replace or wrap it" in u["reason"]
-               for u in r["unsupported"]), r["unsupported"]
+               or "pytest may not collect" in u["reason"] for u in r["unsupported"]), r["unsupported"]
+
+
+def test_a_test_class_deriving_from_a_plain_test_class_of_the_file_is_read():
+    """#11.10: a base class of the file with nothing that changes collection keeps its subclass a test."""
+    tf = _read("import unittest\nfrom m import f\n\nclass Base(unittest.TestCase):\n    def setUp(self):\n"
+               "        self.x = 1\n\nclass TestA(Base):\n    def test_a(self):\n        self.assertEqual(f(1), 2)\n")
+    assert len(tf.demands) == 1, _reasons(tf)
+
+
+def test_a_setup_inherited_from_a_base_of_the_file_may_skip():
+    """#11.10: `setUp` of a base class runs before the subclass's tests: a skip there skips them."""
+    tf = _read("import unittest\nfrom m import f\n\nclass Base(unittest.TestCase):\n    def setUp(self):\n"
+               "        self.skipTest('later')\n\nclass TestA(Base):\n    def test_a(self):\n        self.assertEqual(f(1), 2)\n")
+    assert not tf.demands and any("may skip or stop it" in r for r in _reasons(tf)), _reasons(tf)
 
 
 def test_the_final_definition_is_the_one_read():
