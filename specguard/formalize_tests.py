@@ -137,7 +137,7 @@ from .models import (Call, Demand, Expect, ExpectKind, Loc, TestFormalization, T
                      Unsupported)
 from .values import V, contains_nan, short_repr
 
-__all__ = ["formalize_tests", "infer_entry_point"]
+__all__ = ["collected_tests", "formalize_tests", "infer_entry_point"]
 
 MAX_LOOP_ITERATIONS = 1000
 """Longest ``for`` loop unrolled."""
@@ -237,6 +237,16 @@ def _gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def collected_tests(source: TestSource) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The test functions and methods of a python source that pytest collects, as this module
+    reads them (the final binding of each name, see :func:`_layout`); [] if it does not parse."""
+    f = _read(source)
+    if not isinstance(f, _File):
+        return []
+    with _gc_paused():
+        return [t.node for t in _layout(f.tree, _Ctx(f, None, "", _Out())).tests]
 
 
 def infer_entry_point(sources: Sequence[TestSource]) -> str | None:

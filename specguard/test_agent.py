@@ -422,36 +422,40 @@ def _lines(node: ast.AST) -> range:
 
 
 def _citable(source: TestSource, tree: ast.Module, hot: set[int]) -> list[tuple[int, int]]:
-    """Spans a demand may cite: the tests pytest runs (``test*`` functions, ``Test*`` classes that
-    are the final binding of their name; with ``only_tests``, only the selected ones), top-level
-    code holding an unsupported assertion (module-level assertions run at import), and helper
-    functions holding one that a collected test calls by name (a helper nobody calls asserts
-    nothing, and neither does a test pytest does not collect: issue 11, item 10)."""
+    """Spans a demand may cite: the tests pytest runs as the AST path collects them
+    (:func:`specguard.formalize_tests.collected_tests`: the final binding of each name, classes
+    pytest collects; with ``only_tests``, only the selected ones), top-level code holding an
+    unsupported assertion (module-level assertions run at import), and helper functions holding
+    one that such a test calls by name (a helper nobody calls asserts nothing, and neither does a
+    test pytest does not collect: issue 11, item 10)."""
+    from .formalize_tests import collected_tests
     try:
-        sym = Symbols.of_module(tree)
+        tests = collected_tests(source)
     except RecursionError:
         return []
-    tests: list[ast.stmt] = []
-    helpers: list[ast.stmt] = []
-    other: list[ast.stmt] = []
-    for n in tree.body:
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            if sym.collected(n, n.name) is not None:
-                continue
-            if n.name.startswith(("test", "Test")):
-                if selected(source, n.name):
-                    tests.append(n)
-            else:
-                helpers.append(n)
-        else:
-            other.append(n)
+    tests = [t for t in tests if selected(source, t.name) or selected(source, _class_of(tree, t))]
     called = {_call_name(c) for t in tests for c in ast.walk(t) if isinstance(c, ast.Call)}
-    out = [(_lines(n).start, _lines(n).stop - 1) for n in tests]
-    for n in helpers + other:
+    out = [(_lines(t).start, _lines(t).stop - 1) for t in tests]
+    homes = {_class_of(tree, t) for t in tests} - {""}
+    helpers = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))] + \
+        [m for c in tree.body if isinstance(c, ast.ClassDef) and c.name in homes
+         for m in c.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for n in helpers + [n for n in tree.body if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]:
         a, b = _lines(n).start, _lines(n).stop - 1
-        if any(a <= h <= b for h in hot) and (n in other or n.name in called):
+        if not any(a <= h <= b for h in hot):
+            continue
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                (n.name in called and not n.name.startswith("test")):
             out.append((a, b))
     return out
+
+
+def _class_of(tree: ast.Module, fn: ast.AST) -> str:
+    """The name of the top-level class holding ``fn`` ('' if none)."""
+    for n in tree.body:
+        if isinstance(n, ast.ClassDef) and n.lineno <= fn.lineno <= (n.end_lineno or n.lineno):
+            return n.name
+    return ""
 
 
 def unsupported_of(task: Task) -> tuple[str | None, TestFormalization]:

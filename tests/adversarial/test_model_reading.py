@@ -154,3 +154,21 @@ def test_a_demand_across_two_zipped_rows_is_dropped(tmp_path):
     good = _accept(task, dict(lines=lines, call='count_vowels("y", 2)', raises="ValueError"))
     assert not bad.demands and "one run" in bad.dropped[0], bad.dropped
     assert len(good.demands) == 1, good.dropped
+
+
+def test_a_class_pytest_does_not_collect_cannot_be_cited(tmp_path):
+    """#11.10 (model path): a Test class whose base defines `__init__` is not collected by pytest."""
+    body = ('class Base:\n    def __init__(self):\n        pass\n\n\nclass TestA(Base):\n'
+            '    def test_a(self):\n        check("hello", 0)\n')
+    task = _task(tmp_path, body)
+    acc = _accept(task, dict(lines=(15, 5), call='count_vowels("hello")', returns="0"))
+    assert not acc.demands and "outside the tests pytest runs" in acc.dropped[0], acc.dropped
+
+
+def test_a_helper_method_a_collected_test_calls_can_be_cited(tmp_path):
+    """#11.4: a helper method called by a collected test of its class is read with the call."""
+    body = ('class TestA:\n    def check2(self, s, n):\n        assert count_vowels(s) == n\n\n'
+            '    def test_a(self):\n        self.check2("hello", 2)\n')
+    task = _task(tmp_path, body)
+    acc = _accept(task, dict(lines=(13, 10), call='count_vowels("hello")', returns="2"))
+    assert len(acc.demands) == 1, acc.dropped
