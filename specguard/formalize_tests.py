@@ -1859,11 +1859,12 @@ def _class_problem(cls: ast.ClassDef, ctx: _Ctx, seen: frozenset[str] = frozense
         if why is not None:
             return why
         unittest_like = unittest_like or _derives_testcase(local, ctx)
-    if seen and not unittest_like and not _derives_testcase(cls, ctx):
+    if not unittest_like and not _derives_testcase(cls, ctx):
+        ctors = ("__init__", "__new__") if seen else ("__new__",)     # its own `__init__`: _is_test_class
         ctor = next((st for st in cls.body if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))
-                     and st.name in ("__init__", "__new__")), None)
+                     and st.name in ctors), None)
         if ctor is not None:
-            return f"its base `{cls.name}` defines `{ctor.name}` (line {ctor.lineno})"
+            return f"`{cls.name}` defines `{ctor.name}` (line {ctor.lineno}; pytest does not collect such a class)"
     return None
 
 
