@@ -376,9 +376,10 @@ def resolve_entry(sym: Symbols, name: str, target: str) -> Entry:
             return Entry(problem=f"`{name}` is `{b.orig}` imported from `{b.module}` ({b.describe()}), "
                                  f"not the function under test `{target}`")
     sources = live + stars
-    # every module the file imports the name from, earlier imports included: which of them is the
-    # module under test is not known, so two of them make the name ambiguous
-    imported = [b for b in binds if b.kind == "from"] + sym.stars
+    # every module the file imports the name from, earlier imports included (which of them is the
+    # module under test is not known, so two of them make the name ambiguous), and the star imports
+    # that could rebind it after its final binding
+    imported = [b for b in binds if b.kind == "from"] + stars
     modules = {b.module for b in imported}
     if len(modules) > 1 and not _fallbacks(imported):
         shown = " and ".join(b.describe() for b in imported[:2])

@@ -174,6 +174,7 @@ def test_a_local_import_of_another_function_is_not_the_entry_point():
     "def test_a():\n    assert f(1) == 1\n",                                  # supplied by the harness
     "try:\n    from m import f\nexcept ImportError:\n    from m2 import f\n\ndef test_a():\n    assert f(1) == 1\n",
     "f = None\nfrom m import f\n\ndef test_a():\n    assert f(1) == 1\n",      # the import is the final binding
+    "from helpers import *\nfrom m import f\n\ndef test_a():\n    assert f(1) == 1\n",  # the star is overridden
     "import m\n\ndef test_a():\n    assert m.f(1) == 1\n",
     "import sys\nimport pytest\nfrom m import f\n\nNUMPY = 'numpy' in sys.modules\n\ndef test_a():\n    assert f(1) == 1\n",
 ])
