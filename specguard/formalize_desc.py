@@ -41,7 +41,11 @@ from prose must be plain displays (``[1, 2]``, ``-3``, ``'a'``, ``set()``), sinc
 an expression and prose arithmetic is not Python's.
 
 Declined (noted, never claimed): examples wrapped in another call (``sorted(f(x))``),
-assignments and sessions with state, printed output (a ``-> None`` function, or a result
+assignments and sessions with state, every example of a doctest session after a line that
+rebinds the entry point's name (``f = lambda n: 5``, ``f, g = ...``, ``from operator import neg as f``,
+``def``/``class``/``for``/``with``/``:=``/``del``/``+=``, ``import *``; a doctest session is a Python
+session: the name no longer denotes the function; ``from m import f`` imports the function
+itself and is kept), printed output (a ``-> None`` function, or a result
 that may be None when the description talks about printing), object reprs, ellipsis and
 doctest directives, non-literal arguments, float results of prose examples (usually
 rounded) or of any example when the description mentions a tolerance, a modulus about an
@@ -59,6 +63,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterable
 
+from .bindings import Symbols
 from .literals import eval_literal, eval_literals
 from .models import (Call, Claim, ClaimKind, DescFormalization, Expect, ExpectKind, Loc,
                      Signature, TypeExpr)
@@ -527,9 +532,42 @@ class _Ctx:
     prints: bool = False            # the description talks about printing
 
 
+def _rebinding(source: str, target: str | None) -> str | None:
+    """How a doctest line (any number of statements, as the session runs it) may rebind the name
+    ``target``: an assignment (tuple targets included), import (but ``from m import target``, which
+    imports the function itself), ``def``, ``class``, loop or ``with`` target, walrus, ``del``,
+    augmented assignment, ``import *`` or a dynamic write; else None."""
+    if not target:
+        return None
+    try:
+        sym = Symbols.of_module(ast.parse(source))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None                       # a line that does not parse binds nothing
+    # `>>> from stats import mean` imports the function itself (the session's stated import)
+    b = next((b for b in sym.of(target) if not (b.kind == "from" and b.orig == target)), None)
+    if b is not None:
+        return b.describe().rsplit(" at line ", 1)[0]
+    if sym.stars:
+        return "`import *`"
+    dyn = sym.unknown_writes(target)
+    return dyn[1] if dyn is not None else None
+
+
 def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out) -> None:
     stateful_at: dict[int, int] = {}
+    rebound_at: dict[int, tuple[int, str]] = {}
     for ex in examples:
+        if ex.session in rebound_at:
+            line, how = rebound_at[ex.session]
+            out.note(ex.line, f"doctest example unused: the session rebinds `{ctx.target}` at line "
+                              f"{line + 1 + out.offset} ({how}), so later examples are not about the function")
+            continue
+        how = _rebinding(ex.source, ctx.target)
+        if how is not None:
+            rebound_at[ex.session] = (ex.line, how)
+            out.note(ex.line, f"doctest line rebinds `{ctx.target}` ({how}); the session's later examples "
+                              "are not requirements")
+            continue
         stmt, why = _example_statement(ex)
         if stmt is None:
             out.note(ex.line, f"doctest example skipped: {why}")

@@ -55,7 +55,17 @@ and ``warnings.catch_warnings()`` blocks are executed in line.
 
 The function under test is ``entry_point``: calls ``f(...)``, ``mod.f(...)``, ``Cls.f(...)``,
 ``Cls().f(...)`` (a fresh object) and ``g(...)`` after ``from m import f as g`` (when ``g`` is the
-file's only name for ``f``: two names could be the solution and a reference).  Without an
+file's only name for ``f``: two names could be the solution and a reference).  Which calls denote it
+follows Python's binding and import semantics (:mod:`specguard.bindings`): a name counts only when
+the file binds it by importing ``f`` itself (``from m import f [as g]``, ``from m import *``, an
+import fallback in one ``try``) or not at all (a harness provides it), from one module (all test
+files together), and never rebinds it anywhere a test could see (a later import of another name,
+an assignment, ``def``, walrus, loop or ``with`` target, ``del``, a ``global`` write in a function,
+``globals()``/``vars()``/``exec``/``setattr``, a store into ``m.f``); ``mod.f(...)`` only when ``mod``
+is the module the name is imported from.  Tests are collected as pytest does: only the final
+binding of a test function, method or class counts (one defined twice, set to ``None``, deleted,
+rebound conditionally or dynamically, or under a decorator other than ``pytest.mark``/``unittest``
+is not run, so its assertions are unsupported).  Without an
 entry point it is inferred: the single most common name of the outermost call compared or tested
 in assertions of the python sources (``x`` in ``f(x) == 1``, ``len(f(x))``, ``pytest.raises(E,
 f)``), skipping builtins, pytest/unittest helpers and functions or classes defined in the test
@@ -72,9 +82,9 @@ Soundness rules (SpecGuard must never certify a conflict Python would not produc
   branch), after a change of the environment (``monkeypatch``, ``mock.patch``, ``setattr``, a
   store into a module object or a global) and after a call made for its effect on anything but a
   local object (``random.seed(0)``, ``sol.set_mode(2)``; ``print``/``logging`` excepted);
-* setups that may skip: a module/class setup (``setUp``, ``setup_method``, ...), an autouse
-  fixture or a fixture of the file that the test requests, containing a skip, exit or ``raise``,
-  makes the test's assertions unsupported;
+* setups that may skip or patch: a module/class setup (``setUp``, ``setup_method``, ...), an
+  autouse fixture or a fixture of the file that the test requests, containing a skip, exit,
+  ``raise`` or a patch (``monkeypatch``, ``mock.patch``, ...), makes the test's assertions unsupported;
 * skipped tests are not demands: tests marked skip/skipif/xfail (``pytest.mark``, ``unittest``,
   class decorators, ``pytestmark``, ``pytest.param(marks=...)``) are unsupported; so are tests in
   a module that may be skipped as a whole (module-level ``pytest.skip``/``importorskip``) unless
@@ -119,6 +129,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from .bindings import Symbols, resolve_entry, resolve_module
 from .errors import SpecGuardError
 from .literals import NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals, is_mutable
 from .load import UNRECOVERED_MARKER, check_utf8
@@ -126,7 +137,7 @@ from .models import (Call, Demand, Expect, ExpectKind, Loc, TestFormalization, T
                      Unsupported)
 from .values import V, contains_nan, short_repr
 
-__all__ = ["formalize_tests", "infer_entry_point"]
+__all__ = ["collected_tests", "formalize_tests", "infer_entry_point"]
 
 MAX_LOOP_ITERATIONS = 1000
 """Longest ``for`` loop unrolled."""
@@ -190,14 +201,29 @@ def formalize_tests(sources: Sequence[TestSource], entry_point: str | None) -> T
         parsed = [f for f in files if isinstance(f, _File)]
         target, why = (entry_point, "") if entry_point else infer_entry_point_of(parsed)
         out = _Out()
+        ctxs = {id(f): _Ctx(f, target, why, out) for f in parsed if f.source.kind == "python"}
+        _one_source_module(list(ctxs.values()))
         for source, f in zip(sources, files):
             if source.kind == "table":
                 _formalize_table(source, target, why, out)
             elif isinstance(f, Unsupported):
                 out.errors.append(f)
             else:
-                _formalize_file(f, target, why, out)
+                _formalize_file(f, target, why, out, ctxs[id(f)])
         return out.result()
+
+
+def _one_source_module(ctxs: Sequence["_Ctx"]) -> None:
+    """Test files that import the function under test from different modules test different
+    functions (which module is under test is not known): none of them is read as the entry point."""
+    modules = sorted({c.entry_module for c in ctxs if c.entry_module is not None})
+    if len(modules) < 2:
+        return
+    why = f"the test files import `{ctxs[0].target}` from different modules ({', '.join(modules)}): " \
+          "which one is under test is not known"
+    for c in ctxs:
+        c.target_problems = {n: why for n in c.target_names}
+        c.source_conflict = why
 
 
 @contextlib.contextmanager
@@ -211,6 +237,16 @@ def _gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def collected_tests(source: TestSource) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The test functions and methods of a python source that pytest collects, as this module
+    reads them (the final binding of each name, see :func:`_layout`); [] if it does not parse."""
+    f = _read(source)
+    if not isinstance(f, _File):
+        return []
+    with _gc_paused():
+        return [t.node for t in _layout(f.tree, _Ctx(f, None, "", _Out())).tests]
 
 
 def infer_entry_point(sources: Sequence[TestSource]) -> str | None:
@@ -484,6 +520,9 @@ class _Ctx:
         self.target_why = target_why
         self.imports = f.imports
         self.target_names = self._target_names()
+        self.symbols = _symbols(f.tree)
+        self.target_problems, self.entry_module = self._resolve_targets()
+        self.source_conflict: str | None = None
         self.handled: set[int] = set()
         self._texts: dict[int, str] = {}
         self._keys: dict[int, list[ast.AST]] = {}      # tree nodes only (ids stay valid)
@@ -492,7 +531,6 @@ class _Ctx:
         self.module: dict[str, _Binding] = {}
         self.tables = _Scope({})
         self.module_block: str | None = None
-        self.target_problem: str | None = None
         self.event_lines = self._event_lines()
 
     def _event_lines(self) -> list[int]:
@@ -519,6 +557,54 @@ class _Ctx:
         if len(aliases) == 1 and self.target not in self.imports:
             return frozenset((self.target, aliases[0]))
         return frozenset((self.target,))
+
+    def _resolve_targets(self) -> tuple[dict[str, str], str | None]:
+        """Why calls of each name of the target do not reach the function under test (Python's
+        binding and import semantics, :mod:`specguard.bindings`), and the module it comes from."""
+        if self.symbols is None:
+            return {n: _TOO_DEEP for n in self.target_names}, None
+        entries = {n: resolve_entry(self.symbols, n, self.target) for n in self.target_names}
+        problems = {n: e.problem for n, e in entries.items() if e.problem}
+        aliases = sorted(n for n in self.target_names if n != self.target)
+        if aliases and not self.symbols.of(self.target) and not self.symbols.stars:
+            problems.setdefault(self.target, f"`{self.target}` is not bound in this file (it imports "
+                                             f"`{self.target}` as `{aliases[0]}`)")
+        modules = sorted({e.module for e in entries.values() if e.module is not None and not e.problem})
+        if len(modules) > 1:
+            why = f"the file imports `{self.target}` from two modules ({', '.join(modules)})"
+            problems = {n: problems.get(n, why) for n in self.target_names}
+        return problems, modules[0] if len(modules) == 1 else None
+
+    def attribute_problem(self, owner: str, attr: str) -> str | None:
+        """Why ``owner.attr(...)`` (``owner`` a dotted name whose root is a module-level import)
+        may not be the function under test: the root may be rebound, or the file also imports the
+        target by name from another module (``pkg.a.f`` and ``f`` of ``from pkg.b import f``)."""
+        if self.symbols is None:
+            return _TOO_DEEP
+        if self.source_conflict is not None:
+            return self.source_conflict
+        root, _, rest = owner.partition(".")
+        e = resolve_module(self.symbols, root, attr)
+        if e.problem:
+            return e.problem
+        full = f"{e.module}.{rest}" if rest else e.module
+        if self.entry_module is not None and full != self.entry_module:
+            return f"`{owner}.{attr}` is from `{full}`, while the file's `{self.target}` is imported from " \
+                   f"`{self.entry_module}`: two different functions may share the name"
+        return None
+
+    def import_problem(self, stmt: ast.Import | ast.ImportFrom, name: str) -> str | None:
+        """Why an import in a test that binds a name of the target does not bind the function under test."""
+        for a in stmt.names:
+            if (a.asname or a.name).split(".")[0] != name:
+                continue
+            if isinstance(stmt, ast.Import) or a.name != self.target:
+                return f"`{name}` is bound at line {stmt.lineno} by an import of `{a.name}`, not of `{self.target}`"
+            module = "." * stmt.level + (stmt.module or "")
+            if self.entry_module is not None and module != self.entry_module:
+                return f"`{name}` is imported at line {stmt.lineno} from `{module}`, while the file imports " \
+                       f"`{self.target}` from `{self.entry_module}`"
+        return None
 
     # -- names ----------------------------------------------------------------------
     def qual(self, node: ast.AST) -> str | None:
@@ -572,6 +658,14 @@ class _Ctx:
     def skip_inside(self, nodes: Iterable[ast.AST]) -> None:
         """Assertions that do not count (tests that are not selected)."""
         self.handled.update(id(k) for k in self.assertion_keys(nodes))
+
+
+def _symbols(tree: ast.Module) -> Symbols | None:
+    """The module's symbol table (None: nested too deeply to build)."""
+    try:
+        return Symbols.of_module(tree)
+    except RecursionError:
+        return None
 
 
 def _import_map(imports: list[ast.AST]) -> dict[str, str]:
@@ -816,7 +910,8 @@ class _Walker:
                 self.star_import(stmt)
                 continue
             name = (a.asname or a.name).split(".")[0]
-            self.scope.bind(name, _opaque(f"imported at line {stmt.lineno}", "import"))
+            why = self.ctx.import_problem(stmt, name) if name in self.ctx.target_names else None
+            self.scope.bind(name, _opaque(why or f"imported at line {stmt.lineno}", "other-import" if why else "import"))
 
     stmt_ImportFrom = stmt_Import
 
@@ -1548,9 +1643,11 @@ class _Walker:
         target = self.ctx.target
         if isinstance(func, ast.Name):
             local = self.scope.locals.get(func.id)
+            if local is not None and local.origin == "other-import":
+                return local.why
             if self.scope.is_local(func.id) and (local is None or local.origin != "import"):
                 return f"`{func.id}` is rebound in this test, so the call is not of the function under test"
-            return None if local is not None else self.ctx.target_problem
+            return None if local is not None else self.ctx.target_problems.get(func.id)
         assert isinstance(func, ast.Attribute)
         owner = func.value
         shown = _src(func, 40)
@@ -1570,6 +1667,8 @@ class _Walker:
             return f"call target `{shown}` is defined in the test file ({b.why}), not the function under test"
         if b is not None and b.origin != "import":
             return f"call target `{shown}` is a method of the module-level object `{root}` (it may keep state)"
+        if b is not None and not self.scope.is_local(root):
+            return self.ctx.attribute_problem(dotted_name(owner) or root, func.attr)
         return None
 
     def no_target(self, *nodes: ast.expr) -> str:
@@ -1652,7 +1751,10 @@ def _layout(tree: ast.Module, ctx: _Ctx) -> _Layout:
     lay = _Layout()
     test_classes: set[str] = set()
     for stmt in tree.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        gone = _not_collected(ctx, ctx.symbols, stmt)
+        if gone is not None:
+            lay.helpers.append((stmt, gone))
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if stmt.name.startswith("test") and not _is_fixture(stmt, ctx):
                 lay.tests.append(_TestDef(stmt, stmt.name, stmt.decorator_list[::-1], [], False))
             else:
@@ -1671,11 +1773,22 @@ def _layout_class(cls: ast.ClassDef, prefix: str, decorators: list[ast.expr], ma
         lay.helpers.append((cls, f"assertion is in class `{shown}`, which is not a test class (pytest collects "
                                  "Test* classes and unittest.TestCase subclasses)"))
         return
+    odd = _class_problem(cls, ctx)
+    if odd is not None:
+        lay.helpers.append((cls, f"assertion is in class `{shown}`, which pytest may not collect as written: {odd}"))
+        return
     test_classes.add(cls.name)
     decs = cls.decorator_list[::-1] + decorators
     marks = _pytestmarks(cls.body) + marks
+    try:
+        symbols: Symbols | None = Symbols.of_class(cls)
+    except RecursionError:
+        symbols = None
     for stmt in cls.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        gone = _not_collected(ctx, symbols, stmt, f"{shown}.")
+        if gone is not None:
+            lay.helpers.append((stmt, gone))
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if stmt.name.startswith("test") and not _is_fixture(stmt, ctx):
                 lay.tests.append(_TestDef(stmt, f"{name}::{stmt.name}", stmt.decorator_list[::-1] + decs, marks, True,
                                           [*outer, cls]))
@@ -1685,6 +1798,22 @@ def _layout_class(cls: ast.ClassDef, prefix: str, decorators: list[ast.expr], ma
             _layout_class(stmt, f"{name}::", decs, marks, ctx, lay, test_classes, (*outer, cls))
         else:
             lay.helpers.append((stmt, f"assertion in the body of class `{shown}`"))
+
+
+def _not_collected(ctx: _Ctx, symbols: Symbols | None, stmt: ast.stmt, prefix: str = "") -> str | None:
+    """Why the ``def``/``class`` statement ``stmt`` is not what pytest collects under its name
+    (pytest collects a module, or a class, after running it: only a name's final binding counts)."""
+    if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return None
+    if symbols is None or ctx.symbols is None:
+        return _TOO_DEEP
+    why = symbols.collected(stmt, stmt.name)
+    if why is None and prefix:
+        dyn = ctx.symbols.unknown_writes(stmt.name)      # `setattr(TestA, "test_x", None)`, `TestA.test_x = ...`
+        why = f"`{stmt.name}` may be rebound by {dyn[1]} at line {dyn[0]}" if dyn else None
+    if why is None:
+        return None
+    return f"assertion is in `{prefix}{stmt.name}` (line {stmt.lineno}), which pytest does not run: {why}"
 
 
 def _pytestmarks(body: list[ast.stmt]) -> list[ast.expr]:
@@ -1703,6 +1832,70 @@ def _is_test_class(cls: ast.ClassDef, ctx: _Ctx, test_classes: set[str]) -> bool
             return True
     has_init = any(isinstance(s, ast.FunctionDef) and s.name == "__init__" for s in cls.body)
     return cls.name.startswith("Test") and not has_init
+
+
+def _class_problem(cls: ast.ClassDef, ctx: _Ctx, seen: frozenset[str] = frozenset()) -> str | None:
+    """Why a test class may not be collected (or run) as its own body says: a metaclass or class
+    keywords; ``__test__`` that is not a constant; ``__init__``/``__new__`` (pytest skips such a
+    class unless it is a ``TestCase``) or ``__test__`` in a base class of the file; a base class
+    defined elsewhere (other than a ``TestCase``), which may set any of these or add tests."""
+    if cls.keywords:
+        return f"class `{cls.name}` has a metaclass or class keywords"
+    for st in cls.body:
+        targets = st.targets if isinstance(st, ast.Assign) else [st.target] if isinstance(st, (ast.AnnAssign, ast.AugAssign)) else []
+        if any(isinstance(t, ast.Name) and t.id == "__test__" for t in targets) and \
+                not (isinstance(st.value, ast.Constant) and st.value.value is True and seen == frozenset()):
+            return f"`{cls.name}.__test__` is set at line {st.lineno}"
+    unittest_like = False
+    for base in cls.bases:
+        q = ctx.qual(base) or ""
+        if q.endswith("TestCase") or q == "object":
+            unittest_like = unittest_like or q.endswith("TestCase")
+            continue
+        local = _local_class(ctx, base)
+        if local is None or local.name in seen:
+            return f"its base `{_src(base, 40)}` is defined elsewhere (it may set `__test__`, `__init__` or tests)"
+        why = _class_problem(local, ctx, seen | {cls.name})
+        if why is not None:
+            return why
+        unittest_like = unittest_like or _derives_testcase(local, ctx)
+    if not unittest_like and not _derives_testcase(cls, ctx):
+        ctors = ("__init__", "__new__") if seen else ("__new__",)     # its own `__init__`: _is_test_class
+        ctor = next((st for st in cls.body if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and st.name in ctors), None)
+        if ctor is not None:
+            return f"`{cls.name}` defines `{ctor.name}` (line {ctor.lineno}; pytest does not collect such a class)"
+    return None
+
+
+def _local_class(ctx: _Ctx, base: ast.expr) -> ast.ClassDef | None:
+    """The class of the file a base expression names: a module-level class bound once, by its
+    ``class`` statement only."""
+    if not isinstance(base, ast.Name) or ctx.symbols is None:
+        return None
+    binds = ctx.symbols.of(base.id)
+    if len(binds) != 1 or binds[0].kind != "class" or binds[0].conditional or ctx.symbols.unknown_writes(base.id):
+        return None
+    return next((st for st in ctx.file.tree.body if isinstance(st, ast.ClassDef) and st.name == base.id), None)
+
+
+def _with_bases(cls: ast.ClassDef, ctx: _Ctx, depth: int = 0) -> Iterator[ast.ClassDef]:
+    """The class and its base classes defined in the file (their setups run too)."""
+    yield cls
+    for base in cls.bases:
+        local = _local_class(ctx, base)
+        if local is not None and depth < 20:
+            yield from _with_bases(local, ctx, depth + 1)
+
+
+def _derives_testcase(cls: ast.ClassDef, ctx: _Ctx, depth: int = 0) -> bool:
+    for base in cls.bases:
+        if (ctx.qual(base) or "").endswith("TestCase"):
+            return True
+        local = _local_class(ctx, base)
+        if local is not None and depth < 20 and _derives_testcase(local, ctx, depth + 1):
+            return True
+    return False
 
 
 def _is_fixture(fn: ast.FunctionDef | ast.AsyncFunctionDef, ctx: _Ctx) -> bool:
@@ -1747,11 +1940,6 @@ def _module_bindings(ctx: _Ctx, selected: bool) -> None:
     ctx.module = scope.locals
     if walker.exit is not None and not selected:
         ctx.module_block = f"the module may be skipped or stop early ({walker.exit})"
-    for name in ctx.target_names:
-        b = ctx.module.get(name)
-        if b is not None and b.origin != "import":
-            ctx.target_problem = f"`{name}` is rebound in the test file ({b.why}), so calls do not reach " \
-                                 "the function under test"
 
 
 def _escaping_uses(ctx: _Ctx, constants: dict[str, V]) -> dict[str, int]:
@@ -2109,9 +2297,9 @@ class _Selection:
 # running the tests of a file
 # =====================================================================================
 
-def _formalize_file(f: _File, target: str | None, why: str, out: _Out) -> None:
+def _formalize_file(f: _File, target: str | None, why: str, out: _Out, ctx: _Ctx | None = None) -> None:
     start = len(out.unsupported_)
-    ctx = _Ctx(f, target, why, out)
+    ctx = ctx or _Ctx(f, target, why, out)
     for u in _unrecovered_lines(f):
         out.unsupported(u)
     lay = _layout(f.tree, ctx)
@@ -2190,6 +2378,9 @@ def _test_block(ctx: _Ctx, test: _TestDef, generator: bool) -> str | None:
         q = _mark_name(ctx, d)
         if _PATCH_PARTS.intersection(q.split(".")) or "mock" in q.split("."):
             return f"test is decorated with `{q}`, which changes the environment"
+        if not q.startswith(("pytest.mark.", "unittest.")):
+            return f"test is decorated with `{q or _src(d, 40)}`, which may replace or wrap it (pytest runs " \
+                   "what the decorator returns)"
     if isinstance(fn, ast.AsyncFunctionDef):
         return "async test (it needs a plugin to run; not formalized)"
     if generator:
@@ -2205,7 +2396,8 @@ def _setup_exit(ctx: _Ctx, test: _TestDef) -> str | None:
     """A setup function or fixture that runs before the test and may skip it (or stop it):
     module/class setups, autouse fixtures, and fixtures of the file the test requests."""
     params = {a.arg for a in test.node.args.args + test.node.args.kwonlyargs}
-    scopes = [(ctx.file.tree.body, _MODULE_SETUPS)] + [(c.body, _CLASS_SETUPS) for c in test.classes]
+    scopes = [(ctx.file.tree.body, _MODULE_SETUPS)] + [(c.body, _CLASS_SETUPS) for c in test.classes
+                                                        for c in _with_bases(c, ctx)]
     for body, setups in scopes:
         for fn in body:
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -2215,6 +2407,20 @@ def _setup_exit(ctx: _Ctx, test: _TestDef) -> str | None:
             why = _exit_in(ctx, fn) if runs else None
             if why is not None:
                 return f"`{fn.name}`, which runs before the test, may skip or stop it ({why})"
+            why = _patch_in(ctx, fn) if runs else None
+            if why is not None:
+                return f"`{fn.name}`, which runs before the test, changes the environment ({why}): it may " \
+                       "rebind what the test calls"
+    return None
+
+
+def _patch_in(ctx: _Ctx, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """A patch in a setup function or fixture (``monkeypatch.setattr``, ``mock.patch``, ...)."""
+    for n in _walk_all_local(fn.body):
+        if isinstance(n, ast.Call):
+            q = ctx.qual(n.func) or ""
+            if _PATCH_PARTS.intersection(q.split(".")):
+                return f"`{q}` at line {n.lineno}"
     return None
 
 

@@ -192,7 +192,7 @@ def _refutes(a: Clause, b: Clause) -> bool:
         return not b.holds(Outcome(cls=a.eq))
     if b.eq is not None:
         return not a.holds(Outcome(cls=b.eq))
-    return _raises_vs_returns(a, b) is not None
+    return _raises_vs_returns(a, b) is not None or _opposite_truth(a, b) is not None
 
 
 def _raises_vs_returns(a: Clause, b: Clause) -> tuple[Clause, Clause] | None:
@@ -204,6 +204,30 @@ def _raises_vs_returns(a: Clause, b: Clause) -> tuple[Clause, Clause] | None:
     if b.pred.mode == "raises" and a.pred.mode == "returns":
         return b, a
     return None
+
+
+_TRUTH_VPS = (("truthy",), ("falsy",))
+
+
+def _opposite_truth(a: Clause, b: Clause) -> tuple[Clause, Clause] | None:
+    """``(truthy, falsy)`` when one clause says the call returns a truthy value and the other a
+    falsy one (``assert f(x)`` / ``assert not f(x)``, ``assertTrue`` / ``assertFalse``): no
+    outcome satisfies both (``Val.truthy`` of the returned class is true and false)."""
+    if a.check is not None or b.check is not None or a.pred is None or b.pred is None:
+        return None
+    if a.pred.mode != "returns" or b.pred.mode != "returns" or {a.pred.vp, b.pred.vp} != set(_TRUTH_VPS):
+        return None
+    return (a, b) if a.pred.vp == ("truthy",) else (b, a)
+
+
+# False from ``Holds (returns truthy) o`` and ``Holds (returns falsy) o``: by cases on ``o``; a
+# returned class ``v`` has ``Val.truthy v = true``, so ``Bool.not (Val.truthy v)`` is ``false``.
+_TRUTHY_FALSY = (
+    "(Outcome.rec (motive := fun o => Holds (Outcome.returns Val.truthy) o → "
+    "Holds (Outcome.returns (fun v => Bool.not (Val.truthy v))) o → False) "
+    "(fun v h1 h2 => Bool.false_ne_true (@Eq.ndrec Bool (Val.truthy v) "
+    "(fun b => Eq (Bool.not b) Bool.true) h2 Bool.true h1)) "
+    "(fun _ h1 _ => Bool.false_ne_true h1) _ {} {})")
 
 
 def _same_input(a: Clause, b: Clause) -> bool:
@@ -277,6 +301,9 @@ class Prover:
 
     def refute_terms(self, a: Clause, b: Clause, pa: str, pb: str) -> str:
         """Proof of False from proofs ``pa``, ``pb`` of clauses ``a``, ``b`` at the same input."""
+        truth = _opposite_truth(a, b)
+        if a.eq is None and b.eq is None and truth is not None:
+            return _TRUTHY_FALSY.format(pa, pb) if truth[0] is a else _TRUTHY_FALSY.format(pb, pa)
         rt = _raises_vs_returns(a, b) if a.eq is None and b.eq is None else None
         if rt is not None:
             # the call raises and returns: a case split on the outcome, each case refuted by evaluation

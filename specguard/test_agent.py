@@ -7,9 +7,12 @@ The model answers with JSON proposals ``{file, lines, call, returns | raises}``.
 trusted to read the cited lines faithfully, never to supply values: :func:`accept` (deterministic,
 re-run by ``specguard verify --inputs``) keeps a proposal only when
 
-* the cited file is one of the task's Python test files, and every cited line lies in a top-level
-  statement that holds an unsupported assertion (a helper) or is a test pytest runs (``test*``,
-  ``Test*``; with ``only_tests``, a selected one), and in none of: a test marked skip/xfail (or
+* the cited file is one of the task's Python test files, in which the entry point's name denotes the
+  function under test (imported from one module, never rebound: :mod:`specguard.bindings`), and no
+  cited line lies in a function binding the name itself; every cited line lies in a test pytest
+  runs (``test*``, ``Test*``, the final binding of its name; with ``only_tests``, a selected one), in
+  a helper function holding an unsupported assertion that such a test calls by name, or in other
+  top-level code holding one; and in none of: a test marked skip/xfail (or
   calling ``pytest.skip``/``xfail``/``fail``), an ``if``/``while``/``try``/``match``, a loop that
   may break or return, a ``with`` other than a raises/warns block (and, for ``returns``, not inside
   one), or a line the AST path rejected for its context;
@@ -21,6 +24,11 @@ re-run by ``specguard verify --inputs``) keeps a proposal only when
   style aside), as a whole operand (``5`` is not read out of ``n - 5``) and each at its own
   occurrence (``f(0) == 0`` is not read out of ``check(0, 1)``), as do the function's name and the
   exception's name;
+* **all literals come from one run of one assertion**: one statement, and at most one row of each
+  table the test iterates (a ``parametrize`` list, also through a module constant, or a loop's literal
+  iterable); the rows of a table that is not iterated (a dict display, a list of tuples) are
+  statements of their own.  ``count_vowels("hello") == 0`` is not read out of
+  ``[("hello", 2), ("xyz", 0)]``; a literal outside every statement and row is not read at all;
 * the cited lines hold nothing that makes a plain reading wrong: for ``returns``, no negation
   (``!=``, ``not``, ``assertNot…``, ``assertFalse``), no inequality, membership or approximate
   comparison, no ``raises``, and no transformation of the result (``sorted(…)``, ``len(…)``, an index
@@ -39,11 +47,12 @@ import json
 import re
 import tokenize
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from typing import Iterator, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import literals, llm
+from .bindings import Symbols, resolve_entry, scope_bindings
 from .errors import ModelBudgetExceeded, ModelError
 from .llm import Client
 from .models import Call, Demand, Expect, ExpectKind, Loc, Task, TestFormalization, TestSource, Unsupported
@@ -163,8 +172,26 @@ _RAISES = {"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"}
 def _tokens(text: str) -> list[tuple[str, object]]:
     """Comparable tokens of ``text``: strings by value, numbers by value and type, names and
     operators by text; layout and comments ignored.  Tolerates unbalanced fragments."""
+    return _tokens_at(text.splitlines())[0]
+
+
+_Pos = tuple[int, int, int, int]   # (first line, first column, last line, end column), 1-based lines
+
+
+def _tokens_at(lines: list[str], numbers: Sequence[int] | None = None) -> tuple[list[tuple[str, object]], list[_Pos]]:
+    """:func:`_tokens` of ``lines`` (file lines ``numbers``, default 1, 2, ...) and where each
+    token stands in the file (line, character column)."""
+    numbers = list(numbers) if numbers is not None else list(range(1, len(lines) + 1))
+    indents = [len(line) - len(line.lstrip()) for line in lines]
+    text = "\n".join(line.lstrip() for line in lines)
     out: list[tuple[str, object]] = []
-    text = "\n".join(line.lstrip() for line in text.splitlines())
+    pos: list[_Pos] = []
+
+    def at(t: tokenize.TokenInfo) -> _Pos:
+        (r1, c1), (r2, c2) = t.start, t.end
+        r1, r2 = min(r1, len(numbers)), min(r2, len(numbers))
+        return (numbers[r1 - 1], c1 + indents[r1 - 1], numbers[r2 - 1], c2 + indents[r2 - 1])
+
     try:
         for t in tokenize.generate_tokens(io.StringIO(text).readline):
             if t.type in (tokenize.STRING, tokenize.NUMBER):
@@ -179,9 +206,12 @@ def _tokens(text: str) -> list[tuple[str, object]]:
                 out.append(("nl", None))
             elif t.type == tokenize.ERRORTOKEN and t.string.strip():
                 out.append(("raw", t.string))
+            else:
+                continue
+            pos.append(at(t) if lines else (0, 0, 0, 0))
     except (tokenize.TokenError, IndentationError, SyntaxError):
         pass   # an unbalanced fragment: the tokens read so far count
-    return out
+    return out, pos
 
 
 def _contains(hay: list, needle: list) -> bool:
@@ -208,28 +238,181 @@ def _operand_spans(hay: list, needle: list) -> list[tuple[int, int]]:
             and (i + n == len(hay) or hay[i + n] in _CLOSE)]
 
 
-def _distinct(options: list[list[tuple[int, int]]], budget: int = 20_000) -> bool:
+def _distinct(options: list[list[tuple[tuple[int, int], frozenset[tuple[int, int]]]]], budget: int = 20_000) -> bool:
     """One span per literal, no two overlapping (each literal of a demand is its own occurrence
-    in the lines: ``f(0) == 0`` is not read out of ``check(0, 1)``)."""
+    in the lines: ``f(0) == 0`` is not read out of ``check(0, 1)``), and all from one run: one
+    statement and at most one row of each table (each span carries its (family, key) places)."""
     order = sorted(range(len(options)), key=lambda i: len(options[i]))
     chosen: list[tuple[int, int]] = []
+    keys: dict[int, list[int]] = {}
     steps = 0
+
+    def fits(places: frozenset[tuple[int, int]]) -> bool:
+        return all(not keys.get(f) or keys[f][-1] == k for f, k in places)
 
     def go(k: int) -> bool:
         nonlocal steps
         if k == len(order):
             return True
-        for sp in options[order[k]][:64]:
+        for sp, places in options[order[k]][:64]:
             steps += 1
             if steps > budget:
                 return False
-            if all(sp[1] <= c[0] or c[1] <= sp[0] for c in chosen):
+            if all(sp[1] <= c[0] or c[1] <= sp[0] for c in chosen) and fits(places):
                 chosen.append(sp)
+                for f, key in places:
+                    keys.setdefault(f, []).append(key)
                 if go(k + 1):
                     return True
                 chosen.pop()
+                for f, _ in places:
+                    keys[f].pop()
         return False
     return go(0)
+
+
+# -- where the literals of one demand may come from together (issue 11, item 4) --------------------
+# One demand is one run of one assertion: its literals come from one statement, and from at most one
+# row of each table the test iterates (a parametrize list, a loop's literal iterable, a table of rows
+# such as a module constant ``CASES = [(...), (...)]``, the entries of a dict display).  A literal
+# inside a table's row belongs to that row (not to the statement around the table).
+
+_DISPLAYS = (ast.List, ast.Tuple, ast.Set)
+_ROWS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Call)
+
+
+@dataclass(frozen=True)
+class _Unit:
+    family: int            # 0: statements (and rows of tables that are not iterated); else the id of a table
+    key: int               # which statement or row (the id of its node)
+    start: tuple[int, int]  # (line, character column)
+    end: tuple[int, int]
+
+    def holds(self, p: _Pos) -> bool:
+        return self.start <= (p[0], p[1]) and (p[2], p[3]) <= self.end
+
+
+def _char_col(lines: list[str], line: int, col: int) -> int:
+    """An AST column (UTF-8 bytes) as a character column."""
+    text = lines[line - 1] if 1 <= line <= len(lines) else ""
+    return len(text.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
+
+
+def _span_of(lines: list[str], a: ast.AST, b: ast.AST | None = None) -> tuple[tuple[int, int], tuple[int, int]]:
+    b = b or a
+    return ((a.lineno, _char_col(lines, a.lineno, a.col_offset)),
+            (b.end_lineno, _char_col(lines, b.end_lineno, b.end_col_offset)))
+
+
+def _tables(tree: ast.Module) -> list[tuple[ast.expr, bool]]:
+    """Displays whose elements are rows of separate runs, and whether each is iterated (a
+    parametrize table, directly or through a module constant, or a loop's iterable).  The rows
+    of a table that is not iterated (a dict display, a list of tuples) count as statements of
+    their own: they combine with no other statement.  A loop over a call of several displays
+    (``zip([...], [...])``) is one table whose row ``i`` is element ``i`` of every display (see
+    :func:`_zipped`)."""
+    out: list[tuple[ast.expr, bool]] = []
+    nested: set[int] = set()
+    constants: dict[str, ast.expr] = {}
+    for n in tree.body:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            constants[n.targets[0].id] = n.value
+    for n in ast.walk(tree):
+        if isinstance(n, (*_DISPLAYS, ast.Dict)):
+            nested.update(id(c) for c in ast.iter_child_nodes(n))
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and _call_name(n) == "parametrize":
+            values = n.args[1] if len(n.args) > 1 else next((k.value for k in n.keywords if k.arg == "argvalues"), None)
+            if isinstance(values, ast.Name):
+                values = constants.get(values.id)
+            if isinstance(values, _DISPLAYS):
+                out.append((values, True))
+        elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
+            it = n.iter
+            if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute):
+                it = it.func.value        # {...}.items()
+            if isinstance(it, (*_DISPLAYS, ast.Dict)):
+                out.append((it, True))
+            elif isinstance(it, ast.Call):
+                out.append((it, True))    # zip([...], [...]), enumerate([...]), sorted([...])
+        elif isinstance(n, ast.Dict) and len(n.keys) > 1:
+            out.append((n, False))
+        elif isinstance(n, _DISPLAYS) and id(n) not in nested and len(n.elts) > 1 \
+                and all(isinstance(e, _ROWS) for e in n.elts):
+            out.append((n, False))
+    return out
+
+
+def _zipped(call: ast.Call) -> Iterator[tuple[int, ast.AST]]:
+    """(i, element i) of every display among a call's arguments: one row per index, whatever the
+    call does (a cross product is read more strictly than it runs, never less)."""
+    for a in call.args:
+        if isinstance(a, _DISPLAYS):
+            yield from enumerate(a.elts)
+        elif isinstance(a, ast.Dict):
+            yield from enumerate(a.values)
+            yield from ((i, k) for i, k in enumerate(a.keys) if k is not None)
+
+
+def _headers(n: ast.stmt) -> list[ast.AST]:
+    """The parts of a compound statement outside its body (a loop's target and iterable, ...)."""
+    if isinstance(n, (ast.For, ast.AsyncFor)):
+        return [n.target, n.iter]
+    if isinstance(n, (ast.With, ast.AsyncWith)):
+        return [x for it in n.items for x in (it.context_expr, it.optional_vars) if x is not None]
+    if isinstance(n, (ast.If, ast.While)):
+        return [n.test]
+    return []
+
+
+def _units(tree: ast.Module, lines: list[str]) -> tuple[list[_Unit], list[_Unit]]:
+    """(statement units, row units) of a file."""
+    stmts: list[_Unit] = []
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.stmt):
+            continue
+        if not hasattr(n, "body"):
+            stmts.append(_Unit(0, id(n), *_span_of(lines, n)))
+        elif (head := _headers(n)):
+            stmts.append(_Unit(0, id(n), *_span_of(lines, head[0], head[-1])))
+    rows: list[_Unit] = []
+    seen: set[int] = set()
+    tables = _tables(tree)
+    iterated = {id(t) for t, it in tables if it}
+    for t, _ in tables:
+        if id(t) in seen:
+            continue
+        seen.add(id(t))
+        family = id(t) if id(t) in iterated else 0
+        if isinstance(t, ast.Call):
+            for i, e in _zipped(t):
+                rows.append(_Unit(family, i, *_span_of(lines, e)))
+        elif isinstance(t, ast.Dict):
+            for k, v in zip(t.keys, t.values):
+                rows.append(_Unit(family, id(v), *_span_of(lines, k if k is not None else v, v)))
+        else:
+            for e in t.elts:
+                rows.append(_Unit(family, id(e), *_span_of(lines, e)))
+    return stmts, rows
+
+
+def _placed(spans: list[tuple[int, int]], pos: list[_Pos], units: tuple[list[_Unit], list[_Unit]]) \
+        -> list[tuple[tuple[int, int], frozenset[tuple[int, int]]]]:
+    """Each span with the (family, key) of the rows holding it, or else of its innermost statement;
+    spans in neither are dropped (a literal outside every statement and row)."""
+    stmts, rows = units
+    out = []
+    for a, b in spans:
+        p = (pos[a][0], pos[a][1], pos[b - 1][2], pos[b - 1][3])
+        inside = frozenset((u.family, u.key) for u in rows if u.holds(p))
+        if not inside:
+            holding = [u for u in stmts if u.holds(p)]
+            if not holding:
+                continue
+            inner = max(holding, key=lambda u: (u.start, (-u.end[0], -u.end[1])))
+            inside = frozenset({(0, inner.key)})
+        out.append(((a, b), inside))
+    return out
 
 
 def _lines(node: ast.AST) -> range:
@@ -238,20 +421,41 @@ def _lines(node: ast.AST) -> range:
     return range(first, (node.end_lineno or node.lineno) + 1)
 
 
-def _spans(tree: ast.Module) -> list[tuple[int, int, str]]:
-    """The line span (decorators included) and name of each top-level statement."""
-    return [(_lines(n).start, _lines(n).stop - 1, getattr(n, "name", "")) for n in tree.body]
-
-
-def _citable(source: TestSource, spans: list[tuple[int, int, str]], hot: set[int]) -> list[tuple[int, int]]:
-    """Spans a demand may cite: those holding an unsupported assertion, and the tests pytest runs
-    (``test*`` functions, ``Test*`` classes; with ``only_tests``, only the selected ones)."""
-    out = []
-    for a, b, name in spans:
-        is_test = name.startswith("test") or name.startswith("Test")
-        if any(a <= h <= b for h in hot) or (is_test and selected(source, name)):
+def _citable(source: TestSource, tree: ast.Module, hot: set[int]) -> list[tuple[int, int]]:
+    """Spans a demand may cite: the tests pytest runs as the AST path collects them
+    (:func:`specguard.formalize_tests.collected_tests`: the final binding of each name, classes
+    pytest collects; with ``only_tests``, only the selected ones), top-level code holding an
+    unsupported assertion (module-level assertions run at import), and helper functions holding
+    one that such a test calls by name (a helper nobody calls asserts nothing, and neither does a
+    test pytest does not collect: issue 11, item 10)."""
+    from .formalize_tests import collected_tests
+    try:
+        tests = collected_tests(source)
+    except RecursionError:
+        return []
+    tests = [t for t in tests if selected(source, t.name) or selected(source, _class_of(tree, t))]
+    called = {_call_name(c) for t in tests for c in ast.walk(t) if isinstance(c, ast.Call)}
+    out = [(_lines(t).start, _lines(t).stop - 1) for t in tests]
+    homes = {_class_of(tree, t) for t in tests} - {""}
+    helpers = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))] + \
+        [m for c in tree.body if isinstance(c, ast.ClassDef) and c.name in homes
+         for m in c.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for n in helpers + [n for n in tree.body if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]:
+        a, b = _lines(n).start, _lines(n).stop - 1
+        if not any(a <= h <= b for h in hot):
+            continue
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                (n.name in called and not n.name.startswith("test")):
             out.append((a, b))
     return out
+
+
+def _class_of(tree: ast.Module, fn: ast.AST) -> str:
+    """The name of the top-level class holding ``fn`` ('' if none)."""
+    for n in tree.body:
+        if isinstance(n, ast.ClassDef) and n.lineno <= fn.lineno <= (n.end_lineno or n.lineno):
+            return n.name
+    return ""
 
 
 def unsupported_of(task: Task) -> tuple[str | None, TestFormalization]:
@@ -271,7 +475,7 @@ def accept_for(task: Task, md: ModelDemands) -> Accepted:
 # where a reading would be wrong whatever the model says: skipped or xfail tests, conditional or
 # guarded code, and (for "returns") the inside of a raises block; the AST path's context reasons
 _CONTEXT_REASONS = ("inside ", "follows ", "marked skip/xfail", "may be skipped", "table is empty", "generator",
-                    "fixture")
+                    "fixture", "pytest does not run", "may replace or wrap it")
 _SKIP_NAMES = ("skip", "xfail", "expectedFailure", "importorskip")
 _RAISES_CTX = ("raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "warns", "assertWarns",
                "assertWarnsRegex", "deprecated_call")
@@ -290,6 +494,9 @@ def _blocked(tree: ast.Module, unsupported: Sequence[Unsupported], path: str) ->
                 return True
         return False
 
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and _wrapped(n):
+            blocked.update(_lines(n))             # a decorator may replace or wrap the test
     for top in tree.body:
         if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if skip_marked(top) or any(skip_marked(n) for n in ast.walk(top) if n is not top):
@@ -315,6 +522,59 @@ def _blocked(tree: ast.Module, unsupported: Sequence[Unsupported], path: str) ->
     return blocked, raises_only - blocked
 
 
+def _entry_problems(trees: dict[str, ast.Module], entry_point: str) -> dict[str, str]:
+    """Files where the name ``entry_point`` may not denote the function under test (Python's
+    binding and import semantics, :func:`specguard.bindings.resolve_entry`), and why: it is
+    rebound, imported as another function, or the files import it from different modules."""
+    out: dict[str, str] = {}
+    modules: dict[str, str] = {}
+    for path, tree in trees.items():
+        try:
+            e = resolve_entry(Symbols.of_module(tree), entry_point, entry_point)
+        except RecursionError:
+            out[path] = "the file is nested too deeply to be analysed"
+            continue
+        if e.problem:
+            out[path] = e.problem
+        elif e.module is not None:
+            modules[path] = e.module
+    if len(set(modules.values())) > 1:
+        why = f"the test files import `{entry_point}` from different modules ({', '.join(sorted(set(modules.values())))})"
+        out.update({path: why for path in modules})
+    return out
+
+
+def _rebinding_lines(tree: ast.Module, entry_point: str) -> set[int]:
+    """Lines of functions (and lambdas) that bind ``entry_point`` in their own scope (a parameter,
+    an assignment, a local import): there the name is a local, not the function under test."""
+    out: set[int] = set()
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        a = fn.args
+        params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {x.arg for x in (a.vararg, a.kwarg) if x}
+        body = fn.body if isinstance(fn.body, list) else [fn.body]
+        if entry_point in params or any(name == entry_point for name, _ in scope_bindings(body)):
+            out.update(_lines(fn))
+    return out
+
+
+_KNOWN_DECORATORS = ("pytest.mark.", "mark.", "unittest.")
+
+
+def _wrapped(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
+    """Decorated with something other than a pytest mark, a unittest decorator or a fixture
+    declaration: what pytest runs is whatever the decorator returns."""
+    for d in node.decorator_list:
+        try:
+            name = ast.unparse(d.func if isinstance(d, ast.Call) else d)
+        except RecursionError:
+            return True
+        if not (name.startswith(_KNOWN_DECORATORS) or name in ("pytest.fixture", "fixture")):
+            return True
+    return False
+
+
 def _call_name(node: ast.Call) -> str:
     f = node.func
     return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
@@ -328,17 +588,23 @@ def accept(sources: Sequence[TestSource], entry_point: str, proposals: Sequence[
     done = {(d.loc.file, d.loc.line) for d in formalized}
     out = Accepted()
     trees: dict[str, tuple] = {}
+    parsed: dict[str, ast.Module] = {}
     for path, s in files.items():
         try:
-            tree = ast.parse(s.text)
+            tree = parsed[path] = ast.parse(s.text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            trees[path] = (s.text.splitlines(), [], set(), set())
+            trees[path] = (s.text.splitlines(), [], set(), set(), ([], []), set())
             continue
         hot = {u.loc.line for u in unsupported if u.loc.file == path}
-        trees[path] = (s.text.splitlines(), _citable(s, _spans(tree), hot), *_blocked(tree, unsupported, path))
+        lines = s.text.splitlines()
+        trees[path] = (lines, _citable(s, tree, hot), *_blocked(tree, unsupported, path), _units(tree, lines),
+                       _rebinding_lines(tree, entry_point))
+    problems = _entry_problems(parsed, entry_point)
     for i, p in enumerate(proposals, start=1):
         where = f"{p.file}:{p.lines[0]}"
         try:
+            if p.file in problems:
+                raise _Drop(f"in this file `{entry_point}` may not be the function under test: {problems[p.file]}")
             call, expect, text = _read(p, files, trees, done, entry_point)
         except _Drop as e:
             out.dropped.append(f"proposal {i} ({where}): {e}")
@@ -352,7 +618,7 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
     """``p``'s ``(call, expect, text)``; raises :class:`_Drop` with the reason it is dropped."""
     if p.file not in files:
         raise _Drop("the cited file is not one of the task's Python test files")
-    lines, spans, blocked, raises_only = trees[p.file]
+    lines, spans, blocked, raises_only, units, rebound = trees[p.file]
     if len(p.lines) > _MAX_LINES:
         raise _Drop(f"more than {_MAX_LINES} cited lines")
     if any(not 1 <= n <= len(lines) for n in p.lines):
@@ -364,12 +630,15 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
     if any(n in blocked for n in p.lines):
         raise _Drop("a cited line is in a skipped or expected-to-fail test, or in conditional, guarded or "
                     "context-managed code (what it asserts may not be what must hold)")
+    if any(n in rebound for n in p.lines):
+        raise _Drop(f"a cited line is in a function that binds `{entry_point}` itself (there the name is not the "
+                    "function under test)")
     if p.returns is not None and any(n in raises_only for n in p.lines):
         raise _Drop("a cited line is inside a raises/warns block: not a plain 'returns exactly' assertion")
     if (p.returns is None) == (p.raises is None):
         raise _Drop("a demand needs exactly one of `returns` and `raises`")
-    cited = "\n".join(lines[n - 1] for n in sorted(set(p.lines)))
-    hay = _tokens(cited)
+    numbers = sorted(set(p.lines))
+    hay, pos = _tokens_at([lines[n - 1] for n in numbers], numbers)
     try:
         tree = ast.parse(p.call.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -407,8 +676,14 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
         if not names & _RAISES:
             raise _Drop("the cited lines have no raises/assertRaises")
         expect = Expect(kind=ExpectKind.raises, exc=(exc.rsplit(".", 1)[-1],))
-    if not _distinct(spans):
+    placed = [_placed(sp, pos, units) for sp in spans]
+    if any(sp and not pl for sp, pl in zip(spans, placed)):
+        raise _Drop("a literal stands in the cited lines outside every statement and table row")
+    if not _distinct([[(sp, frozenset()) for sp, _ in pl] for pl in placed]):
         raise _Drop("the literals do not stand in the cited lines as separate occurrences (one literal read twice)")
+    if not _distinct(placed):
+        raise _Drop("the literals do not come from one run of one assertion (one statement, one row of a "
+                    "parametrize table, one loop iteration): a table was read across its rows")
     call = Call(target=entry_point, args=tuple(args), kwargs=tuple(kwargs))
     text = " | ".join(lines[n - 1].strip() for n in sorted(set(p.lines)))[:300]
     return call, expect, text

@@ -189,7 +189,8 @@ class VerifyReport(_Frozen):
     def summary(self) -> str:
         """The text ``specguard verify`` prints: the verdict line first."""
         what = {"folder": "bundle folder", "archive": "bundle archive", "export": "exported Lean file"}[self.kind]
-        lines = [f"{_HEADS[self.status]}: {self.reason}" + (f" (Lean runtime: {self.runtime})" if self.runtime else "")]
+        first, *rest = self.reason.splitlines() or [""]
+        lines = [f"{_HEADS[self.status]}: {first}" + (f" (Lean runtime: {self.runtime})" if self.runtime else ""), *rest]
         where = f"  {what} {self.source}"
         if self.task_id is not None:
             v = self.verdict.value if self.verdict else "?"

@@ -1,0 +1,291 @@
+"""Issue 11, items 10, 11, 12 and 16: which code the formalization reads as assertions on the
+function under test follows Python's binding semantics (pytest runs a module's final bindings; a
+name denotes the entry point only when imported from one module and never rebound; a doctest
+session is a Python session), and opposite truthiness demands on one call are a certified conflict.
+
+Each case runs the real pipeline (``specguard check`` through ``cli.main``) and, where a conflict is
+expected, the real Lean kernel."""
+
+import json
+
+import pytest
+
+from specguard import cli
+from specguard.formalize_desc import formalize_description
+from specguard.formalize_tests import formalize_tests
+from specguard import models
+
+DESC = "Return whether a divides b.\n"
+
+
+def _check(tmp_path, tests: str, desc: str = DESC, ep: str = "f") -> dict:
+    (tmp_path / "d.md").write_text(desc)
+    (tmp_path / "test_x.py").write_text(tests)
+    out = tmp_path / "out"
+    cli.main(["check", "--description", str(tmp_path / "d.md"), "--tests", str(tmp_path / "test_x.py"),
+              "--entry-point", ep, "--out", str(out), "-q"])
+    return json.loads((out / "result.json").read_text())
+
+
+def _read(code: str, ep: str = "f"):
+    return formalize_tests([models.TestSource(kind="python", path="test_x.py", text=code)], ep)
+
+
+def _reasons(tf) -> list[str]:
+    return [u.reason for u in tf.unsupported]
+
+
+# -- #11.10: pytest runs only a module's final binding ------------------------------------------------
+
+@pytest.mark.parametrize("code", [
+    # defined twice: the first is never run
+    "from m import f\n\ndef test_a():\n    assert f(1) == 1\n\ndef test_a():\n    assert f(1) == 2\n",
+    # set to None after its definition
+    "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\ndef test_a():\n    assert f(1) == 2\n\ntest_a = None\n",
+    # deleted
+    "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\ndef test_a():\n    assert f(1) == 2\n\ndel test_a\n",
+    # a method defined twice in a class
+    "from m import f\n\nclass TestA:\n    def test_a(self):\n        assert f(1) == 1\n\n"
+    "    def test_a(self):\n        assert f(1) == 1.5\n",
+    # a class rebound at module level
+    "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\nclass TestA:\n    def test_a(self):\n"
+    "        assert f(1) == 2\n\nTestA = None\n",
+    # rebound conditionally, or through globals()
+    "from m import f\nimport sys\n\ndef test_b():\n    assert f(1) == 1\n\ndef test_a():\n    assert f(1) == 2\n\n"
+    "if sys.platform:\n    test_a = None\n",
+    "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\ndef test_a():\n    assert f(1) == 2\n\n"
+    "globals()['test_a'] = None\n",
+    # not collected, or marked, through an attribute of the function
+    "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\ndef test_a():\n    assert f(1) == 2\n\n"
+    "test_a.__test__ = False\n",
+    "import pytest\nfrom m import f\n\ndef test_b():\n    assert f(1) == 1\n\ndef test_a():\n    assert f(1) == 2\n\n"
+    "test_a.pytestmark = [pytest.mark.skip]\n",
+    "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\ndef test_a():\n    assert f(1) == 2\n\n"
+    "setattr(test_a, '__test__', False)\n",
+    # a decorator may return anything (here: None, so pytest collects nothing)
+    "from m import f\n\ndef gone(fn):\n    return None\n\ndef test_b():\n    assert f(1) == 1\n\n"
+    "@gone\ndef test_a():\n    assert f(1) == 2\n",
+    # a base class of the file that pytest's collection inherits from: `__test__ = False`, `__init__`
+    "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\nclass Base:\n    __test__ = False\n\n"
+    "class TestA(Base):\n    def test_a(self):\n        assert f(1) == 2\n",
+    "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\nclass Base:\n    def __init__(self):\n"
+    "        pass\n\nclass TestA(Base):\n    def test_a(self):\n        assert f(1) == 2\n",
+    # a base class from elsewhere, or a metaclass, may change what runs
+    "from m import f\nfrom helpers import Base\n\ndef test_b():\n    assert f(1) == 1\n\n"
+    "class TestA(Base):\n    def test_a(self):\n        assert f(1) == 2\n",
+    "from m import f\n\ndef test_b():\n    assert f(1) == 1\n\nclass TestA(metaclass=type):\n"
+    "    def test_a(self):\n        assert f(1) == 2\n",
+    # a method removed from its class after the class body
+    "from m import f\n\nclass TestA:\n    def test_a(self):\n        assert f(1) == 1\n\n"
+    "    def test_b(self):\n        assert f(1) == 2\n\ndel TestA.test_b\n",
+])
+def test_a_test_pytest_does_not_run_is_not_formalized(tmp_path, code):
+    """#11.10: a test function/method/class defined twice, set to None, deleted, or rebound
+    conditionally or dynamically is not what pytest runs: no test-vs-test conflict is certified."""
+    r = _check(tmp_path, code)
+    assert r["verdict"] != "conflict", r["reason"]
+    assert any("pytest does not run" in u["reason"] or "may replace or wrap it" in u["reason"]
+               or "pytest may not collect" in u["reason"] for u in r["unsupported"]), r["unsupported"]
+
+
+def test_a_test_class_deriving_from_a_plain_test_class_of_the_file_is_read():
+    """#11.10: a base class of the file with nothing that changes collection keeps its subclass a test."""
+    tf = _read("import unittest\nfrom m import f\n\nclass Base(unittest.TestCase):\n    def setUp(self):\n"
+               "        self.x = 1\n\nclass TestA(Base):\n    def test_a(self):\n        self.assertEqual(f(1), 2)\n")
+    assert len(tf.demands) == 1, _reasons(tf)
+
+
+def test_a_setup_inherited_from_a_base_of_the_file_may_skip():
+    """#11.10: `setUp` of a base class runs before the subclass's tests: a skip there skips them."""
+    tf = _read("import unittest\nfrom m import f\n\nclass Base(unittest.TestCase):\n    def setUp(self):\n"
+               "        self.skipTest('later')\n\nclass TestA(Base):\n    def test_a(self):\n        self.assertEqual(f(1), 2)\n")
+    assert not tf.demands and any("may skip or stop it" in r for r in _reasons(tf)), _reasons(tf)
+
+
+def test_the_final_definition_is_the_one_read():
+    """#11.10: the final binding of a test name is formalized (its assertions count)."""
+    tf = _read("from m import f\n\ndef test_a():\n    assert f(1) == 1\n\ndef test_a():\n    assert f(1) == 2\n")
+    assert [(d.loc.line, d.expect.value.val) for d in tf.demands] == [(7, 2)]
+    assert any("is rebound by a `def` at line 6" in r for r in _reasons(tf))
+
+
+# -- #11.11: which calls denote the function under test -------------------------------------------
+
+@pytest.mark.parametrize("code,why", [
+    ("from m import f\n\ndef test_a():\n    assert f(1) == 1\n\ndef test_b():\n    assert f(1) == 2\n\n"
+     "from m import g as f\n", "`f` is `g` imported from `m`"),
+    ("from other import g as f\n\ndef test_a():\n    assert f(1) == 1\n\ndef test_b():\n    assert f(1) == 2\n",
+     "`f` is `g` imported from `other`"),
+    ("from m import f\n\ndef test_a():\n    assert f(1) == 1\n\ndef test_b():\n    assert f(1) == 2\n\n"
+     "[(f := abs) for _ in [0]]\n", "`:=`"),
+    ("from m import f\n\ndef test_a():\n    assert f(1) == 1\n\ndef test_b():\n    assert f(1) == 2\n\n"
+     "globals()['f'] = abs\n", "`globals(...)`"),
+    ("from m import f\n\ndef helper():\n    global f\n    f = abs\n\ndef test_a():\n    assert f(1) == 1\n\n"
+     "def test_b():\n    assert f(1) == 2\n", "`global f` write in `helper`"),
+    ("from m import f\n\ndef test_a():\n    assert f(1) == 1\n\ndef test_b():\n    assert f(1) == 2\n\n"
+     "for f in [abs]:\n    pass\n", "`for` target"),
+    ("from m import f\n\nclass Helper:\n    global f\n    f = abs\n\ndef test_a():\n    assert f(1) == 1\n\n"
+     "def test_b():\n    assert f(1) == 2\n", "`global f` write in `Helper`"),
+    ("from m import f\nfrom ref import f\n\ndef test_a():\n    assert f(1) == 1\n\ndef test_b():\n    assert f(1) == 2\n",
+     "more than one module"),
+    ("from m import f\nfrom helpers import *\n\ndef test_a():\n    assert f(1) == 1\n\ndef test_b():\n    assert f(1) == 2\n",
+     "more than one module"),
+    ("import m\nfrom ref import f\n\ndef test_a():\n    assert m.f(1) == 1\n\ndef test_b():\n    assert f(1) == 2\n",
+     "two different functions"),
+    ("import m\n\ndef test_a():\n    assert m.f(1) == 1\n\ndef test_b():\n    assert m.f(1) == 2\n\nm.f = abs\n",
+     "a store into `m.f`"),
+    ("import m\n\ndef test_a():\n    assert m.f(1) == 1\n\ndef test_b():\n    assert m.f(1) == 2\n\n"
+     "setattr(m, 'f', abs)\n", "setattr"),
+    ("import sys, fake\nsys.modules['m'] = fake\nfrom m import f\n\ndef test_a():\n    assert f(1) == 1\n\n"
+     "def test_b():\n    assert f(1) == 2\n", "a store into `sys.modules`"),
+    ("import m\nm.__dict__['f'] = abs\n\ndef test_a():\n    assert m.f(1) == 1\n\n"
+     "def test_b():\n    assert m.f(1) == 2\n", "a store into `m.__dict__`"),
+    ("import sys, m\nsys.modules.update(m=abs)\nfrom m import f\n\ndef test_a():\n    assert f(1) == 1\n\n"
+     "def test_b():\n    assert f(1) == 2\n", "sys.modules.update"),
+    ("import pytest\nfrom m import f\n\n@pytest.fixture(autouse=True)\ndef fake(monkeypatch):\n"
+     "    monkeypatch.setattr('test_x.f', abs)\n\ndef test_a():\n    assert f(1) == 1\n\n"
+     "def test_b():\n    assert f(1) == 2\n", "changes the environment"),
+])
+def test_a_rebound_entry_point_is_not_the_function_under_test(tmp_path, code, why):
+    """#11.11: a later import of another name, a walrus, globals(), a `global` write, a loop target,
+    two source modules, or a store into the module: the assertions are not on the entry point."""
+    r = _check(tmp_path, code)
+    assert r["verdict"] != "conflict", r["reason"]
+    assert any(why in u["reason"] for u in r["unsupported"]), [u["reason"] for u in r["unsupported"]]
+
+
+def test_the_plain_name_is_unbound_when_the_file_imports_it_under_an_alias():
+    """#11.11: with `from m import f as g`, a call `f(1)` reaches no import of the file."""
+    tf = _read("from m import f as g\n\ndef test_a():\n    assert g(1) == 1\n    assert f(1) == 2\n")
+    assert [d.loc.line for d in tf.demands] == [4]
+    assert any("is not bound in this file" in r for r in _reasons(tf)), _reasons(tf)
+
+
+def test_a_local_import_of_another_function_is_not_the_entry_point():
+    """#11.11: `from other import g as f` inside the test binds another function."""
+    tf = _read("from m import f\n\ndef test_a():\n    from other import g as f\n    assert f(1) == 1\n")
+    assert not tf.demands
+    assert any("by an import of `g`, not of `f`" in r for r in _reasons(tf)), _reasons(tf)
+
+
+@pytest.mark.parametrize("code", [
+    "from m import f\n\ndef test_a():\n    assert f(1) == 1\n",
+    "from m import *\n\ndef test_a():\n    assert f(1) == 1\n",
+    "def test_a():\n    assert f(1) == 1\n",                                  # supplied by the harness
+    "try:\n    from m import f\nexcept ImportError:\n    from m2 import f\n\ndef test_a():\n    assert f(1) == 1\n",
+    "f = None\nfrom m import f\n\ndef test_a():\n    assert f(1) == 1\n",      # the import is the final binding
+    "from helpers import *\nfrom m import f\n\ndef test_a():\n    assert f(1) == 1\n",  # the star is overridden
+    "import m\n\ndef test_a():\n    assert m.f(1) == 1\n",
+    "import sys\nimport pytest\nfrom m import f\n\nNUMPY = 'numpy' in sys.modules\n\ndef test_a():\n    assert f(1) == 1\n",
+])
+def test_the_entry_point_imported_once_is_read(code):
+    """#11.11: an import of the entry point (explicit, star, fallback) that stays bound is read."""
+    tf = _read(code)
+    assert len(tf.demands) == 1 and not tf.unsupported, _reasons(tf)
+
+
+# -- #11.12: a doctest session rebinds the name ------------------------------------------------------
+
+@pytest.mark.parametrize("rebind", [
+    ">>> f = lambda n: 5", ">>> f, g = abs, abs", ">>> from operator import neg as f", ">>> import f",
+    ">>> def f(n): return 5", ">>> for f in [abs]: pass", ">>> (f := abs)", ">>> del f", ">>> f += 1",
+    ">>> class f: pass", ">>> x = 1; f = abs", ">>> with open('x') as f: pass",
+    ">>> from helpers import *", ">>> globals()['f'] = abs",
+])
+def test_a_doctest_rebinding_the_name_ends_its_examples(rebind):
+    """#11.12: after a `>>>` line that binds the entry point's name, later examples of the session
+    are not requirements on the function (they are noted, not claimed)."""
+    text = f"def f(n):\n    '''Double n.\n\n    >>> f(1)\n    2\n    {rebind}\n    >>> f(3)\n    5\n    '''\n"
+    df = formalize_description(text, entry_point="f")
+    claims = [(c.call.args[0].val, c.expect.value.val) for c in df.claims if c.kind.value == "example"]
+    assert claims == [(1, 2)], (rebind, claims, df.notes)
+    assert any("rebinds" in n or "rebound" in n for n in df.notes), df.notes
+
+
+def test_a_doctest_importing_the_function_itself_keeps_its_examples():
+    """#11.12: `>>> from m import f` imports the function under test: its examples stay."""
+    text = "def f(n):\n    '''Double n.\n\n    >>> from m import f\n    >>> f(3)\n    6\n    '''\n"
+    df = formalize_description(text, entry_point="f")
+    assert [c.call.args[0].val for c in df.claims if c.kind.value == "example"] == [3]
+
+
+def test_a_doctest_rebinding_in_another_docstring_does_not_leak():
+    """#11.12: each docstring is its own doctest session."""
+    text = ("def f(n):\n    '''Double n.\n\n    >>> f(1)\n    2\n    '''\n\n"
+            "def g(n):\n    '''Other.\n\n    >>> f = abs\n    >>> f(-3)\n    3\n    '''\n")
+    df = formalize_description(text, entry_point="f")
+    assert [c.call.args[0].val for c in df.claims if c.kind.value == "example"] == [1]
+
+
+def test_a_doctest_rebinding_cannot_make_a_conflict(tmp_path):
+    """#11.12: `>>> f = lambda n: 5` then `>>> f(3)` -> `5` is no requirement: no conflict with a
+    test `f(3) == 6`."""
+    desc = "def f(n: int) -> int:\n    '''Double n.\n\n    >>> f = lambda n: 5\n    >>> f(3)\n    5\n    '''\n"
+    (tmp_path / "d.py").write_text(desc)
+    (tmp_path / "test_x.py").write_text("from m import f\n\ndef test_a():\n    assert f(3) == 6\n")
+    out = tmp_path / "out"
+    cli.main(["check", "--description", str(tmp_path / "d.py"), "--tests", str(tmp_path / "test_x.py"),
+              "--entry-point", "f", "--out", str(out), "-q"])
+    r = json.loads((out / "result.json").read_text())
+    assert r["verdict"] != "conflict", r["reason"]
+
+
+# -- #11.16: truthiness demands are paired ----------------------------------------------------------
+
+@pytest.mark.lean
+@pytest.mark.parametrize("a,b", [
+    ("assert f(3, 2)", "assert not f(3, 2)"),
+    ("self.assertTrue(f(3, 2))", "self.assertFalse(f(3, 2))"),
+    ("assert f(0, 0)", "assert f(0, 0) == 0"),
+    ("assert not f(1, 1)", "assert f(1, 1) == [1]"),
+])
+def test_opposite_truthiness_on_one_call_is_a_certified_conflict(tmp_path, a, b):
+    """#11.16: `assert f(x)` and `assert not f(x)` (or assertTrue/assertFalse, or a truthiness
+    demand and an `==` demand it contradicts) are a test-vs-test conflict, certified by the kernel."""
+    if a.startswith("self."):
+        code = f"import unittest\nfrom m import f\n\nclass T(unittest.TestCase):\n    def test_a(self):\n" \
+               f"        {a}\n\n    def test_b(self):\n        {b}\n"
+    else:
+        code = f"from m import f\n\ndef test_a():\n    {a}\n\ndef test_b():\n    {b}\n"
+    r = _check(tmp_path, code)
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+    assert r["certificate"]["accepted"]
+    assert "agree" not in r["reason"]
+
+
+@pytest.mark.lean
+def test_same_truthiness_is_no_conflict(tmp_path):
+    """#11.16: two truthy demands on one call agree."""
+    r = _check(tmp_path, "from m import f\n\ndef test_a():\n    assert f(3, 2)\n\ndef test_b():\n    assert f(3, 2)\n")
+    assert r["verdict"] != "conflict"
+
+
+def test_two_test_files_importing_the_name_from_two_modules(tmp_path):
+    """#11.11: one test file imports `f` from `sol`, another from `ref`: two functions may share the
+    name, so neither file's assertions are read as assertions on the entry point."""
+    (tmp_path / "d.md").write_text(DESC)
+    (tmp_path / "test_a.py").write_text("from sol import f\n\ndef test_a():\n    assert f(1) == 1\n")
+    (tmp_path / "test_b.py").write_text("from ref import f\n\ndef test_b():\n    assert f(1) == 2\n")
+    out = tmp_path / "out"
+    cli.main(["check", "--description", str(tmp_path / "d.md"), "--tests", str(tmp_path / "test_a.py"),
+              str(tmp_path / "test_b.py"), "--entry-point", "f", "--out", str(out), "-q"])
+    r = json.loads((out / "result.json").read_text())
+    assert r["verdict"] != "conflict", r["reason"]
+    assert all("different modules (ref, sol)" in u["reason"] for u in r["unsupported"]), r["unsupported"]
+
+
+def test_a_method_of_an_imported_class_is_not_the_imported_function():
+    """#11.11: `Solution().f` and `f` of `from sol import f, Solution` are two functions."""
+    tf = _read("from sol import f, Solution\n\ndef test_a():\n    assert Solution().f(1) == 1\n    assert f(1) == 2\n")
+    assert [d.loc.line for d in tf.demands] == [5]
+    assert any("two different functions may share the name" in r for r in _reasons(tf)), _reasons(tf)
+
+
+@pytest.mark.lean
+def test_a_truthiness_conflict_verifies_from_the_inputs(tmp_path):
+    """#11.16: the certified truthy/falsy conflict is re-derived and re-checked by `verify --inputs`."""
+    r = _check(tmp_path, "from m import f\n\ndef test_a():\n    assert f(3, 2)\n\ndef test_b():\n    assert not f(3, 2)\n")
+    assert r["verdict"] == "conflict"
+    rc = cli.main(["verify", str(tmp_path / "out"), "--inputs", str(tmp_path / "d.md"), str(tmp_path / "test_x.py"),
+                   "-q"])
+    assert rc == 0

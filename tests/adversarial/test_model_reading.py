@@ -1,0 +1,174 @@
+"""Issue 11, item 4: the test agent's guard keeps a model-read demand only when all its literals
+come from one run of one assertion: one statement, one row of each parametrize table, one loop
+iteration (never a table read across its rows).  The guard is deterministic: no model is needed."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from specguard import load
+from specguard.test_agent import ModelDemands, Proposal, accept_for
+
+DESC = 'def count_vowels(s: str) -> int:\n    """Count the vowels of s."""\n'
+HELPER = "from m import count_vowels\n\n\ndef check(s, n):\n    assert count_vowels(s) == n\n\n\n"
+
+
+def _task(tmp_path, body: str):
+    (tmp_path / "desc.py").write_text(DESC)
+    (tmp_path / "test_v.py").write_text(HELPER + body)
+    return load.load_from_parts(str(tmp_path / "desc.py"), [str(tmp_path / "test_v.py")], "count_vowels")
+
+
+def _accept(task, *props):
+    path = task.tests[0].path
+    return accept_for(task, ModelDemands(model="m", proposals=tuple(Proposal(file=path, **p) for p in props)))
+
+
+TABLE = '@pytest.mark.parametrize("s,n", [("hello", 2), ("xyz", 0)])\ndef test_count(s, n):\n    check(s, n)\n'
+
+
+def test_a_demand_across_two_parametrize_rows_is_dropped(tmp_path):
+    """#11.4: `count_vowels("hello") == 0` out of `[("hello", 2), ("xyz", 0)]` mixes two rows."""
+    task = _task(tmp_path, TABLE)
+    acc = _accept(task, dict(lines=(8, 10, 5), call='count_vowels("hello")', returns="0"),
+                  dict(lines=(8, 10, 5), call='count_vowels("xyz")', returns="2"))
+    assert not acc.demands
+    assert all("one run of one assertion" in d for d in acc.dropped), acc.dropped
+
+
+def test_a_demand_from_one_parametrize_row_is_accepted(tmp_path):
+    """#11.4: each row read on its own is a faithful demand."""
+    task = _task(tmp_path, TABLE)
+    acc = _accept(task, dict(lines=(8, 10, 5), call='count_vowels("hello")', returns="2"),
+                  dict(lines=(8, 10, 5), call='count_vowels("xyz")', returns="0"))
+    assert not acc.dropped
+    assert [(d.call.source(), d.expect.value.val) for d in acc.demands] == [("count_vowels('hello')", 2),
+                                                                           ("count_vowels('xyz')", 0)]
+
+
+def test_a_demand_across_two_loop_iterations_is_dropped(tmp_path):
+    """#11.4: one loop iteration's element, not two (a `raises` demand read through a loop)."""
+    body = ('def rejects(a, b):\n    with pytest.raises(ValueError):\n        count_vowels(a, b)\n\n\n'
+            'def test_loop():\n    for a, b in [("x", 1), ("y", 2)]:\n        rejects(a, b)\n')
+    task = _task(tmp_path, body)
+    lines = (14, 15, 9, 10)
+    bad = _accept(task, dict(lines=lines, call='count_vowels("x", 2)', raises="ValueError"))
+    good = _accept(task, dict(lines=lines, call='count_vowels("y", 2)', raises="ValueError"))
+    assert not bad.demands and "one run" in bad.dropped[0], bad.dropped
+    assert len(good.demands) == 1 and not good.dropped, good.dropped
+
+
+def test_a_demand_across_two_dict_entries_is_dropped(tmp_path):
+    """#11.4: the entries of a dict display are rows: "hello" of one entry and 0 of another are
+    two runs (and a row of a table that is not iterated combines with no other statement)."""
+    body = 'def test_dict():\n    table = {"hello": 2, "xyz": 0}\n    check("xyz", table["hello"])\n'
+    task = _task(tmp_path, body)
+    acc = _accept(task, dict(lines=(9, 10, 5), call='count_vowels("hello")', returns="0"))
+    assert not acc.demands and "one run" in acc.dropped[0], acc.dropped
+
+
+def test_a_demand_across_two_statements_is_dropped(tmp_path):
+    """#11.4: one assertion statement: `check("hello", 2)` and `check("xyz", 0)` are two."""
+    body = 'def test_two():\n    check("hello", 2)\n    check("xyz", 0)\n'
+    task = _task(tmp_path, body)
+    acc = _accept(task, dict(lines=(9, 10, 5), call='count_vowels("hello")', returns="0"))
+    assert not acc.demands and "one run" in acc.dropped[0]
+
+
+def test_stacked_tables_combine_one_row_of_each(tmp_path):
+    """#11.4: stacked parametrize decorators run their cross product: one row of each table is one run."""
+    body = ('@pytest.mark.parametrize("s", ["ab", "cd"])\n@pytest.mark.parametrize("n", [7, 8])\n'
+            'def test_cross(s, n):\n    check(s, n)\n')
+    task = _task(tmp_path, body)
+    acc = _accept(task, dict(lines=(8, 9, 11, 5), call='count_vowels("cd")', returns="7"))
+    assert len(acc.demands) == 1 and not acc.dropped
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-50, 50), min_size=4, max_size=8, unique=True), st.data())
+def test_property_a_demand_is_accepted_only_from_one_row(tmp_path_factory, values, data):
+    """#11.4 (property): over random parametrize tables of distinct literals, a proposal taking its
+    argument from row i and its result from row j is accepted exactly when i == j."""
+    half = len(values) // 2
+    rows = list(zip(values[:half], values[half:2 * half]))
+    table = ", ".join(f"({a}, {b})" for a, b in rows)
+    body = f'@pytest.mark.parametrize("s,n", [{table}])\ndef test_count(s, n):\n    check(s, n)\n'
+    task = _task(tmp_path_factory.mktemp("t"), body)
+    i = data.draw(st.integers(0, half - 1))
+    j = data.draw(st.integers(0, half - 1))
+    acc = _accept(task, dict(lines=(8, 10, 5), call=f"count_vowels({rows[i][0]})", returns=str(rows[j][1])))
+    assert bool(acc.demands) == (i == j), (rows, i, j, acc.dropped)
+
+
+def test_a_test_pytest_does_not_run_cannot_be_cited(tmp_path):
+    """#11.4/#11.10: the model may not read a demand out of a test that a later definition of the
+    same name replaces (pytest never runs it)."""
+    body = 'def test_a():\n    check("hello", 0)\n\n\ndef test_a():\n    check("hello", 2)\n'
+    task = _task(tmp_path, body)
+    acc = _accept(task, dict(lines=(9, 5), call='count_vowels("hello")', returns="0"))
+    assert not acc.demands and "outside the tests pytest runs" in acc.dropped[0], acc.dropped
+    assert _accept(task, dict(lines=(13, 5), call='count_vowels("hello")', returns="2")).demands
+
+
+def test_a_helper_no_test_calls_cannot_be_cited(tmp_path):
+    """#11.10: assertions in a function pytest does not collect and no test calls assert nothing."""
+    body = 'def never_called():\n    assert count_vowels("hello") == 0\n\n\ndef test_a():\n    check("hello", 2)\n'
+    task = _task(tmp_path, body)
+    acc = _accept(task, dict(lines=(9,), call='count_vowels("hello")', returns="0"))
+    assert not acc.demands and "outside the tests pytest runs" in acc.dropped[0], acc.dropped
+
+
+@pytest.mark.parametrize("head,body", [
+    ("from other import g as count_vowels\n", 'def test_a():\n    check("hello", 0)\n'),
+    ("count_vowels = len\n", 'def test_a():\n    check("hello", 5)\n'),
+    ("", 'def test_a():\n    count_vowels = len\n    assert count_vowels("hello") == 5\n'),
+    ("", 'def test_a(count_vowels):\n    assert count_vowels("hello") == 5\n'),
+])
+def test_a_name_that_is_not_the_entry_point_cannot_be_read(tmp_path, head, body):
+    """#11.11 (model path): where the entry point's name is rebound (in the module or in the test),
+    the model's reading of its calls is not a demand on the function under test."""
+    task = _task(tmp_path, head + body)
+    text = task.tests[0].text.splitlines()
+    cited = tuple(i for i, line in enumerate(text, 1) if i > 7 and ("count_vowels(" in line or "check(" in line))
+    cited += (5,) if "check(" in body else ()
+    n = "5" if "5" in body else "0"
+    acc = _accept(task, dict(lines=cited, call='count_vowels("hello")', returns=n))
+    assert not acc.demands, acc.dropped
+    assert "may not be the function under test" in acc.dropped[0] or "binds `count_vowels` itself" in acc.dropped[0]
+
+
+def test_a_test_under_an_unknown_decorator_cannot_be_cited(tmp_path):
+    """#11.10 (model path): a decorator may replace the test (here by None: pytest runs nothing)."""
+    body = 'def gone(fn):\n    return None\n\n\n@gone\ndef test_a():\n    check("hello", 0)\n'
+    task = _task(tmp_path, body)
+    acc = _accept(task, dict(lines=(14, 5), call='count_vowels("hello")', returns="0"))
+    assert not acc.demands and "skipped or expected-to-fail" in acc.dropped[0], acc.dropped
+
+
+def test_a_demand_across_two_zipped_rows_is_dropped(tmp_path):
+    """#11.4: `zip(["hello", "xyz"], [2, 0])` pairs element i with element i: "hello" with 0 is two runs."""
+    body = ('def rejects(a, b):\n    with pytest.raises(ValueError):\n        count_vowels(a, b)\n\n\n'
+            'def test_loop():\n    for a, b in zip(["x", "y"],\n                    [1, 2]):\n        rejects(a, b)\n')
+    task = _task(tmp_path, body)
+    lines = (14, 15, 16, 9, 10)
+    bad = _accept(task, dict(lines=lines, call='count_vowels("x", 2)', raises="ValueError"))
+    good = _accept(task, dict(lines=lines, call='count_vowels("y", 2)', raises="ValueError"))
+    assert not bad.demands and "one run" in bad.dropped[0], bad.dropped
+    assert len(good.demands) == 1, good.dropped
+
+
+def test_a_class_pytest_does_not_collect_cannot_be_cited(tmp_path):
+    """#11.10 (model path): a Test class whose base defines `__init__` is not collected by pytest."""
+    body = ('class Base:\n    def __init__(self):\n        pass\n\n\nclass TestA(Base):\n'
+            '    def test_a(self):\n        check("hello", 0)\n')
+    task = _task(tmp_path, body)
+    acc = _accept(task, dict(lines=(15, 5), call='count_vowels("hello")', returns="0"))
+    assert not acc.demands and "outside the tests pytest runs" in acc.dropped[0], acc.dropped
+
+
+def test_a_helper_method_a_collected_test_calls_can_be_cited(tmp_path):
+    """#11.4: a helper method called by a collected test of its class is read with the call."""
+    body = ('class TestA:\n    def check2(self, s, n):\n        assert count_vowels(s) == n\n\n'
+            '    def test_a(self):\n        self.check2("hello", 2)\n')
+    task = _task(tmp_path, body)
+    acc = _accept(task, dict(lines=(13, 10), call='count_vowels("hello")', returns="2"))
+    assert len(acc.demands) == 1, acc.dropped
