@@ -33,6 +33,18 @@ def _seconds(text: str) -> float:
     return v
 
 
+def _spec_budget(text: str) -> int:
+    """--spec-budget: a whole number of steps from 1 to results.MAX_SPEC_BUDGET."""
+    from .results import MAX_SPEC_BUDGET
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number of steps: {text!r}") from None
+    if not 1 <= v <= MAX_SPEC_BUDGET:
+        raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_SPEC_BUDGET}, got {text}")
+    return v
+
+
 def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
     p.add_argument("-q", "--quiet", action="store_true", help="only errors")
@@ -118,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--spec", help="a spec in SpecGuard's specification language (a restricted-Python .py file with "
                                   "reference/pre/post/raises; see docs/spec-language.md), used instead of the "
                                   "description's rules")
-    c.add_argument("--spec-budget", type=int, default=None,
+    c.add_argument("--spec-budget", type=_spec_budget, default=None,
                    help="spec evaluation steps per input the kernel is asked to check (more: SpecGuard's own "
                         "evaluator alone, execution evidence; default %d)" % 10_000)
     _add_model_args(c, context=True)

@@ -127,7 +127,8 @@ def _cache_root() -> Path:
     if env:
         return Path(env).expanduser()
     xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    # a relative XDG_CACHE_HOME is ignored (the XDG rule; never the current folder)
+    base = Path(xdg).expanduser() if xdg and Path(xdg).expanduser().is_absolute() else Path.home() / ".cache"
     return base / "specguard"
 
 

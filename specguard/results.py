@@ -170,6 +170,32 @@ class ModelReport(_Frozen):
     stopped: str | None = Field(default=None, description="why the model path stopped early (budget, provider)")
 
 
+class Coverage(_Frozen):
+    """How much of the task SpecGuard read: a screening user tells "read everything, found nothing"
+    from "read nothing" by these counts."""
+
+    assertions_total: int = Field(default=0, description="assertion statements in the tests pytest/unittest would "
+                                                         "run (each JSON-table case counts as one)")
+    assertions_read: int = Field(default=0, description="of those, formalized (exactly or by a weaker statement)")
+    examples_seen: int = Field(default=0, description="description examples seen (doctest outputs, worked examples)")
+    examples_read: int = Field(default=0, description="of those, formalized as claims")
+    statements_seen: int = Field(default=0, description="other description statements seen (return annotation, "
+                                                        "stated bounds)")
+    statements_read: int = Field(default=0, description="of those, formalized as claims")
+
+
+# why a result is inconclusive, as a field a screening user can filter on
+InconclusiveKind = Literal[
+    "no-conflict-in-what-was-read",   # something was read, no conflict found (a witness may be certified)
+    "tests-unread",                   # nothing of the tests could be read
+    "description-unread",             # nothing of the description could be read
+    "model-skipped",                  # the rules reached no verdict and no model was configured
+    "near-conflict",                  # a conflict seen in code SpecGuard cannot formalize (uncertified)
+    "budget",                         # a time, step or size budget ran out
+    "other",
+]
+
+
 class Result(_Frozen):
     schema_version: str = SCHEMA_VERSION
     task_id: str
@@ -191,13 +217,24 @@ class Result(_Frozen):
     labels: dict[str, str] = Field(default_factory=dict)
     model: ModelReport | None = Field(default=None, description="the language model's part, tokens and cost "
                                                                "(check --model); absent without a model")
+    coverage: Coverage | None = Field(default=None, description="what was read: assertions read / total, "
+                                                            "description examples and statements read / seen")
+    inconclusive_kind: InconclusiveKind | None = Field(default=None, description="for an inconclusive verdict: "
+                                                                               "why, as a field to filter on")
+
+
+# the largest --spec-budget: what the kernel may be asked to evaluate per input (a bundle's
+# manifest cannot raise it; SpecGuard's own evaluator stops at speclang.MIRROR_STEP_LIMIT)
+MAX_SPEC_BUDGET = 1_000_000
 
 
 class DerivationOptions(_Frozen):
     """The ``check`` options the trusted Lean files depend on (``verify --inputs`` re-derives with them)."""
 
     classify: bool = Field(default=True, description="false with --no-classify")
-    spec_budget: int = Field(default=10_000, description="--spec-budget: spec evaluation steps per input")
+    spec_budget: int = Field(default=10_000, ge=1, le=MAX_SPEC_BUDGET,
+                             description="--spec-budget: spec evaluation steps per input (a bundle cannot ask "
+                                         f"for more than {MAX_SPEC_BUDGET})")
     spec_binds: bool = Field(default=True, description="keyword arguments bind by the spec's parameters when the "
                                                        "description has no signature (false for model-written specs)")
 

@@ -813,7 +813,7 @@ def test_the_manifest_records_the_options_the_claim_depends_on(tmp_path):
     man = json.loads((out / "manifest.json").read_text())
     assert man["options"] == {"classify": True, "spec_budget": 5, "spec_binds": True}
     rep = V.verify_bundle(out, [ex / "spec.py", ex / "test_max_window.py"])
-    # execution evidence (the spec run by CPython beyond the budget): re-derived, but not a kernel claim (#11.6)
+    # execution evidence (SpecGuard's evaluator beyond the budget): re-derived, but not a kernel claim (#11.6)
     assert rep.status == "not-certified" and rep.exit_code == 2, rep.reason
     assert rep.claim_source == "re-derived from the inputs", rep.reason
     assert rep.reason.startswith("the bundle claims a conflict with evidence execution; nothing for the kernel "

@@ -229,3 +229,22 @@ def test_deeply_nested_bundled_model_demands(lying, tmp_path):
     rehash(c)
     rc, rep = verify(c, "--inputs", d / "desc.py", d / "test_m.py", "--accept-bundled-model-inputs")
     assert rc == 1 and "model-demands.json nests JSON more than 64 levels deep" in rep["reason"], rep["reason"]
+
+
+def test_a_manifest_cannot_raise_the_spec_budget(tmp_path):
+    """#11.18: ``verify --inputs`` re-derives with the options a manifest records; a bundle asking for
+    a kernel evaluation budget beyond ``MAX_SPEC_BUDGET`` (hours of Lean) is invalid, not obeyed."""
+    ex = ROOT / "examples" / "spec"
+    out = tmp_path / "b"
+    p = cli("check", "--spec", ex / "spec.py", "--tests", ex / "test_max_window.py", "--entry-point", "max_window",
+            "--out", out, "-q")
+    assert p.returncode == 1, p.stdout + p.stderr
+    man = json.loads((out / "manifest.json").read_text())
+    man["options"]["spec_budget"] = 10 ** 9
+    (out / "manifest.json").write_text(json.dumps(man))
+    code, rep = verify(out, "--inputs", ex / "spec.py", ex / "test_max_window.py")
+    assert code == 1 and rep["status"] == "invalid", rep["reason"]
+    assert "spec_budget" in rep["reason"], rep["reason"]
+    big = cli("check", "--spec", ex / "spec.py", "--tests", ex / "test_max_window.py", "--entry-point",
+              "max_window", "--spec-budget", str(10 ** 9), "--out", tmp_path / "c", "-q")
+    assert big.returncode == 3 and "Traceback" not in big.stderr and "--spec-budget" in big.stderr, big.stderr
