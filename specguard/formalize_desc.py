@@ -58,12 +58,15 @@ possible result (-1, None) or an example result outside the range, input constra
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterable
 
 from .bindings import Symbols
+from .examples_grammar import parse_for_example
 from .literals import eval_literal, eval_literals
 from .models import (Call, Claim, ClaimKind, DescFormalization, Expect, ExpectKind, Loc,
                      Signature, TypeExpr)
@@ -143,6 +146,15 @@ class _Out:
     lines: list[str]
     claims: list[tuple[int, int, dict]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    examples_seen: int = 0          # example sites seen (doctests, worked examples, phrasings)
+    statements_seen: int = 0        # other statements seen (return annotation, result bounds)
+    examples_read: int = 0          # set at the end: example sites that became claims
+
+    def seen_example(self) -> None:
+        self.examples_seen += 1
+
+    def seen_statement(self) -> None:
+        self.statements_seen += 1
 
     def where(self, i: int | None) -> str:
         return self.path if i is None else f"{self.path}:{i + 1 + self.offset}"
@@ -161,7 +173,11 @@ class _Out:
     def result(self, sig: Signature | None) -> DescFormalization:
         ordered = sorted(self.claims, key=lambda c: (c[0], c[1]))
         claims = tuple(Claim(id=f"D{n}", **f) for n, (_, _, f) in enumerate(ordered, 1))
-        return DescFormalization(claims=claims, signature=sig, notes=tuple(self.notes))
+        statements = sum(1 for c in claims if c.kind is not ClaimKind.example)
+        return DescFormalization(claims=claims, signature=sig, notes=tuple(self.notes),
+                                 examples_seen=max(self.examples_seen, self.examples_read),
+                                 examples_read=self.examples_read,
+                                 statements_seen=max(self.statements_seen, statements), statements_read=statements)
 
 
 # -- the document: lines, which are prose, which are docstrings ------------------------
@@ -395,6 +411,8 @@ def _signature(d: _Def | None, out: _Out) -> Signature | None:
     plain = not (a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg)
     sig = Signature(name=d.node.name, params=_params(d), returns=returns, line=d.line + 1 + out.offset,
                     plain=plain)
+    if returns is not None:
+        out.seen_statement()
     if returns is not None and returns.name != "Any":
         out.add(ClaimKind.return_type, d.line, d.lines, type=returns)
     return sig
@@ -502,7 +520,8 @@ def _is_stateful(st: ast.stmt, target: str | None) -> bool:
     return False
 
 
-def _literal_call(call: ast.Call, target: str, *, prose: bool = False) -> tuple[Call | None, str]:
+def _literal_call(call: ast.Call, target: str, *, prose: bool = False,
+                  env: dict[str, V] | None = None) -> tuple[Call | None, str]:
     """A Call of literal arguments, or (None, reason).  Arguments read from prose must be
     plain displays; ``^`` is refused everywhere (XOR in Python, a power to a human)."""
     if any(isinstance(a, ast.Starred) for a in call.args) or any(kw.arg is None for kw in call.keywords):
@@ -513,7 +532,7 @@ def _literal_call(call: ast.Call, target: str, *, prose: bool = False) -> tuple[
     if prose and not all(_is_display(a) for a in nodes):
         return None, "an argument is not a plain literal"
     try:
-        values = eval_literals(nodes)
+        values = eval_literals(nodes, env or None)
     except _LITERAL_ERRORS as e:
         return None, f"an argument is not a literal ({getattr(e, 'reason', e)})"
     n = len(call.args)
@@ -530,6 +549,8 @@ class _Ctx:
     tolerance: bool                 # the description mentions approximate float answers
     stub: bool = False              # the description is Python code (doctests live in docstrings)
     prints: bool = False            # the description talks about printing
+    quoted_bools: bool = False      # 'true' / "false" appear quoted (strings, not JSON-ish booleans)
+    formula: bool = False           # prose defines the function by formulas (``f(n) = f(n-1) + ...``)
 
 
 def _rebinding(source: str, target: str | None) -> str | None:
@@ -556,7 +577,9 @@ def _rebinding(source: str, target: str | None) -> str | None:
 def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out) -> None:
     stateful_at: dict[int, int] = {}
     rebound_at: dict[int, tuple[int, str]] = {}
+    envs: dict[int, dict[str, V]] = {}     # per session: names bound to literal values so far
     for ex in examples:
+        _unbind(ex.source, envs.setdefault(ex.session, {}))
         if ex.session in rebound_at:
             line, how = rebound_at[ex.session]
             out.note(ex.line, f"doctest example unused: the session rebinds `{ctx.target}` at line "
@@ -570,28 +593,42 @@ def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out) -> None:
             continue
         stmt, why = _example_statement(ex)
         if stmt is None:
+            if ctx.target and ctx.target in ex.source:
+                out.seen_example()
             out.note(ex.line, f"doctest example skipped: {why}")
             continue
         if ex.session in stateful_at and _calls_of(stmt, ctx.target):
+            out.seen_example()
             out.note(ex.line, "doctest example skipped: follows a statement that may change state "
                               f"(line {stateful_at[ex.session] + 1 + out.offset})")
             continue
         if _is_stateful(stmt, ctx.target):
             stateful_at.setdefault(ex.session, ex.line)
-        call_node = _direct_call(stmt, ctx.target)
+        env = envs.setdefault(ex.session, {})
+        if _session_binding(stmt, env, ctx.target):
+            continue
+        call_node, wrapper = _direct_call(stmt, ctx.target)
         if call_node is None:
             if _calls_of(stmt, ctx.target):
+                out.seen_example()
                 out.note(ex.line, f"doctest example skipped: the call of {ctx.target} is wrapped "
                                   "in another expression or statement")
             elif not isinstance(stmt, (ast.Import, ast.ImportFrom)):
                 out.note(ex.line, f"doctest line is not a call of {ctx.target or 'the entry point'}; no claim")
             continue
-        call, why = _literal_call(call_node, ctx.target)
+        out.seen_example()
+        call, why = _literal_call(call_node, ctx.target, env=env)
+        _forget_passed(call_node, env)
         if call is None:
             out.note(ex.line, f"doctest example skipped: {why}")
             continue
         rhs = _eq_comparison(stmt.value, ctx.target)
-        expect, why = _doctest_expect(ex, ctx) if rhs is None else _comparison_expect(ex, rhs)
+        if wrapper is not None:
+            expect, why = _wrapped_expect(ex, wrapper, ctx)
+        elif rhs is None:
+            expect, why = _doctest_expect(ex, ctx)
+        else:
+            expect, why = _comparison_expect(ex, rhs, ctx)
         if expect is None:
             out.note(ex.line, f"doctest example skipped: {why}")
             continue
@@ -614,16 +651,101 @@ def _is_target_call(node: ast.expr, target: str | None) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == target
 
 
-def _direct_call(stmt: ast.stmt, target: str | None) -> ast.Call | None:
-    """``f(...)``, or the call in ``f(...) == <literal>`` (its output must then be ``True``)."""
+# observations of the result through a builtin that a doctest line may wrap it in, read only
+# where the observation pins the result down exactly (see _wrapped_expect)
+_WRAPPERS = ("list", "tuple", "print")
+
+
+def _direct_call(stmt: ast.stmt, target: str | None) -> tuple[ast.Call | None, str | None]:
+    """``f(...)``, the call in ``f(...) == <literal>`` (its output must then be ``True``), or the
+    call in ``list(f(...))`` / ``tuple(f(...))`` / ``print(f(...))`` (with the wrapper's name)."""
     if target is None or not isinstance(stmt, ast.Expr):
-        return None
+        return None, None
     v = stmt.value
     if _is_target_call(v, target):
-        return v
+        return v, None
     if _eq_comparison(v, target) is not None:
-        return v.left
-    return None
+        return v.left, None
+    if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in _WRAPPERS \
+            and len(v.args) == 1 and not v.keywords and _is_target_call(v.args[0], target):
+        return v.args[0], v.func.id
+    return None, None
+
+
+def _wrapped_expect(ex: _Example, wrapper: str, ctx: _Ctx) -> tuple[Expect | None, str]:
+    """``>>> list(f(x))`` / ``[1, 2]`` observes ``list(f(x)) == [1, 2]``.  The demand language has
+    no such observation, so it is read as ``f(x) == [1, 2]`` only where the two are equivalent
+    under the description's own return annotation: ``list``/``tuple`` of a result annotated as
+    that very type, ``print`` of an ``int``/``bool``/``str`` result or of a container (whose
+    printed form is its repr).  Otherwise (an iterator, no annotation) it is not read."""
+    ret = ctx.sig.returns if ctx.sig else None
+    kind = ret.name if ret is not None else None
+    if not ex.want or _TRACEBACK.match(ex.want[0]):
+        return None, f"{wrapper}(...) of the result without a printed value"
+    text = "\n".join(ex.want)
+    if wrapper in ("list", "tuple"):
+        if kind != wrapper:
+            return None, (f"the result is observed through {wrapper}(...), which equals the result only "
+                          f"when it is a {wrapper} (return annotation: {ret.source() if ret else 'none'})")
+        value = _literal_text(text)
+        if value is None or value.kind != wrapper:
+            return None, f"output of {wrapper}(...) is not a {wrapper} literal"
+    else:
+        if kind == "str":
+            if len(ex.want) != 1 or "<BLANKLINE>" in text or text != text.strip():
+                return None, "printed text of a str result that is not one plain line"
+            value = V("str", text)
+        elif kind in ("int", "bool", "list", "tuple", "dict", "set"):
+            value = _literal_text(text)
+            if value is None or value.kind != kind:
+                return None, f"printed output is not the repr of a {kind}"
+        else:
+            return None, ("printed output: print(...) shows str(result), which pins the result down "
+                          f"only for an annotated int/bool/str/container result (annotation: "
+                          f"{ret.source() if ret else 'none'})")
+    if _has_float(value):
+        return None, "float output through a printed form"
+    return Expect(kind=ExpectKind.eq, value=value), ""
+
+
+def _session_binding(stmt: ast.stmt, env: dict[str, V], target: str | None) -> bool:
+    """``>>> xs = [1, 2]``: a doctest session is a Python session, so later lines may use ``xs``
+    for its exact value.  Records the binding and returns True for a plain ``name = literal``."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+        return False
+    name = stmt.targets[0].id
+    if name == target:
+        return False
+    try:
+        env[name] = eval_literal(stmt.value, env)
+    except _LITERAL_ERRORS:
+        return False
+    return True
+
+
+def _unbind(source: str, env: dict[str, V]) -> None:
+    """Forget every session name the line may (re)bind; all of them when it does not parse."""
+    if not env:
+        return
+    try:
+        sym = Symbols.of_module(ast.parse(source))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        env.clear()
+        return
+    if sym.stars:
+        env.clear()
+        return
+    for name in list(env):
+        if sym.of(name) or sym.unknown_writes(name) is not None:
+            del env[name]
+
+
+def _forget_passed(call: ast.Call, env: dict[str, V]) -> None:
+    """A mutable value passed to the function may be changed by it: later lines do not see the
+    bound literal any more."""
+    for node in ast.walk(call):
+        if isinstance(node, ast.Name) and node.id in env and env[node.id].kind in ("list", "dict", "set"):
+            del env[node.id]
 
 
 def _eq_comparison(v: ast.expr, target: str | None) -> ast.expr | None:
@@ -660,9 +782,14 @@ def _doctest_expect(ex: _Example, ctx: _Ctx) -> tuple[Expect | None, str]:
     return Expect(kind=ExpectKind.eq, value=value), ""
 
 
-def _comparison_expect(ex: _Example, rhs: ast.expr) -> tuple[Expect | None, str]:
-    """``>>> f(x) == v`` printing ``True`` states ``f(x) == v`` (plain data)."""
-    if ex.want != ["True"]:
+def _comparison_expect(ex: _Example, rhs: ast.expr, ctx: _Ctx) -> tuple[Expect | None, str]:
+    """``>>> f(x) == v`` printing ``True`` states ``f(x) == v`` (plain data); so does the line with
+    no output at all (``>>> count([]) == 0`` then a blank line: a boolean example whose ``True``
+    was left out), provided nothing follows it on the next line."""
+    if not ex.want:
+        if ex.end not in ("blank", "prompt") and not (ctx.stub and ex.end in ("docend", "eof")):
+            return None, "comparison with no output and the next line is neither blank nor '>>>'"
+    elif ex.want != ["True"]:
         return None, "comparison whose output is not True"
     if not _is_display(rhs, output=True):
         return None, "compared with something that is not a plain literal"
@@ -793,6 +920,7 @@ def _strip_span(text: str, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
+_QUOTED_BOOL = re.compile(r"""(['"])(?:true|false)\1""", re.I)
 _PRINTS = re.compile(r"\bprint(?:s|ed|ing)?\b|\bstdout\b|\bstandard\s+output\b", re.I)
 _TOLERANCE = re.compile(r"\b(?:absolute|relative)\s+(?:or\s+relative\s+)?error|\btolerance\b|\bapproximate(?:ly)?\b"
                         r"|\bdecimal\s+places\b|\brounded\b|\bwithin\s+(?:10\s*\^\s*\{?-|1e-)", re.I)
@@ -939,6 +1067,7 @@ def _modulus_claims(sents: list[_Sentence], ctx: _Ctx, out: _Out) -> None:
                 found.append((mval, sent))
     if not found:
         return
+    out.seen_statement()
     ret = ctx.sig.returns if ctx.sig else None
     moduli = sorted({m for m, _ in found})
     first = found[0][1]
@@ -1056,6 +1185,8 @@ def _bound_claims(sents: list[_Sentence], ctx: _Ctx, out: _Out) -> None:
             continue
         forms = _BOUND_FORMS + (_RETURNS_SECTION_FORMS if sent.section == "returns" and sent.unit_start else [])
         hit = next(((k, m) for k, rx in forms if (m := rx.search(sent.text))), None)
+        if hit is not None or _BOUND_HINT.search(sent.text):
+            out.seen_statement()
         if hit is None:
             if _BOUND_HINT.search(sent.text):
                 out.note(sent.lines[0], "a bound on the result that is not plainly stated; no claim")
@@ -1139,6 +1270,7 @@ def _io_blocks(doc: _Doc, skip: set[int], ctx: _Ctx, out: _Out) -> set[int]:
             i += 1
             continue
         in_text, in_lines, j = _block_text(doc, i, m.group("rest"), skip)
+        out.seen_example()
         om = _IO_LINE.match(doc.lines[j]) if j < n else None
         if not om or "output" not in om.group("kind").lower():
             out.note(i, "'Input:' without a following 'Output:'; no claim")
@@ -1212,16 +1344,70 @@ def _named_inputs_call(text: str, ctx: _Ctx) -> tuple[Call | None, str]:
                          prose=True)
 
 
+_FOR_LINE = re.compile(r"^\s*for\s+[A-Za-z_]\w*\s*=.*\b(?:output|result|answer|return\s+value)\b", re.I)
+
+
+def _for_sentences(doc: _Doc, skip: set[int], ctx: _Ctx, out: _Out) -> set[int]:
+    """"For lst = [1, 2, 3] the output should be 14" (one line, grammar in
+    :mod:`specguard.examples_grammar`): every parameter bound once, by name; returns the lines read."""
+    used: set[int] = set()
+    for i, raw in enumerate(doc.lines):
+        if i in skip or not doc.prose[i] or not _FOR_LINE.match(raw):
+            continue
+        out.seen_example()
+        if ctx.target is None:
+            out.note(i, "worked example, but no entry point or signature names the function; no claim")
+            continue
+        ex = parse_for_example(raw.strip())
+        if ex is None:
+            out.note(i, "'For x = ...' sentence not in the form 'For x = v, the output should be r'; no claim")
+            continue
+        call, why = _named_inputs_call(", ".join(f"{n}={v}" for n, v in ex.bindings), ctx)
+        value = _output_value(ex.result, ctx) if call is not None else None
+        if call is None:
+            out.note(i, f"worked example skipped: {why}")
+        elif value is None:
+            out.note(i, f"worked example skipped: result {ex.result[:60]!r} is not a literal")
+        elif _has_float(value):
+            out.note(i, "worked example skipped: float output (prose examples are usually rounded)")
+        else:
+            out.add(ClaimKind.example, i, [i], call=call, expect=Expect(kind=ExpectKind.eq, value=value))
+            used.add(i)
+    return used
+
+
 def _output_value(text: str, ctx: _Ctx) -> V | None:
+    """A result written in prose: a plain literal display; lowercase ``true``/``false`` (JSON-ish
+    prose) when the result may be a bool and the description never quotes them as strings."""
     text = text.strip().strip("`").strip()
+    if _redundant_parens(text):
+        return None                    # ("Venus") is the string, but probably meant as a 1-tuple
     value = _literal_text(text)
-    if value is None and ctx.sig and ctx.sig.returns == TypeExpr(name="bool") and text in ("true", "false"):
-        value = V("bool", text == "true")
+    if value is None and text in ("true", "false") and not ctx.quoted_bools:
+        ret = ctx.sig.returns if ctx.sig else None
+        if ret is None or _admits(ret, "bool"):
+            value = V("bool", text == "true")
     return value
 
 
+def _redundant_parens(text: str) -> bool:
+    """Does the display have more ``(`` (outside strings) than tuples?  In prose, ``("Venus")``
+    is meant as a one-element tuple far more often than as the string Python makes of it."""
+    node = _parse_expr(text)
+    if node is None:
+        return False
+    try:
+        toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return True
+    opens = sum(1 for t in toks if t.type == tokenize.OP and t.string == "(")
+    calls = sum(1 for n in ast.walk(node) if isinstance(n, ast.Call))
+    tuples = sum(1 for n in ast.walk(node) if isinstance(n, ast.Tuple))
+    return opens > tuples + calls
+
+
 _CONNECTOR = re.compile(
-    r"\s*(?:(?P<op>==|->|=>|\u2192|\u21d2)|(?P<raise>(?:should\s+|must\s+|will\s+|would\s+)?(?:raises?|throws?))"
+    r"\s*(?:\#\s*)?(?:(?P<op>==>|==|->|=>|\u2192|\u21d2|\u279e|\u27f6)|(?P<assign>=(?![=>]))|(?P<raise>(?:should\s+|must\s+|will\s+|would\s+)?(?:raises?|throws?))"
     r"|(?P<ret>(?:should|must|will|would)\s+return|returns|gives|evaluates\s+to|is\s+expected\s+to\s+return))\s*", re.I)
 _HYPOTHETICAL = re.compile(r"\b(?:if|suppose|supposing|assume|assuming|unless|whether|when|not|never|cannot|"
                            r"can't|wrong|incorrect|instead|rather|hypothetical(?:ly)?)\b", re.I)
@@ -1296,11 +1482,35 @@ def _phrasing_claims(doc: _Doc, skip: set[int], ctx: _Ctx, out: _Out) -> None:
     if ctx.target is None:
         return
     call_rx = re.compile(r"(?<![\w.])" + re.escape(ctx.target) + r"\s*\(")
+    ctx.formula = _defines_by_formula(doc, call_rx, ctx)
     for i, raw in enumerate(doc.lines):
         if i in skip or not doc.prose[i]:
             continue
         for m in call_rx.finditer(raw):
             _phrasing_at(raw, i, m, ctx, out)
+
+
+def _defines_by_formula(doc: _Doc, call_rx: re.Pattern, ctx: _Ctx) -> bool:
+    """Does some prose line write ``f(...) = <something that is not a literal>`` or ``f(n) = ...``
+    (non-literal arguments)?  Then ``=`` lines define a sequence in mathematical notation, which
+    need not be what the function returns (``tri(4) = 3`` while ``tri`` returns a list)."""
+    for i, raw in enumerate(doc.lines):
+        if not doc.prose[i]:
+            continue
+        for m in call_rx.finditer(raw):
+            close = _scan_call_end(raw, m.end() - 1)
+            if close is None:
+                continue
+            c = _CONNECTOR.match(raw, close + 1 + (raw[close + 1:close + 2] == "`"))
+            if c is None or not c.group("assign"):
+                continue
+            node = _parse_expr(raw[m.start():close + 1])
+            if not isinstance(node, ast.Call) or _literal_call(node, ctx.target, prose=True)[0] is None:
+                return True
+            end = _value_end(raw, c.end())
+            if _literal_text(raw[c.end():end].strip().strip("`")) is None or re.match(r"\s*=", raw[end:]):
+                return True
+    return False
 
 
 def _phrasing_at(s: str, i: int, m: re.Match, ctx: _Ctx, out: _Out) -> None:
@@ -1313,11 +1523,16 @@ def _phrasing_at(s: str, i: int, m: re.Match, ctx: _Ctx, out: _Out) -> None:
     call, why = _literal_call(node, ctx.target, prose=True)
     if call is None:
         return                                         # a general formula such as f(n) = ...
+    out.seen_example()
     after = close + 1 + (s[close + 1:close + 2] == "`")
     c = _CONNECTOR.match(s, after)
     sentence_before = re.split(r"[.;!?]\s", s[:m.start()])[-1]
     if c is None:
         out.note(i, f"call {call.source(60)} in prose without a recognised result phrase; no claim")
+        return
+    if c.group("assign") and ctx.formula:
+        out.note(i, f"`{call.source(60)} = ...` not read: the description defines {ctx.target} by formulas "
+                    "(`= ...` lines may be about a mathematical sequence, not the function's result)")
         return
     if _HYPOTHETICAL.search(sentence_before):
         out.note(i, f"call {call.source(60)} in a conditional or negated sentence; no claim")
@@ -1365,6 +1580,8 @@ def _dedupe_examples(out: _Out) -> None:
             prev = first.setdefault(key, f)
             if prev["expect"] != f["expect"]:
                 disagree.add(key)
+    out.examples_read = sum(1 for _, _, f in out.claims
+                            if f["kind"] is ClaimKind.example and f["call"].key() not in disagree)
     keep, seen = [], set()
     for item in out.claims:
         f = item[2]
@@ -1511,10 +1728,11 @@ def formalize_description(text: str | bytes, *, path: str = "<description>", ent
     examples = _read_examples(doc)
     target = entry_point or (sig.name if sig else None) or _infer_target(examples, doc)
     ctx = _Ctx(target, sig, bool(_TOLERANCE.search(text)), stub=tree is not None,
-               prints=bool(_PRINTS.search(text)))
+               prints=bool(_PRINTS.search(text)), quoted_bools=bool(_QUOTED_BOOL.search(text)))
     _doctest_claims(examples, ctx, out)
     skip = {j for ex in examples for j in ex.src_lines + ex.want_lines} | set(d.lines if d else [])
     skip |= _io_blocks(doc, skip, ctx, out)
+    skip |= _for_sentences(doc, skip, ctx, out)
     paras = _paragraphs(doc, skip)
     explanations = {i for section, items in paras if section == "explanation" for i, _ in items}
     _phrasing_claims(doc, skip | explanations, ctx, out)

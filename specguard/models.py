@@ -212,6 +212,11 @@ class DescFormalization(Frozen):
     claims: tuple[Claim, ...] = ()
     signature: Signature | None = None
     notes: tuple[str, ...] = Field(default=(), description="what was seen but not formalized, and why")
+    examples_seen: int = Field(default=0, description="example sites seen (doctest examples, worked examples, "
+                                                      "example phrasings with literal arguments)")
+    examples_read: int = Field(default=0, description="of those, formalized as claims that were kept")
+    statements_seen: int = Field(default=0, description="other statements seen (return annotation, result bounds)")
+    statements_read: int = Field(default=0, description="claims other than examples")
 
 
 # -- tasks ---------------------------------------------------------------------------

@@ -208,7 +208,7 @@ def test_doctest_float_repr_is_exact():
 
 @pytest.mark.parametrize("lines, reason", [
     (">>> sorted(f(1))\n[1, 2]", "wrapped"),
-    (">>> print(f(1))\n3", "wrapped"),
+    (">>> print(f(1))\n3", "printed output"),   # no annotation: print(...) does not pin the result down
     (">>> f(1)\n<Thing object at 0x7f>", "not a literal"),
     (">>> f(1)\nhello world", "not a literal"),
     (">>> f(1)  # doctest: +ELLIPSIS\n[1, ...]", "directive"),
@@ -630,3 +630,123 @@ def test_a_hedged_worked_example_is_not_a_requirement():
     assert any("observed, not required" in n or "roughly" in n for n in df.notes)
     df = formalize_description("f(2) returns 4, f(3) returns 9.\n", path="d", entry_point="f")
     assert len([c for c in df.claims if c.kind.value == "example"]) == 2
+
+
+# -- issue 12 item 6: worked-example forms and the counts -----------------------------------
+
+@pytest.mark.parametrize("line, call, value", [
+    ("will_fly([3], 5) \u279e True", "will_fly([3], 5)", True),
+    ("will_fly([1, 2], 5) ==> False", "will_fly([1, 2], 5)", False),
+    ("will_fly([1, 2], 3)==>True", "will_fly([1, 2], 3)", True),
+    ("will_fly([4], 5) = True", "will_fly([4], 5)", True),
+    ("will_fly([5], 5)   # returns True", "will_fly([5], 5)", True),
+    ("will_fly([6], 5) # => False", "will_fly([6], 5)", False),
+    ("will_fly([7], 5) => true", "will_fly([7], 5)", True),
+    ("will_fly([8], 5) -> false", "will_fly([8], 5)", False),
+])
+def test_arrow_and_equals_example_lines(line, call, value):
+    """#12.6: `f(x) ➞ v`, `f(x) ==> v` (not `==` then `> v`), `f(x) = v`, `# => v` comments and
+    lowercase true/false after an arrow are worked examples."""
+    r = fd(f'''\
+        def will_fly(q, w):
+            """Whether the object q flies under the weight limit w.
+
+            {line}
+            """
+        ''')
+    assert eqs(r) == {call: from_python(value)}
+    assert r.examples_seen == 1 and r.examples_read == 1
+
+
+def test_for_sentence_worked_examples():
+    """#12.6: "For lst = [...] the output should be v" and several bindings, by parameter name."""
+    r = fd('''\
+        def f(s, c):
+            """Delete the characters of c from s.
+
+            For s = "abcde", c = "ae", the result should be ('bcd', False)
+            For c = "b" and s = "abc" the result should be ('ac', False).
+            """
+        ''')
+    assert eqs(r) == {"f('abcde', 'ae')": from_python(("bcd", False)), "f('abc', 'b')": from_python(("ac", False))}
+    one = fd('''\
+        def g(lst):
+            """Sum of squares.
+            For lst = [1,2,3] the output should be 14
+            For lst = []  the output should be 0
+            For N = 1000, the sum of digits will be 1 the output should be "1".
+            """
+        ''')
+    assert eqs(one) == {"g([1, 2, 3])": from_python(14), "g([])": from_python(0)}
+    assert one.examples_seen == 3 and one.examples_read == 2
+    assert has_note(one, "'For x = ...' sentence not in the form")
+
+
+def test_doctest_comparison_without_output_line():
+    """#12.6: `>>> f(x) == v` followed by a blank line or another prompt (the `True` left out)."""
+    r = fd('''\
+        def count(xs):
+            """Count them.
+
+            >>> count([]) == 0
+            >>> count([1, 2]) == 2
+
+            """
+        ''')
+    assert eqs(r) == {"count([])": from_python(0), "count([1, 2])": from_python(2)}
+
+
+def test_doctest_session_bindings_are_used():
+    """#12.6: a name bound to a literal on an earlier `>>>` line is that value in later calls;
+    a rebinding replaces it, a call that may mutate it forgets it."""
+    r = fd('''\
+        def f(xs, k):
+            """Something.
+
+            >>> k = 2
+            >>> f([1], k)
+            3
+            >>> k = 5
+            >>> f([1], k)
+            6
+            >>> xs = [1, 2]
+            >>> f(xs, 1)
+            4
+            >>> f(xs, 2)
+            5
+            """
+        ''')
+    assert eqs(r) == {"f([1], 2)": from_python(3), "f([1], 5)": from_python(6), "f([1, 2], 1)": from_python(4)}
+    assert has_note(r, "not a literal")
+
+
+@pytest.mark.parametrize("ret, src, out, expected", [
+    ("list[int]", "list(f(3))", "[1, 2, 3]", [1, 2, 3]),
+    ("tuple", "tuple(f(3))", "(1, 2)", (1, 2)),
+    ("int", "print(f(3))", "7", 7),
+    ("str", "print(f(3))", "abc", "abc"),
+    ("list[str]", "print(f(3))", "['a', 'b']", ["a", "b"]),
+])
+def test_wrapped_doctest_calls_read_when_exact(ret, src, out, expected):
+    """#12.6: `>>> list(f(x))` / `>>> print(f(x))` read as f(x) == v where the annotation makes the
+    observation exact (list of a list, print of an int/str/container)."""
+    r = fd(f'''\
+        def f(n) -> {ret}:
+            """Something.
+
+            >>> {src}
+            {out}
+            """
+        ''')
+    assert eqs(r) == {"f(3)": from_python(expected)}
+    assert r.examples_seen == 1 and r.examples_read == 1
+
+
+def test_counts_of_statements():
+    """#12.8: statements seen/read: the return annotation and a stated bound."""
+    r = fd('''\
+        def f(n) -> int:
+            """Returns a non-negative integer.  The answer modulo p is asked."""
+        ''')
+    assert r.statements_seen >= 2 and r.statements_read == 2
+    assert fd("Nothing here.").examples_seen == 0
