@@ -121,7 +121,9 @@ class BatchRow(_Frozen):
     conflict_kind: str | None = None
     conflict_items: tuple[ConflictItemRef, ...] = ()
     tests: dict[str, int] = Field(default_factory=dict, description="test assertions per status")
-    overspecified: int = Field(default=0, description="left-open tests with a witness the description allows")
+    overspecified: int = Field(default=0, description="over-specified tests: left open with a witness that a "
+                                                        "description clause about the same input allows "
+                                                        "(TestReport.finding; 'not-covered' tests are not counted)")
     unsupported: int = Field(default=0, description="assertions or files not formalized")
     seconds: float = Field(description="wall-clock seconds of the task (load, check, bundle)")
     bundle: str | None = Field(default=None, description="bundle folder, relative to the batch folder")
@@ -422,7 +424,7 @@ def row_from_result(job: Job, r: Result, *, seconds: float, bundle: str | None, 
     return BatchRow(key=job.key, index=job.index, task_id=r.task_id, input=job.ref, verdict=r.verdict,
                     evidence=r.evidence, reason=r.reason, conflict_kind=r.conflict.kind if r.conflict else None,
                     conflict_items=items, tests=counts,
-                    overspecified=sum(1 for t in r.tests if t.status == "left-open" and t.witness is not None),
+                    overspecified=sum(1 for t in r.tests if t.finding == "over-specified"),
                     unsupported=len(r.unsupported), seconds=round(seconds, 4), bundle=bundle,
                     labels=_short_labels(r.labels), specguard_version=r.specguard_version,
                     lean_version=r.runtime.version if r.runtime else None,

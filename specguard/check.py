@@ -90,6 +90,19 @@ def _item(clause: emit.Clause) -> Item:
     return Item(id=src.id, source="description", loc=src.loc, text=src.text, statement=claim_statement(src))
 
 
+def _finding(tc: "prove.TestClass | None", *, spec_given: bool) -> str | None:
+    """What a left-open test tells the user (issue 14): 'over-specified' only when a clause about
+    this very input allows an outcome the test rejects (the witness), i.e. the description's
+    example there or a user-given ``--spec`` evaluated there; otherwise 'not-covered': what was
+    formalized says nothing specific about the input (a return type, a bound), so the witness
+    is an artifact of SpecGuard's reading.  A model-written spec is SpecGuard's reading too."""
+    if tc is None or tc.status != "left-open":
+        return None
+    if tc.witness is not None and (tc.covered == "description" or (tc.covered == "spec" and spec_given)):
+        return "over-specified"
+    return "not-covered"
+
+
 def formalize(task: Task) -> tuple[TestFormalization, DescFormalization]:
     tf = formalize_tests(task.tests, task.entry_point)
     entry = task.entry_point
@@ -673,6 +686,7 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
                 else f"raises {tc.witness.exc}"
         tests.append(TestReport(id=d.id, loc=d.loc, text=d.text, statement=_statement(d.call, d.expect),
                                 status=status, by=tc.by if tc else None, witness=witness,
+                                finding=_finding(tc, spec_given=f.spec is not None and opts.spec_binds),
                                 certified=certified and tc is not None and (tc.status != "left-open" or tc.witness is not None),
                                 exact=c.exact, read_by=d.read_by))
     claims = tuple(ClaimReport(id=c.id, kind=c.kind.value, loc=c.loc, text=c.text, statement=claim_statement(c))

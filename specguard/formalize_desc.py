@@ -1530,6 +1530,9 @@ def _phrasing_at(s: str, i: int, m: re.Match, ctx: _Ctx, out: _Out) -> None:
     if c is None:
         out.note(i, f"call {call.source(60)} in prose without a recognised result phrase; no claim")
         return
+    if c.group("assign") and _DEFINITION.search(sentence_before):
+        out.note(i, f"`{call.source(60)} = ...` in a definition ('let', 'define'); no claim")
+        return
     if c.group("assign") and ctx.formula:
         out.note(i, f"`{call.source(60)} = ...` not read: the description defines {ctx.target} by formulas "
                     "(`= ...` lines may be about a mathematical sequence, not the function's result)")

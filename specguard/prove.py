@@ -173,6 +173,8 @@ class TestClass:
     by: str | None = None         # the description clause that decides it
     witness: Outcome | None = None
     by_clause: Clause | None = None   # that clause (an instance of a ``--spec`` clause included)
+    covered: str | None = None    # what speaks about this very input: "description" (an example of
+                                  # the same call) or "spec" (a ``--spec`` instance or example there)
 
 
 @dataclass
@@ -366,7 +368,13 @@ class Prover:
                 out.append(TestClass(t.name, "entailed", good.name, by_clause=good))
                 continue
             w = self._choose(related, against=t)
-            out.append(TestClass(t.name, "left-open", None, w))
+            # only universal clauses (return type, stated bounds) say nothing specific about this
+            # input: what the witness shows is then a gap in the formalization, not in the task
+            specific = [s for s in related if s.key is not None]
+            covered = None if not specific else "description" if any(
+                s.instance_of is None and not str(getattr(s.source, "id", "")).startswith("S") for s in specific) \
+                else "spec"
+            out.append(TestClass(t.name, "left-open", None, w, covered=covered))
         return out
 
     @staticmethod

@@ -346,7 +346,7 @@ def _test_findings(data: BatchData) -> list[tuple[BatchRow, Any, str]]:
                 continue
             if t.status == "contradicted":
                 out.append((r, t, "contradicted"))
-            elif t.status == "left-open" and t.witness is not None:
+            elif t.status == "left-open" and t.finding == "over-specified":
                 out.append((r, t, "over-specified"))
     return out
 
@@ -463,8 +463,9 @@ def render_markdown(data: BatchData, report_path: Path | None = None) -> str:
     if flagged:
         L += ["## Contradicted and over-specified tests", "",
               f"{ta} contradicted and {tb} over-specified test(s) in {nt} task(s), outside conflict cores: "
-              "tests the description contradicts, or leaves open with a witness (an implementation the "
-              "formalized description allows that fails the test)."
+              "tests the description contradicts, or over-specifies: a description (or --spec) statement about "
+              "the same call allows an implementation that fails the test (a witness). Tests that what was "
+              "formalized does not speak about are not counted (finding: not-covered)."
               + (f" The {len(flagged)} tasks with the most are listed." if nt > len(flagged) else ""), "",
               "| task | contradicted | over-specified |", "|---|---:|---:|"]
         for key, a, b in flagged:
@@ -704,8 +705,9 @@ def render_html(data: BatchData, report_path: Path | None = None) -> str:
     if flagged:
         H.append(f'<h2>Contradicted and over-specified tests</h2><p class="muted">{ta} contradicted and {tb} '
                  f'over-specified test(s) in {nt} task(s), outside conflict cores: tests the description '
-                 'contradicts, or leaves open with a witness (an implementation the formalized description '
-                 'allows that fails the test).'
+                 'contradicts, or over-specifies: a description (or --spec) statement about the same call allows '
+                 'an implementation that fails the test (a witness). Tests that what was formalized does not speak '
+                 'about are not counted (finding: not-covered).'
                  + (f' The {len(flagged)} tasks with the most are listed.' if nt > len(flagged) else '') + '</p>')
         H.append('<table><tr><th>task</th><th>contradicted</th><th>over-specified</th></tr>')
         for key, a, b in flagged:
@@ -879,7 +881,8 @@ _RULES = {
     "contradicted-test": ("A test is contradicted by the description",
                           "The description decides this call differently from the test."),
     "overspecified-test": ("A test demands more than the description",
-                           "An implementation the description allows fails this test (a witness is given)."),
+                           "A description (or --spec) statement about this very call allows an implementation "
+                           "that fails this test (a witness is given)."),
     "near-conflict": ("A conflict SpecGuard cannot certify",
                       "A conflict under a stated condition (tuple and list arguments treated alike; duplicated "
                       "code independent of test order, state, time and randomness)."),

@@ -96,6 +96,11 @@ class TestReport(_Frozen):
     status: Literal["entailed", "contradicted", "left-open", "unclassified"]
     by: str | None = Field(default=None, description="the description claim that decides it")
     witness: str | None = Field(default=None, description="left-open: an outcome the description allows that fails the test")
+    finding: Literal["over-specified", "not-covered"] | None = Field(
+        default=None, description="left-open only: 'over-specified' when a description (or given --spec) clause about "
+                                  "this very input allows the witness, so the test demands more than the task states; "
+                                  "'not-covered' when what was formalized does not speak about the input (a gap in "
+                                  "SpecGuard's reading, not a finding about the task)")
     certified: bool = False
     exact: bool = Field(default=True, description="False when the test was weakened to fit the model")
     read_by: Literal["ast", "model"] = Field(default="ast", description="'model' when the test agent read it")
