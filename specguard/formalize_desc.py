@@ -20,6 +20,12 @@ signature              ``def name(params) -> Ret:`` (a stub, or a def      ``ret
 doctest example        ``>>> f(<literals>)`` + ``...`` continuation lines,  ``example`` eq value
                        output = a literal repr, up to a blank line/``>>>``
 doctest comparison     ``>>> f(<literals>) == <literal>`` output ``True``   ``example`` eq literal
+                       (or no output line, then a blank line/``>>>``)
+doctest, wrapped       ``>>> list(f(x))`` / ``tuple(..)`` when annotated    ``example`` eq value
+                       as that type; ``>>> print(f(x))`` when annotated
+                       int/bool/str (one line)/list/tuple/dict/set
+doctest session        ``>>> xs = [1, 2]`` then ``>>> f(xs)``: the literal  (used in later calls)
+                       value, until rebound or passed (if mutable)
 doctest exception      output ``Traceback (most recent call last):`` ...   ``example`` raises
                        ``SomeError: msg``                                  SomeError
 doctest, no output     ``>>> f(<literals>)`` then blank line, ``>>>`` or    ``example`` eq None
@@ -27,7 +33,13 @@ doctest, no output     ``>>> f(<literals>)`` then blank line, ``>>>`` or    ``ex
 worked example         ``Input: a = 1, b = [2]`` / ``Output: 3``            ``example`` eq value
                        (every parameter named once, mapped in order)
 phrasings              ``f(2) returns 4``, ``f(2) == 4``, ``f(2) -> 4``,    ``example`` eq / raises
-                       ``f(2) should return 4``, ``f("x") raises E``
+                       ``f(2) should return 4``, ``f("x") raises E``,
+                       ``f(2) ➞ 4``, ``f(2) ==> 4``, ``f(2) # => 4``,
+                       ``f(2) = 4`` (not when the prose defines f by
+                       formulas), lowercase ``true``/``false`` (result may
+                       be a bool, never quoted as strings in the text)
+for-sentence           "For lst = [1, 2] the output should be 5" (lark     ``example`` eq value
+                       grammar, :mod:`specguard.examples_grammar`)
 result modulus         "return the answer modulo 10^9 + 7", a Returns:     ``result_range``
                        section "The count modulo 998244353"                 [0, M-1]
 result bounds          "returns a non-negative integer", "returns an       ``result_range``
@@ -40,7 +52,12 @@ Python, so ``2**3`` is 8; ``^`` is refused as a probable power); results and any
 from prose must be plain displays (``[1, 2]``, ``-3``, ``'a'``, ``set()``), since a repr is never
 an expression and prose arithmetic is not Python's.
 
-Declined (noted, never claimed): examples wrapped in another call (``sorted(f(x))``),
+Counts on the result: ``examples_seen``/``examples_read`` (example sites: doctest calls of the
+function, worked examples, prose calls with literal arguments) and ``statements_seen``/
+``statements_read`` (return annotation, stated bounds and moduli).
+
+Declined (noted, never claimed): examples wrapped in another call (``sorted(f(x))``, ``list(f(x))``
+without a list annotation), results in redundant parentheses (``("Venus")``: a 1-tuple meant),
 assignments and sessions with state, every example of a doctest session after a line that
 rebinds the entry point's name (``f = lambda n: 5``, ``f, g = ...``, ``from operator import neg as f``,
 ``def``/``class``/``for``/``with``/``:=``/``del``/``+=``, ``import *``; a doctest session is a Python
