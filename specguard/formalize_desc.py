@@ -733,6 +733,9 @@ def _session_binding(stmt: ast.stmt, env: dict[str, V], target: str | None) -> b
     name = stmt.targets[0].id
     if name == target:
         return False
+    if any(isinstance(n, ast.Name) and n.id in env and env[n.id].kind in ("list", "dict", "set")
+           for n in ast.walk(stmt.value)):
+        return False                    # `ys = xs`, `ys = [xs]`: one object under two names
     try:
         env[name] = eval_literal(stmt.value, env)
     except _LITERAL_ERRORS:
@@ -828,7 +831,7 @@ def _traceback_expect(want: list[str]) -> tuple[Expect | None, str]:
 
 
 _PHRASE_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\([^()]*\)`?\s*"
-                          r"(?:==|->|=>|returns\b|should\s+return\b|raises\b)")
+                          r"(?:==>?|->|=>|\u279e|returns\b|should\s+return\b|raises\b)")
 
 
 def _infer_target(examples: list[_Example], doc: _Doc) -> str | None:

@@ -150,6 +150,27 @@ def test_session_names_follow_python_bindings():
     assert eqs(r) == {"f([1])": from_python([1, 1])}
 
 
+def test_session_alias_of_a_mutable_value_is_not_bound():
+    """#12.6: `ys = xs` names the same list; `f(xs)` may change it, so `ys` is not its old value
+    afterwards (an alias is never recorded as a literal)."""
+    r = fd('''\
+        def f(k):
+            """Doc.
+
+            >>> xs = [1]
+            >>> ys = xs
+            >>> zs = [xs]
+            >>> f(xs)
+            2
+            >>> f(ys)
+            3
+            >>> f(zs)
+            4
+            """
+        ''')
+    assert eqs(r) == {"f([1])": from_python(2)}
+
+
 def test_rebinding_the_entry_point_still_stops_the_session():
     """#11 doctest rebinding carries over: `>>> f = g` ends what the session says about f, even
     for the new forms (a comparison without output)."""
