@@ -87,7 +87,7 @@ from .examples_grammar import parse_for_example
 from .literals import eval_literal, eval_literals
 from .models import (Call, Claim, ClaimKind, DescFormalization, Expect, ExpectKind, Loc,
                      Signature, TypeExpr)
-from .values import V
+from .values import V, py_repr
 
 __all__ = ["formalize_description"]
 
@@ -714,8 +714,8 @@ def _wrapped_expect(ex: _Example, wrapper: str, ctx: _Ctx) -> tuple[Expect | Non
             value = V("str", text)
         elif kind in ("int", "bool", "list", "tuple", "dict", "set"):
             value = _literal_text(text)
-            if value is None or value.kind != kind:
-                return None, f"printed output is not the repr of a {kind}"
+            if value is None or value.kind != kind or py_repr(value) != text:
+                return None, f"printed output is not exactly the printed form of a {kind}"
         else:
             return None, ("printed output: print(...) shows str(result), which pins the result down "
                           f"only for an annotated int/bool/str/container result (annotation: "

@@ -88,11 +88,13 @@ def test_list_of_result_is_not_the_result(ret):
 
 
 @pytest.mark.parametrize("ret, out", [("", ["3"]), (" -> float", ["0.5"]), (" -> str", ["a", "b"]),
-                                      (" -> str", ["a<BLANKLINE>"]), (" -> int", ["True"])])
+                                      (" -> str", ["a<BLANKLINE>"]), (" -> int", ["True"]),
+                                      (" -> list", ["[1,2]"]), (" -> int", ["-0"])])
 def test_printed_output_is_not_read_when_it_does_not_pin_the_result(ret, out):
     """#12.6: `>>> print(f(1))` shows str(result): `3` may be the int or the string '3'
     (no annotation), a float's str is rounded, a multi-line str's text is not one line, a bool
-    printed for an int-annotated result is not an int."""
+    printed for an int-annotated result is not an int, and text print() never produces
+    (`[1,2]`, `-0`) is no value's printed form."""
     body = "".join(f"    {line}\n" for line in out)
     r = formalize_description(f'def f(n){ret}:\n    """Doc.\n\n    >>> print(f(1))\n{body}    """\n')
     assert eqs(r) == {}
