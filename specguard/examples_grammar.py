@@ -17,9 +17,7 @@ output should be ..." and the like) does not parse and is not read.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from lark import Lark, Token, Tree
-from lark.exceptions import LarkError
+from functools import cache
 
 __all__ = ["ForExample", "parse_for_example"]
 
@@ -52,7 +50,13 @@ STRING: /'([^'\\\n]|\\.)*'|"([^"\\\n]|\\.)*"/
 %ignore WS
 """
 
-_PARSER = Lark(_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+@cache
+def _parser():
+    """The parser, built on first use (most descriptions have no such sentence)."""
+    from lark import Lark
+    return Lark(_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 
 @dataclass(frozen=True)
@@ -64,10 +68,12 @@ class ForExample:
     result: str
 
 
-def _span(text: str, node: Tree | Token) -> str:
-    if isinstance(node, Token):
+def _span(text: str, node) -> str:
+    """The source text of a parse-tree node (a lark Tree or Token)."""
+    meta = getattr(node, "meta", None)
+    if meta is None:
         return str(node)
-    return text[node.meta.start_pos:node.meta.end_pos]
+    return text[meta.start_pos:meta.end_pos]
 
 
 def parse_for_example(sentence: str) -> ForExample | None:
@@ -75,8 +81,9 @@ def parse_for_example(sentence: str) -> ForExample | None:
     text = sentence.strip()
     if not text[:4].lower().startswith("for"):
         return None
+    from lark.exceptions import LarkError
     try:
-        tree = _PARSER.parse(text)
+        tree = _parser().parse(text)
     except LarkError:
         return None
     binds = []

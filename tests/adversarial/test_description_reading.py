@@ -207,3 +207,22 @@ def test_formula_task_is_not_a_certified_conflict(tmp_path, core):
                         "--out", str(tmp_path / "out"), "--json"], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert p.returncode in (0, 2), p.stdout + p.stderr
     assert json.loads(p.stdout)["verdict"] != "conflict"
+
+
+@pytest.mark.parametrize("line", [
+    "For n = 3, the output should be 5 unless the list is empty.",
+    "For n = 3 and the default k, the output should be 5",
+    "For n = 3, the output should be 5 or 6",
+    "For n = 3 (roughly), the output should be 5",
+])
+def test_for_sentence_with_anything_more_is_not_read(line):
+    """#12.6: the For-sentence grammar reads "For x = v, the output should be r" and nothing
+    more: a condition, an alternative or an unbound name leaves the sentence unread."""
+    r = fd(f'''\
+        def f(n):
+            """Doc.
+
+            {line}
+            """
+        ''')
+    assert eqs(r) == {} and r.examples_seen == 1 and r.examples_read == 0
