@@ -20,6 +20,7 @@ signature              ``def name(params) -> Ret:`` (a stub, or a def      ``ret
 doctest example        ``>>> f(<literals>)`` + ``...`` continuation lines,  ``example`` eq value
                        output = a literal repr, up to a blank line/``>>>``
 doctest comparison     ``>>> f(<literals>) == <literal>`` output ``True``   ``example`` eq literal
+                       (``False``: ne literal)
                        (or no output line, then a blank line/``>>>``)
 doctest, wrapped       ``>>> list(f(x))`` / ``tuple(..)`` when annotated    ``example`` eq value
                        as that type; ``>>> print(f(x))`` when annotated
@@ -803,18 +804,20 @@ def _doctest_expect(ex: _Example, ctx: _Ctx) -> tuple[Expect | None, str]:
 
 
 def _comparison_expect(ex: _Example, rhs: ast.expr, ctx: _Ctx) -> tuple[Expect | None, str]:
-    """``>>> f(x) == v`` printing ``True`` states ``f(x) == v`` (plain data); so does the line with
+    """``>>> f(x) == v`` printing ``True`` states ``f(x) == v`` (plain data), printing ``False``
+    states ``f(x) != v``; the line with
     no output at all (``>>> count([]) == 0`` then a blank line: a boolean example whose ``True``
     was left out), provided nothing follows it on the next line."""
     if not ex.want:
         if ex.end not in ("blank", "prompt") and not (ctx.stub and ex.end in ("docend", "eof")):
             return None, "comparison with no output and the next line is neither blank nor '>>>'"
-    elif ex.want != ["True"]:
-        return None, "comparison whose output is not True"
+    elif ex.want not in (["True"], ["False"]):
+        return None, "comparison whose output is neither True nor False"
     if not _is_display(rhs, output=True):
         return None, "compared with something that is not a plain literal"
+    kind = ExpectKind.ne if ex.want == ["False"] else ExpectKind.eq
     try:
-        return Expect(kind=ExpectKind.eq, value=_eval_literal(rhs)), ""
+        return Expect(kind=kind, value=_eval_literal(rhs)), ""
     except _LITERAL_ERRORS:
         return None, "compared with something that is not a literal"
 

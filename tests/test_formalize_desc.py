@@ -237,7 +237,12 @@ def test_printed_output_is_not_a_result():
 
 def test_doctest_equality_printing_true():
     r = fd("def f(n):\n    '''\n    >>> f(2) == [4]\n    True\n    >>> f(3) == 9\n    False\n    '''\n")
-    assert eqs(r) == {"f(2)": from_python([4])} and has_note(r, ":5:", "not True")
+    assert eqs(r) == {"f(2)": from_python([4])}
+    # #12.6: printing False states the opposite: f(3) != 9
+    [ne] = [c for c in examples(r) if c.expect.kind is ExpectKind.ne]
+    assert ne.call.source() == "f(3)" and ne.expect.value == from_python(9)
+    r = fd("def f(n):\n    '''\n    >>> f(3) == 9\n    maybe\n    '''\n")
+    assert not examples(r) and has_note(r, ":3:", "neither True nor False")
 
 
 def test_atcoder_style_output_section_keeps_its_modulus():

@@ -102,7 +102,7 @@ def test_printed_output_is_not_read_when_it_does_not_pin_the_result(ret, out):
 
 def test_comparison_not_followed_by_blank_line_is_not_read():
     """#12.6: `>>> f(1) == 2` is read without an output line only when nothing follows it;
-    with the output `False` it says the opposite."""
+    with the output `False` it says the opposite (f(1) != 2, never f(1) == 2)."""
     r = fd('''\
         def f(n):
             """Doc.
@@ -114,6 +114,8 @@ def test_comparison_not_followed_by_blank_line_is_not_read():
             """
         ''')
     assert eqs(r) == {}
+    [c] = [c for c in r.claims if c.kind is ClaimKind.example]
+    assert c.expect.kind is ExpectKind.ne and c.call.source() == "f(1)" and c.expect.value == from_python(2)
 
 
 @pytest.mark.parametrize("desc", [
