@@ -872,8 +872,7 @@ class BatchSummary:
 
     @property
     def exit_code(self) -> int:
-        """3 when a task could not be checked, else the worst verdict's exit code (conflict 1 >
-        inconclusive 2 > no-conflict 0)."""
+        """See :func:`exit_code`: conflict 1 > error 3 > inconclusive 2 > no conflict 0."""
         return exit_code(self.rows)
 
     def to_json(self) -> dict:
@@ -888,14 +887,16 @@ EXIT_TASK_ERROR = 3
 
 
 def exit_code(rows: Sequence[BatchRow]) -> int:
-    """3 when any row is an error (a task could not be checked: the batch is incomplete), else the
-    exit code of the worst verdict (ordered by ``Verdict.rank``); 0 for no rows."""
-    if not rows:
-        return 0
-    if any(r.error for r in rows):
+    """1 when a task has a conflict; else 3 when a task could not be checked (an error row: the
+    batch is incomplete); else 2 when a task is inconclusive; else 0 (also for no rows)."""
+    checked = [r for r in rows if not r.error]
+    if any(r.verdict.value == "conflict" for r in checked):
+        return 1
+    if len(checked) < len(rows):
         return EXIT_TASK_ERROR
-    worst = max((r.verdict for r in rows), key=lambda v: v.rank)
-    return worst.exit_code
+    if not checked:
+        return 0
+    return max((r.verdict for r in checked), key=lambda v: v.rank).exit_code
 
 
 def verdict_counts(rows: Sequence[BatchRow]) -> dict[str, int]:

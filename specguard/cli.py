@@ -123,8 +123,9 @@ def _model_settings(args: argparse.Namespace, cfg) -> "ModelSettings | None":  #
 
 DESCRIPTION = ("SpecGuard: find conflicts between a function's description and its tests, with certificates "
                "checked by the Lean kernel.")
-EPILOG = ("exit codes of check and batch: 0 no conflict, 1 conflict, 2 inconclusive, 3 error (usage, input, "
-          "toolchain; batch: a task could not be checked), 130 interrupted; verify: see 'specguard verify --help'")
+EPILOG = ("exit codes of check: 0 no conflict, 1 conflict, 2 inconclusive, 3 error (usage, input, toolchain), "
+          "130 interrupted; batch: 1 when a task has a conflict, else 3 when a task could not be checked, else 2 "
+          "when a task is inconclusive, else 0; verify: see 'specguard verify --help'")
 
 
 def _add_task_args(p: argparse.ArgumentParser) -> None:
@@ -204,7 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(x)
 
     b = sub.add_parser("batch", help="check many tasks in parallel, resumably, into one folder "
-                                     "(exit: the worst verdict's code; 3 when a task could not be checked)",
+                                     "(exit 1 a conflict, else 3 a task could not be checked, else 2 an inconclusive task, else 0)",
                        description="Check many tasks into one folder; rerun the same command to resume.",
                        epilog=EPILOG)
     b.add_argument("inputs", nargs="+", metavar="INPUT",
@@ -716,8 +717,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 # -- batch / report --------------------------------------------------------------------------
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    """Exit code: 3 when a task could not be checked (an error row), else the worst verdict over the
-    batch (1 conflict, 2 inconclusive, 0 no conflict); 3 error; 130 interrupted."""
+    """Exit code: 1 a conflict; else 3 when a task could not be checked (an error row); else 2 an
+    inconclusive task; else 0. 3 also for a usage or input error; 130 interrupted."""
     import signal
 
     from .batch import ProgressPrinter, run_batch

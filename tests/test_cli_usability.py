@@ -1,0 +1,209 @@
+"""#14.4, #14.5, #14.8: exit codes, clean failures, shared flags and readable outputs of the real CLI.
+
+Most cases fail before any Lean run (cheap); the others run the real kernel once or twice.
+"""
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EX = ROOT / "examples"
+
+
+def run(*args, cwd=None, env=None):
+    e = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
+    return subprocess.run([sys.executable, "-m", "specguard", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd or ROOT, env=e)
+
+
+def clean_error(p, *words):
+    assert p.returncode == 3, (p.returncode, p.stdout, p.stderr)
+    assert "Traceback" not in p.stderr and "specguard: error:" in p.stderr, p.stderr
+    for w in words:
+        assert w in p.stderr, p.stderr
+
+
+# -- #14.4: failures before any work ---------------------------------------------------------------
+
+def test_out_naming_a_file_is_an_error_before_any_work(tmp_path):
+    """#14.4: check/batch/schema --out naming a file: exit 3 (not a traceback with exit 1), nothing written."""
+    f = tmp_path / "afile"
+    f.write_text("x")
+    clean_error(run("check", EX / "conflict", "--out", f), "not a folder")
+    clean_error(run("check", EX / "conflict", "--out", f / "sub"), "is a file")
+    clean_error(run("batch", EX / "conflict", "--out", f), "not a folder")
+    clean_error(run("schema", "--out", f), "not a folder")
+    assert f.read_text() == "x" and sorted(x.name for x in tmp_path.iterdir()) == ["afile"]
+
+
+def test_report_and_export_outputs_naming_a_folder(tmp_path):
+    """#14.4: report --out/--html/--sarif and export -o naming a folder: a clean error, no temp file."""
+    d = tmp_path / "dir"
+    d.mkdir()
+    for flag in ("--out", "--html", "--sarif"):
+        clean_error(run("report", tmp_path, flag, d), "is a folder")
+    clean_error(run("export", tmp_path, "-o", d), "is a folder")
+    assert list(d.iterdir()) == [] and sorted(x.name for x in tmp_path.iterdir()) == ["dir"]
+
+
+def test_atomic_write_leaves_no_temp_file(tmp_path):
+    """#14.4: an atomic write that fails (the target is a folder) raises a SpecGuardError and
+    leaves no temporary file behind; the file it writes is as readable as the umask allows."""
+    from specguard.batch import atomic_write
+    from specguard.errors import SpecGuardError
+    (tmp_path / "x").mkdir()
+    with pytest.raises(SpecGuardError):
+        atomic_write(tmp_path / "x", "data")
+    old = os.umask(0o022)
+    try:
+        atomic_write(tmp_path / "y.md", "data")
+    finally:
+        os.umask(old)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x", "y.md"]
+    assert stat.S_IMODE((tmp_path / "y.md").stat().st_mode) == 0o644
+
+
+def test_description_that_looks_like_a_path_must_exist(tmp_path):
+    """#14.4: a mistyped description path is an error, not the description text."""
+    tests = EX / "conflict" / "test_clamp_sum.py"
+    for d in ("docs/clamp.md", "clamp_sum.py", "./desc"):
+        clean_error(run("check", "--description", d, "--tests", tests, "--out", tmp_path / "b"),
+                    "description file not found")
+    assert not (tmp_path / "b").exists()
+
+
+def test_entry_point_nobody_mentions_is_an_error(tmp_path):
+    """#14.4: --entry-point that neither the description nor any test mentions."""
+    p = run("check", "--description", EX / "conflict" / "clamp_sum.py", "--tests", EX / "conflict" / "test_clamp_sum.py",
+            "--entry-point", "clamp_summ", "--out", tmp_path / "b")
+    clean_error(p, "clamp_summ", "neither the description nor any test")
+    clean_error(run("check", EX / "conflict", "--entry-point", "not-a-name", "--out", tmp_path / "b"), "not a Python name")
+
+
+def test_unreadable_test_files_exit_3(tmp_path):
+    """#14.4: every test file a syntax error or not UTF-8: exit 3 naming each, not 'inconclusive'."""
+    (tmp_path / "test_bad.py").write_text("def test_b(:\n")
+    (tmp_path / "test_bin.py").write_bytes(b"\xff\xfe\x00 not text\n")
+    p = run("check", "--description", EX / "conflict" / "clamp_sum.py", "--tests", tmp_path / "test_bad.py",
+            tmp_path / "test_bin.py", "--out", tmp_path / "b")
+    clean_error(p, "test_bad.py:1", "syntax error", "test_bin.py", "not UTF-8")
+    assert not (tmp_path / "b").exists()
+
+
+def test_spec_flags_checked(tmp_path):
+    """#14.5: --spec-budget without --spec, --context without a model: errors, not silently ignored."""
+    clean_error(run("check", EX / "conflict", "--spec-budget", "5", "--out", tmp_path / "b"), "--spec-budget")
+    clean_error(run("check", EX / "conflict", "--context", EX / "conflict" / "clamp_sum.py", "--out", tmp_path / "b"),
+                "--context")
+
+
+def test_memory_and_recursion_errors_are_clean(tmp_path, monkeypatch, capsys):
+    """#14.4: MemoryError / RecursionError / an internal error reach the user as one line, exit 3."""
+    from specguard import cli
+
+    for exc in (MemoryError(), RecursionError("maximum recursion depth exceeded"), ZeroDivisionError("boom")):
+        def boom(args, exc=exc):
+            raise exc
+        monkeypatch.setattr(cli, "cmd_schema", boom)
+        assert cli.main(["schema", "--out", str(tmp_path / "s")]) == 3
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and err.startswith("specguard:"), err
+
+
+# -- #14.5: flags ----------------------------------------------------------------------------------
+
+def test_check_and_batch_share_task_flags():
+    """#14.5: check and batch accept the same task flags, defaults shown, no markup or internal names."""
+    from specguard.cli import build_parser
+    ap = build_parser()
+    sub = next(a for a in ap._actions if a.__class__.__name__ == "_SubParsersAction")
+
+    def flags(name):
+        return {o for a in sub.choices[name]._actions for o in a.option_strings}
+    task_flags = {"--no-classify", "--spec", "--spec-budget", "--context", "--model", "--samples", "--min-agree",
+                  "--no-judge", "--max-task-tokens", "--max-task-cost", "--model-timeout", "--model-retries",
+                  "--model-cache", "--no-model-cache", "--timeout", "--config"}
+    assert task_flags <= flags("check") and task_flags <= flags("batch")
+    for name in ("check", "batch", "report", "verify", "export", "doctor", "schema"):
+        text = run(name, "--help").stdout
+        assert "``" not in text and "`" not in text and " cmd" not in text, (name, text)
+    top = run("--help").stdout
+    assert "``" not in top and "{check," not in top and "COMMAND" in top
+    for a in sub.choices["batch"]._actions:
+        if a.option_strings and a.help and a.default not in (None, False, [], argparse_suppress()):
+            assert "default" in a.help, (a.option_strings, a.help)
+
+
+def argparse_suppress():
+    import argparse
+    return argparse.SUPPRESS
+
+
+def test_missing_subcommand_names_no_internal_dest():
+    """#14.5: `specguard` alone says a COMMAND is required (not `cmd`)."""
+    p = run()
+    assert p.returncode == 3 and "cmd" not in p.stderr and "COMMAND" in p.stderr
+
+
+def test_verbosity_before_the_subcommand_and_quiet_everywhere(tmp_path, core):
+    """#14.5 + #14.4: -q before or after the subcommand silences stdout (schema, check, verify,
+    report); --json still prints, with the bundle path; bundles are readable by others (#14.8)."""
+    p = run("-q", "schema", "--out", tmp_path / "s")
+    assert p.returncode == 0 and p.stdout == "" and any((tmp_path / "s").iterdir())
+    assert run("schema", "-q", "--out", tmp_path / "s2").stdout == ""
+    out = tmp_path / "b"
+    p = run("-q", "check", EX / "conflict", "--out", out)
+    assert p.returncode == 1 and p.stdout == "" and p.stderr == "", p.stderr
+    p = run("-v", "check", EX / "conflict", "--out", out, "--json")
+    assert p.returncode == 1 and json.loads(p.stdout)["bundle"] == str(out)
+    assert run("verify", out, "-q").stdout == ""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o777 & ~mask       # not mkdtemp's 0700
+    for f in out.iterdir():
+        assert stat.S_IMODE(f.stat().st_mode) == 0o666 & ~mask, f
+    x = tmp_path / "c.lean"
+    p = run("export", out, "-o", x)
+    assert p.returncode == 0 and "elan" in p.stdout and "leanprover/lean4:v4.35.0" in p.stdout
+    assert stat.S_IMODE(x.stat().st_mode) == 0o666 & ~mask            # not mkstemp's 0600
+    assert run("-q", "export", out, "-o", tmp_path / "d.lean").stdout == ""
+    assert not [n for n in tmp_path.iterdir() if n.name.startswith(".")]
+
+
+def test_ctrl_c_exits_130(tmp_path, core):
+    """#14.4: a real SIGINT during a check: exit 130, one line, no traceback."""
+    code = textwrap.dedent(f"""
+        import os, signal, sys
+        from specguard import cli, check, bundle, load
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        signal.signal(signal.SIGALRM, lambda *a: os.kill(os.getpid(), signal.SIGINT))
+        raise SystemExit(cli.main(["check", {str(EX / 'conflict')!r}, "--out", {str(tmp_path / 'b')!r}]))
+    """)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert p.returncode == 130, (p.returncode, p.stdout, p.stderr)
+    assert "Traceback" not in p.stderr and "interrupted" in p.stderr
+
+
+def test_batch_error_rows_are_errors_and_lock_is_removed(tmp_path, core):
+    """#14.4 + #14.8: a batch whose only task cannot be loaded exits 3 and counts it as an error,
+    not as inconclusive; a normal finish removes .batch.lock."""
+    bad = tmp_path / "tasks" / "broken"
+    bad.mkdir(parents=True)
+    (bad / "task.toml").write_text("this is = = not toml\n")
+    out = tmp_path / "out"
+    p = run("batch", tmp_path / "tasks", "--out", out, "--json", "--workers", "1")
+    assert p.returncode == 3, p.stdout + p.stderr
+    s = json.loads(p.stdout)
+    assert s["errors"] == 1 and s["verdicts"] == {"error": 1} and s["exit_code"] == 3
+    assert not (out / ".batch.lock").exists()
+    p = run("batch", tmp_path / "tasks", "--out", out)
+    assert p.returncode == 3 and "1 error" in p.stdout and "0 inconclusive" in p.stdout, p.stdout
