@@ -491,45 +491,152 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({**json.loads(r.model_dump_json()), "bundle": str(out)}, indent=2, ensure_ascii=False))
     elif not args.quiet:
-        print(format_summary(r, out))
+        print(format_summary(r, out, task.inputs + tuple(b.inputs)))
     return r.verdict.exit_code
 
 
-def format_summary(r, out: Path | None = None) -> str:
-    lines = [f"{r.task_id}: {r.verdict.value.upper()} (evidence: {r.evidence.value})", f"  {r.reason}"]
+_EVIDENCE_WORDS = {"certified": "proof checked by the Lean kernel",
+                   "execution": "found by evaluating the spec on the test inputs, not proved",
+                   "model-judgment": "a language model's judgment, not proved", "none": "nothing proved"}
+_STATUS_WORDS = {"entailed": ("follows from the description", "follow from the description"),
+                 "contradicted": ("contradicts the description", "contradict the description"),
+                 "left-open": ("is not decided by the description", "are not decided by the description"),
+                 "unclassified": ("was read but not compared with the description",
+                                  "were read but not compared with the description")}
+_KIND_WORDS = {"no-conflict-in-what-was-read": "no conflict in what was read",
+               "tests-unread": "nothing of the tests could be read",
+               "description-unread": "nothing of the description could be read",
+               "model-skipped": "the rules reached no verdict and no model was configured",
+               "near-conflict": "a possible conflict in code SpecGuard cannot formalize",
+               "budget": "a time, step or size budget ran out", "other": "see the reason"}
+_LEGEND = {"conflict": "legend: CONFLICT = no Python function can pass the test line(s) above and also do what the "
+                       "other line says; one of them is wrong",
+           "no-conflict": "legend: NO CONFLICT = every test assertion follows from the description, and a function "
+                          "passing them all exists",
+           "inconclusive": "legend: INCONCLUSIVE = no conflict found in what SpecGuard could read, which is not "
+                           "everything; nothing is claimed about the rest"}
+
+
+def _one_line_text(it) -> str:
+    """A conflict side's source text on one line ('>>> f(1)' + '2' -> '>>> f(1)  ->  2')."""
+    text = (it.text or it.statement).strip()
+    lines = [x.strip() for x in text.splitlines() if x.strip()]
+    if len(lines) == 2 and lines[0].startswith(">>>"):
+        return f"{lines[0]}  ->  {lines[1]}"
+    return " / ".join(lines)
+
+
+def _claim_words(claims: Sequence[str], r) -> str:
+    """What the kernel-checked claims say, in words."""
+    parts = []
+    if "Conflict" in claims:
+        parts.append("the conflict")
+    if "Consistent" in claims:
+        n = sum(1 for t in r.tests if t.status != "contradicted")
+        parts.append(f"a function passing the {_n(n, 'test assertion')} read"
+                     + (" and matching the description" if r.claims else "") + " exists")
+    ent = [c for c in claims if c.startswith("Entailed")]
+    if ent:
+        parts.append(f"{_n(len(ent), 'test assertion')} {'follows' if len(ent) == 1 else 'follow'} "
+                     "from the description")
+    return "; ".join(parts) or ", ".join(claims)
+
+
+def recheck_command(out: Path, inputs: Sequence = ()) -> str:
+    """``specguard verify BUNDLE --inputs ...`` for a bundle: the task's files (text given on the
+    command line cannot be re-given, then only the bundle's own checks)."""
+    from .results import MODEL_FILE_RE
+    files = [i.path for i in inputs if not MODEL_FILE_RE.fullmatch(Path(i.path).name)]
+    model = len(files) < len(inputs)
+    if not files or any(not Path(f).is_file() for f in files):
+        return f"specguard verify {out}"
+    import shlex
+    return (f"specguard verify {shlex.quote(str(out))} --inputs " + " ".join(shlex.quote(f) for f in dict.fromkeys(files))
+            + (" --accept-bundled-model-inputs" if model else ""))
+
+
+def format_summary(r, out: Path | None = None, inputs: Sequence = ()) -> str:
+    """The text summary of a result, for a Python developer who does not read Lean: the verdict,
+    the conflicting lines side by side, a legend, what was read, what to do next, how to re-check."""
+    ev = _EVIDENCE_WORDS.get(r.evidence.value, r.evidence.value)
+    head = f"{r.task_id}: {r.verdict.value.replace('-', ' ').upper()}"
+    if r.verdict.value != "inconclusive" or r.evidence.value != "none":
+        head += f" ({ev})"
+    lines = [head]
     if r.conflict:
-        for it in r.conflict.items:
-            by = " (read by the model)" if it.read_by == "model" else ""
-            lines.append(f"  - {it.source}{by} {it.id} at {it.loc}: {(it.text or it.statement).replace(chr(10), ' | ')}")
-    for n in r.near_conflicts[1:] if r.reason.startswith(("duplicate tests", "repeated assertion")) else r.near_conflicts:
-        lines.append(f"  near-conflict ({n.kind}, not certified): {n.explanation}")
+        rows = [("test" if it.source == "test" else "description") + (" (read by the model)"
+                                                                      if it.read_by == "model" else "")
+                for it in r.conflict.items]
+        locs = [str(it.loc) for it in r.conflict.items]
+        w1, w2 = max(map(len, rows)), max(map(len, locs))
+        for who, loc, it in zip(rows, locs, r.conflict.items):
+            lines.append(f"  {who:<{w1}}  {loc:<{w2}}  {_one_line_text(it)}")
+        for who, it in zip(rows, r.conflict.items):
+            flat = " ".join(_one_line_text(it).split())
+            if " ".join(it.statement.split()) not in flat:
+                lines.append(f"  {who:<{w1}}  read as: {it.statement}")
+    elif r.verdict.value == "inconclusive":
+        lines.append(f"  {r.reason}")
+    if r.inconclusive_kind and r.verdict.value == "inconclusive":
+        lines.append(f"  why inconclusive: {_KIND_WORDS.get(r.inconclusive_kind, r.inconclusive_kind)}")
+    near = r.near_conflicts[1:] if r.reason.startswith(("duplicate tests", "repeated assertion")) else r.near_conflicts
+    for n in near:
+        lines.append(f"  possible conflict, not proved ({n.kind}): {n.explanation}")
     counts: dict[str, int] = {}
+    core = {it.id for it in r.conflict.items} if r.conflict else set()
     for t in r.tests:
-        counts[t.status] = counts.get(t.status, 0) + 1
-    if r.tests:
-        lines.append("  tests: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
+        if t.id not in core:
+            counts[t.status] = counts.get(t.status, 0) + 1
+    if counts:
+        what = "other test assertions" if core else "test assertions"
+        lines.append(f"  {what}: " + ", ".join(
+            f"{k} {_STATUS_WORDS.get(s, (s, s))[0 if k == 1 else 1]}" for s, k in sorted(counts.items())))
     for t in r.tests:
-        if t.status == "contradicted":
-            lines.append(f"  contradicted: {t.id} at {t.loc} (by description {t.by})")
+        if t.status == "contradicted" and t.id not in core:
+            lines.append(f"    contradicts the description: {t.loc}: {t.text or t.statement}")
+    cov = r.coverage
+    if cov is not None:
+        parts = [f"{cov.assertions_read} of {_n(cov.assertions_total, 'test assertion')}"]
+        if cov.examples_seen or cov.examples_read:
+            parts.append(f"{cov.examples_read} of {_n(cov.examples_seen, 'description example')}")
+        if cov.statements_seen or cov.statements_read:
+            parts.append(f"{cov.statements_read} of {_n(cov.statements_seen, 'other description statement')}")
+        lines.append("  read: " + ", ".join(parts))
     if r.unsupported:
-        lines.append(f"  not formalized: {len(r.unsupported)}")
+        lines.append(f"  not read ({_n(len(r.unsupported), 'place')}):")
         for u in r.unsupported[:5]:
             lines.append(f"    {u.loc}: {u.reason}")
+        if len(r.unsupported) > 5:
+            lines.append(f"    ... and {len(r.unsupported) - 5} more (every one is in result.json)")
     if r.model is not None:
         m = r.model
-        lines.append(f"  model {m.model}: {len([s for s in m.specs if s.source])} of {m.samples} spec(s) accepted, "
-                     f"{m.prompt_tokens}+{m.completion_tokens} tokens, ${m.cost_usd:.4f}"
+        lines.append(f"  model {m.model}: {len([s for s in m.specs if s.source])} of {_n(m.samples, 'spec')} "
+                     f"accepted, {m.prompt_tokens}+{m.completion_tokens} tokens, ${m.cost_usd:.4f}"
                      + (f", judgment: {m.judgment.verdict}" if m.judgment else ""))
         if m.demands is not None:
             d = m.demands
-            lines.append(f"  test agent: {len(d.accepted)} of {d.proposed} proposed demand(s) kept"
+            lines.append(f"  test agent: {len(d.accepted)} of {d.proposed} proposed "
+                         f"{'reading' if d.proposed == 1 else 'readings'} kept"
                          + (f" ({len(d.dropped)} dropped; first: {d.dropped[0]})" if d.dropped else "")
                          + (f"; {d.error}" if d.error else ""))
-    if r.certificate.claims:
-        status = "accepted by the Lean kernel" if r.certificate.accepted else f"REJECTED: {r.certificate.reason}"
-        lines.append(f"  certificate ({len(r.certificate.claims)} claims): {status} in {r.certificate.seconds:.2f} s")
+    cert = r.certificate
+    if cert.claims and not cert.accepted:
+        lines.append(f"  proof REJECTED by the Lean kernel: {cert.reason}")
+    elif cert.claims and (r.verdict.value != "inconclusive" or r.claims):
+        lines.append(f"  proved by the Lean kernel in {cert.seconds:.2f} s: {_claim_words(cert.claims, r)}")
+    lines.append("  " + _LEGEND[r.verdict.value])
+    prose_unread = r.verdict.value == "inconclusive" and (
+        r.inconclusive_kind in ("description-unread", "model-skipped")
+        or (not r.claims and r.model is None))
+    if prose_unread:
+        lines.append("  next: the description's prose was not formalized: write what it says as a spec "
+                     "(--spec FILE.py, see docs/spec-language.md), or let a model read it (--model MODEL)")
+    elif r.verdict.value == "inconclusive" and r.unsupported and r.model is None:
+        lines.append("  next: --model MODEL lets a model read the test lines listed above")
     if out is not None:
         lines.append(f"  bundle: {out}")
+        if cert.accepted and cert.claims:
+            lines.append(f"  re-check: {recheck_command(out, inputs)}")
     return "\n".join(lines)
 
 

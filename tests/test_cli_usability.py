@@ -207,3 +207,71 @@ def test_batch_error_rows_are_errors_and_lock_is_removed(tmp_path, core):
     assert not (out / ".batch.lock").exists()
     p = run("batch", tmp_path / "tasks", "--out", out)
     assert p.returncode == 3 and "1 error" in p.stdout and "0 inconclusive" in p.stdout, p.stdout
+
+
+# -- #14.3: the text summary -------------------------------------------------------------------------
+
+def _result(**kw):
+    from specguard.results import Result
+    base = dict(task_id="t", verdict="inconclusive", evidence="none", reason="no conflict in what was read",
+                specguard_version="0")
+    base.update(kw)
+    return Result.model_validate(base)
+
+
+def test_summary_inconclusive_with_nothing_formalized_claims_nothing(tmp_path):
+    """#14.3: an inconclusive result whose description gave no claim prints no 'certificate
+    accepted' line, no Lean-internal terms, a legend, and what to do next (--spec, --model)."""
+    from specguard.cli import format_summary
+    r = _result(certificate={"claims": ["Consistent"], "accepted": True, "reason": "accepted", "seconds": 0.3},
+                tests=[{"id": "T1", "loc": {"file": "test_a.py", "line": 3}, "text": "assert f(1) == 2",
+                        "statement": "f(1) == 2", "status": "unclassified"}],
+                unsupported=[{"loc": {"file": "test_a.py", "line": 9}, "reason": "a loop"}])
+    text = format_summary(r, tmp_path / "b")
+    assert "certificate" not in text and "claims)" not in text and "accepted" not in text
+    for term in ("entailed", "left-open", "T1", "D1", " | "):
+        assert term not in text, (term, text)
+    assert "legend: INCONCLUSIVE" in text and "--spec" in text and "--model" in text
+    assert "1 test assertion was read" not in text and "1 was read but not compared" in text
+    assert "not read (1 place)" in text and "test_a.py:9: a loop" in text
+
+
+def test_summary_renders_coverage_and_kind(tmp_path):
+    """#14.3 (#14.1 in the summary): coverage and the inconclusive sub-reason when the result has them."""
+    from specguard.cli import format_summary
+    r = _result(coverage={"assertions_total": 20, "assertions_read": 19, "examples_seen": 3, "examples_read": 3,
+                          "statements_seen": 1, "statements_read": 0},
+                inconclusive_kind="no-conflict-in-what-was-read",
+                claims=[{"id": "D1", "kind": "example", "loc": {"file": "d.md", "line": 2}, "text": ">>> f(1)\n2",
+                         "statement": "f(1) == 2"}])
+    text = format_summary(r)
+    assert "read: 19 of 20 test assertions, 3 of 3 description examples, 0 of 1 other description statement" in text
+    assert "why inconclusive: no conflict in what was read" in text
+    assert "--spec" not in text                       # the prose was read: no such advice
+
+
+def test_summary_conflict_side_by_side_and_recheck(tmp_path):
+    """#14.3: the conflicting lines side by side (file:line and source), a doctest as '>>> call  ->  value',
+    and the re-check command with the task's input files."""
+    from specguard.cli import format_summary
+    from specguard.models import InputFile
+    d, t = tmp_path / "d.py", tmp_path / "test_d.py"
+    d.write_text("x")
+    t.write_text("x")
+    items = [{"id": "T2", "source": "test", "loc": {"file": "test_d.py", "line": 10}, "text": "assert f(5) == 15",
+              "statement": "f(5) == 15"},
+             {"id": "D3", "source": "description", "loc": {"file": "d.py", "line": 6}, "text": ">>> f(5)\n12",
+              "statement": "f(5) == 12"}]
+    r = _result(verdict="conflict", evidence="certified", reason="x",
+                conflict={"kind": "description-vs-test", "items": items, "explanation": "x"},
+                certificate={"claims": ["Conflict"], "accepted": True, "reason": "accepted", "seconds": 0.3})
+    ins = (InputFile(path=str(d), sha256="0" * 64, role="description"),
+           InputFile(path=str(t), sha256="0" * 64, role="tests"))
+    text = format_summary(r, tmp_path / "b", ins)
+    lines = text.splitlines()
+    assert lines[0] == "t: CONFLICT (proof checked by the Lean kernel)"
+    assert lines[1].split() == ["test", "test_d.py:10", "assert", "f(5)", "==", "15"]
+    assert lines[2].split() == ["description", "d.py:6", ">>>", "f(5)", "->", "12"]
+    assert lines[1].index("test_d.py") == lines[2].index("d.py")      # aligned columns
+    assert any(x.startswith("  legend: CONFLICT") for x in lines)
+    assert f"re-check: specguard verify {tmp_path / 'b'} --inputs {d} {t}" in text
