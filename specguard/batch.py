@@ -58,7 +58,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from . import __version__
 from .errors import BatchError, SpecGuardError
 from .models import Loc
-from .results import Evidence, Result, Verdict
+from .results import Coverage, Evidence, InconclusiveKind, Result, Verdict
 
 ROW_FORMAT = "specguard-batch-row/1"
 META_FORMAT = "specguard-batch/1"
@@ -133,6 +133,9 @@ class BatchRow(_Frozen):
     run: int = Field(description="which run of the batch (1 = first, 2 = first resume, ...) produced the row")
     finished_at: str = Field(description="UTC time the row was written, ISO 8601")
     cost_usd: float | None = Field(default=None, description="model cost of the task, when a model was used")
+    coverage: Coverage | None = Field(default=None, description="what was read (the result's coverage), when known")
+    inconclusive_kind: InconclusiveKind | None = Field(default=None, description="for an inconclusive verdict: why "
+                                                                               "(the result's inconclusive_kind)")
 
 
 class InputDigest(_Frozen):
@@ -435,7 +438,8 @@ def row_from_result(job: Job, r: Result, *, seconds: float, bundle: str | None, 
                     labels=_short_labels(r.labels), specguard_version=r.specguard_version,
                     lean_version=r.runtime.version if r.runtime else None,
                     lean_commit=r.runtime.commit if r.runtime else None, run=run, finished_at=_now(),
-                    cost_usd=r.model.cost_usd if r.model else None)
+                    cost_usd=r.model.cost_usd if r.model else None, coverage=r.coverage,
+                    inconclusive_kind=r.inconclusive_kind)
 
 
 def error_row(job: Job, error: str, *, seconds: float, run: int, lean_version: str | None = None,

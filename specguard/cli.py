@@ -235,7 +235,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--sarif", metavar="FILE.sarif", help="the SARIF 2.1.0 file to write")
     rp.add_argument("--overspecified", default="none", choices=["warning", "note", "none"],
                     help="SARIF level of over-specified tests (default: none)")
-    rp.add_argument("--json", action="store_true", help="print the summary (counts, scores) as JSON")
+    rp.add_argument("--sort", default="index", choices=["index", "coverage", "verdict", "seconds"],
+                    help="order of the task table: input order, least read first, conflicts first or slowest "
+                         "first (default: index)")
+    rp.add_argument("--json", action="store_true", help="print the summary (counts, coverage, scores) as JSON")
     _add_common(rp)
 
     s = sub.add_parser("schema", help="write the JSON Schemas of every file SpecGuard writes")
@@ -874,7 +877,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     _check_out_file(args.html, "--html")
     _check_out_file(args.sarif, "--sarif")
     paths = write_report(Path(args.dir), md=args.out, html_path=args.html, sarif=args.sarif,
-                         overspecified=args.overspecified)
+                         overspecified=args.overspecified, sort=args.sort)
     if args.json:
         print(json.dumps(summary(load_batch(Path(args.dir))), indent=2))
     elif not args.quiet:
