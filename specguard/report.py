@@ -592,8 +592,9 @@ def render_markdown(data: BatchData, report_path: Path | None = None, sort: str 
         L += ["", "`specguard report DIR --sort coverage` lists the tasks least read first.", ""]
 
     L += [f"## Tasks ({len(rows)})", ""]
-    head = "| # | task | verdict | evidence | read | seconds |"
-    sep = "|---:|---|---|---|---:|---:|"
+    has_cov = bool(cov["tasks_known"])
+    head = "| # | task | verdict | evidence |" + (" read |" if has_cov else "") + " seconds |"
+    sep = "|---:|---|---|---|" + ("---:|" if has_cov else "") + "---:|"
     if has_cost:
         head += " cost (USD) |"
         sep += "---:|"
@@ -602,8 +603,8 @@ def render_markdown(data: BatchData, report_path: Path | None = None, sort: str 
     L += [head, sep]
     for r in sort_rows(rows, sort):
         verdict = "error" if r.error else r.verdict.value
-        line = (f"| {r.index} | {_md_cell(r.key)} | {verdict} | {r.evidence.value} | {coverage_cell(r)} | "
-                f"{r.seconds:.2f} |")
+        line = (f"| {r.index} | {_md_cell(r.key)} | {verdict} | {r.evidence.value} |"
+                + (f" {coverage_cell(r)} |" if has_cov else "") + f" {r.seconds:.2f} |")
         if has_cost:
             line += f" {'' if r.cost_usd is None else f'{r.cost_usd:.4f}'} |"
         bl = f"[bundle]({_rel_link(data.out_dir / r.bundle, base)}/)" if r.bundle else ""
@@ -647,9 +648,10 @@ white-space:pre-wrap;word-break:break-word}
 svg text{font:11px sans-serif;fill:#1f2328}
 .tasks{width:100%}.tasks td.reason{color:var(--muted);min-width:16em}
 td,th,li,.side,.why,h3{overflow-wrap:break-word}
-th,.lbl,.name,.card .k,.nowrap{white-space:nowrap}
+th,.lbl,.card .k,.nowrap{white-space:nowrap}
+code.name{white-space:normal;word-break:normal;overflow-wrap:normal}
 .scroll{overflow-x:auto;max-width:100%}
-.side code.stmt,.why code,td.reason code,pre{overflow-wrap:anywhere}
+.side code.stmt,.side code.loc,.why code,td.reason code,pre{overflow-wrap:anywhere}
 details summary{cursor:pointer}details[open] summary{color:var(--muted)}
 .finding h3{display:flex;flex-wrap:wrap;gap:2px 10px;align-items:baseline}
 a{color:#0969da;text-decoration:none}a:hover{text-decoration:underline}
@@ -731,13 +733,33 @@ def _inline(s: str) -> str:
     return _TICKS.sub(lambda m: f"<code>{m.group(1)}</code>", _e(s))
 
 
+_NAME_BREAK = re.compile(r"(?<=[_\-./:])")
+
+
+def _name_html(name: str, short: int = 24) -> str:
+    """A task name that may wrap only after its separators (_ - . / :), never inside a word; a
+    name of at most ``short`` characters does not wrap at all."""
+    if len(name) <= short:
+        return f'<span class="nowrap">{_e(name)}</span>'
+    return "<wbr>".join(_e(x) for x in _NAME_BREAK.split(name))
+
+
+def _path_html(p: str) -> str:
+    """A file path: wraps after its separators like a name (not inside a folder or file name,
+    unless one piece alone is wider than the page)."""
+    return _name_html(p)
+
+
 def _long(s: str, n: int = 200) -> str:
     """Text with inline code; when longer than ``n`` characters, the start as a summary and the
     whole text one click away (<details>), never cut for good."""
     flat = " ".join(s.split())
     if len(flat) <= n:
         return _inline(flat)
-    return f'<details><summary>{_inline(flat[:n - 1])}…</summary>{_inline(s)}</details>'
+    head = flat[:n - 1]
+    if head.count("`") % 2:   # cut inside a code span: end the summary before it
+        head = head[:head.rindex("`")].rstrip()
+    return f'<details><summary>{_inline(head)}…</summary>{_inline(s)}</details>'
 
 
 def _svg_bins(bins: Sequence[tuple[str, int]], label: str, width: int = 640, height: int = 200) -> str:
@@ -835,15 +857,16 @@ def render_html(data: BatchData, report_path: Path | None = None, sort: str = "i
                     if r.bundle else "")
             cls = "finding" if r.verdict.value == "conflict" else "finding uncertified"
             H.append(f'<div class="{cls}" id="c-{_e(r.index)}" data-key="{_e(r.key)}"><h3><code class="name">'
-                     f'{_e(r.task_id)}</code> <span class="muted nowrap">{_e(f.kind)}, evidence '
+                     f'{_name_html(r.task_id)}</code> <span class="muted nowrap">{_e(f.kind)}, evidence '
                      f'{_e(r.evidence.value)}</span><span class="nowrap">{link}</span></h3>')
             if r.key != r.task_id:
-                H.append(f'<div class="muted">task <code class="name">{_e(r.key)}</code> from {_e(str(r.input))}</div>')
+                H.append(f'<div class="muted">task <code class="name">{_name_html(r.key)}</code> from '
+                         f'{_path_html(str(r.input))}</div>')
             for it in f.items:
                 what = "Test" if it["source"] == "test" else "Description"
                 text = it["text"].strip()
-                H.append(f'<div class="side"><span class="lbl">{what}</span> <code class="name">'
-                         f'{_e(_loc_str(it["loc"]))}</code>')
+                H.append(f'<div class="side"><span class="lbl">{what}</span> <code class="loc">'
+                         f'{_path_html(_loc_str(it["loc"]))}</code>')
                 if text:
                     H.append(f'<pre>{_e(text)}</pre>')
                 if not text or not _same_text(it["statement"], text):
@@ -861,7 +884,7 @@ def render_html(data: BatchData, report_path: Path | None = None, sort: str = "i
                  + (f' The {len(flagged)} tasks with the most are listed.' if nt > len(flagged) else '') + '</p>')
         H.append('<div class="scroll"><table><tr><th>task</th><th>contradicted</th><th>over-specified</th></tr>')
         for key, a, b in flagged:
-            H.append(f'<tr><td><code class="name">{_e(key)}</code></td><td class="n">{a}</td><td class="n">{b}</td></tr>')
+            H.append(f'<tr><td><code class="name">{_name_html(key)}</code></td><td class="n">{a}</td><td class="n">{b}</td></tr>')
         H.append('</table></div>')
 
     errs = [r for r in rows if r.error]
@@ -869,7 +892,7 @@ def render_html(data: BatchData, report_path: Path | None = None, sort: str = "i
         H.append(f'<h2 id="errors">Errors ({len(errs)})</h2><div class="scroll"><table><tr><th>task</th><th>input</th>'
                  '<th>error</th></tr>')
         for r in errs:
-            H.append(f'<tr><td><code class="name">{_e(r.key)}</code></td><td>{_e(str(r.input))}</td>'
+            H.append(f'<tr><td><code class="name">{_name_html(r.key)}</code></td><td>{_path_html(str(r.input))}</td>'
                      f'<td><pre>{_e(r.error or "")}</pre></td></tr>')
         H.append('</table></div>')
 
@@ -891,16 +914,19 @@ def render_html(data: BatchData, report_path: Path | None = None, sort: str = "i
         H.append('<p class="muted">Sort the task table by it: <code>specguard report DIR --html FILE --sort '
                  'coverage</code> (least read first).</p>')
 
+    has_cov = bool(cov["tasks_known"])
     order = {"index": "input order", "coverage": "least read first", "verdict": "conflicts first",
              "seconds": "slowest first"}[sort]
     H.append(f'<h2 id="tasks">Tasks ({len(rows)}, {_e(order)})</h2><div class="scroll"><table class="tasks"><tr>'
-             '<th>#</th><th>task</th><th>verdict</th><th>evidence</th><th>read</th><th>seconds</th>'
+             '<th>#</th><th>task</th><th>verdict</th><th>evidence</th>' + ('<th>read</th>' if has_cov else '')
+             + '<th>seconds</th>'
              + ('<th>cost (USD)</th>' if has_cost else '') + '<th>labels</th><th>bundle</th><th>reason</th></tr>')
     for r in sort_rows(rows, sort):
         bl = f'<a href="{_rel_link(data.out_dir / r.bundle, base)}/">bundle</a>' if r.bundle else ''
         cost = (f'<td class="n">{"" if r.cost_usd is None else f"{r.cost_usd:.4f}"}</td>' if has_cost else '')
-        H.append(f'<tr><td class="n">{r.index}</td><td><code class="name">{_e(r.key)}</code></td><td>{_badge(r)}</td>'
-                 f'<td class="nowrap">{_e(r.evidence.value)}</td><td class="n nowrap">{_e(coverage_cell(r))}</td>'
+        H.append(f'<tr><td class="n">{r.index}</td><td><code class="name">{_name_html(r.key)}</code></td><td>{_badge(r)}</td>'
+                 f'<td class="nowrap">{_e(r.evidence.value)}</td>'
+                 + (f'<td class="n nowrap">{_e(coverage_cell(r))}</td>' if has_cov else '') +
                  f'<td class="n">{r.seconds:.2f}</td>{cost}'
                  f'<td>{_e(_labels_str(r.labels))}</td><td>{bl}</td>'
                  f'<td class="reason">{_long(r.reason, 200)}</td></tr>')
