@@ -275,3 +275,24 @@ def test_summary_conflict_side_by_side_and_recheck(tmp_path):
     assert lines[1].index("test_d.py") == lines[2].index("d.py")      # aligned columns
     assert any(x.startswith("  legend: CONFLICT") for x in lines)
     assert f"re-check: specguard verify {tmp_path / 'b'} --inputs {d} {t}" in text
+
+
+# -- #14.9 / #14.1: the configuration page, coverage in rows ---------------------------------------
+
+def test_configuration_page_lists_every_key():
+    """#14.9: docs/configuration.md names every configuration key and every task.toml key."""
+    from specguard.config import Config
+    from specguard.load import TASK_TOML_KEYS
+    text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    for key in list(Config.model_fields) + [k for k in TASK_TOML_KEYS if k != "labels"]:
+        assert f"| `{key}` |" in text, key
+    assert "| `[labels]` |" in text and "never read" in text and "leanprover/lean4:v4.35.0" in text
+
+
+def test_batch_row_copies_coverage():
+    """#14.1 (rows): a batch row carries the result's coverage and inconclusive kind."""
+    from specguard.batch import Job, TaskRef, row_from_result
+    r = _result(coverage={"assertions_total": 4, "assertions_read": 3}, inconclusive_kind="tests-unread")
+    job = Job(key="k", index=0, ref=TaskRef(kind="task-dir", path="x"))
+    row = row_from_result(job, r, seconds=0.1, bundle=None, run=1)
+    assert row.coverage.assertions_read == 3 and row.inconclusive_kind == "tests-unread"
