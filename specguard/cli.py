@@ -627,7 +627,11 @@ def format_summary(r, out: Path | None = None, inputs: Sequence = ()) -> str:
         lines.append(f"  proof REJECTED by the Lean kernel: {cert.reason}")
     elif cert.claims and (r.verdict.value != "inconclusive" or r.claims):
         lines.append(f"  proved by the Lean kernel in {cert.seconds:.2f} s: {_claim_words(cert.claims, r)}")
-    lines.append("  " + _LEGEND[r.verdict.value])
+    if r.evidence.value == "certified" or r.verdict.value == "inconclusive":
+        lines.append("  " + _LEGEND[r.verdict.value])
+    else:
+        lines.append(f"  legend: {r.verdict.value.replace('-', ' ').upper()} here is {ev}: SpecGuard's reading "
+                     "of the lines above, with no proof behind it")
     prose_unread = r.verdict.value == "inconclusive" and (
         r.inconclusive_kind in ("description-unread", "model-skipped")
         or (not r.claims and r.model is None))

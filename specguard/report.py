@@ -275,6 +275,14 @@ def _same_text(statement: str, text: str) -> bool:
     return not statement.strip() or " ".join(statement.split()) in flat
 
 
+def _why(f: "_Finding", text: str) -> str:
+    """A finding's explanation, without restating the statements the card already shows."""
+    if f.items and all(it["statement"] and it["statement"] in text for it in f.items) and \
+            text.startswith("no implementation satisfies"):
+        return "No implementation satisfies all of these lines."
+    return text
+
+
 def _rel_link(target: Path, from_dir: Path) -> str:
     rel = os.path.relpath(os.path.abspath(target), os.path.abspath(from_dir))
     return urllib.parse.quote(rel.replace(os.sep, "/"))
@@ -545,7 +553,8 @@ def render_markdown(data: BatchData, report_path: Path | None = None, sort: str 
                         L.append("  " + _fence(text).replace("\n", "\n  "))
                 if text and not _same_text(it["statement"], text):
                     L.append(f"  read as {_md_code(it['statement'])}")
-            L += ["", f"{_md_cell(f.explanation if r.verdict.value == 'conflict' or intro == _NEAR else r.reason)}", ""]
+            why = _why(f, f.explanation) if r.verdict.value == "conflict" or intro == _NEAR else r.reason
+            L += ["", _md_cell(why), ""]
 
     flagged, ta, tb, nt = _flagged(data)
     if flagged:
@@ -563,7 +572,7 @@ def render_markdown(data: BatchData, report_path: Path | None = None, sort: str 
     if errs:
         L += [f"## Errors ({len(errs)})", "", "| task | input | error |", "|---|---|---|"]
         for r in errs:
-            L.append(f"| {_md_cell(r.key)} | {_md_cell(str(r.input))} | {_md_cell(_one_line(r.error or '', 300))} |")
+            L.append(f"| {_md_cell(r.key)} | {_md_cell(str(r.input))} | {_md_cell(' '.join((r.error or '').split()))} |")
         L.append("")
 
     hist = _histogram([r.seconds for r in rows])
@@ -608,7 +617,7 @@ def render_markdown(data: BatchData, report_path: Path | None = None, sort: str 
         if has_cost:
             line += f" {'' if r.cost_usd is None else f'{r.cost_usd:.4f}'} |"
         bl = f"[bundle]({_rel_link(data.out_dir / r.bundle, base)}/)" if r.bundle else ""
-        line += f" {_md_cell(_labels_str(r.labels))} | {bl} | {_md_cell(_one_line(r.reason, 200))} |"
+        line += f" {_md_cell(_labels_str(r.labels))} | {bl} | {_md_cell(' '.join(r.reason.split()))} |"
         L.append(line)
     L.append("")
     return "\n".join(L)
@@ -872,7 +881,7 @@ def render_html(data: BatchData, report_path: Path | None = None, sort: str = "i
                 if not text or not _same_text(it["statement"], text):
                     H.append(f'<span class="muted">read as</span> <code class="stmt">{_e(it["statement"])}</code>')
                 H.append('</div>')
-            why = f.explanation if r.verdict.value == "conflict" or intro == _NEAR else r.reason
+            why = _why(f, f.explanation) if r.verdict.value == "conflict" or intro == _NEAR else r.reason
             H.append(f'<div class="muted why">{_long(why, 400)}</div></div>')
 
     flagged, ta, tb, nt = _flagged(data)
