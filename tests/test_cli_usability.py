@@ -296,3 +296,21 @@ def test_batch_row_copies_coverage():
     job = Job(key="k", index=0, ref=TaskRef(kind="task-dir", path="x"))
     row = row_from_result(job, r, seconds=0.1, bundle=None, run=1)
     assert row.coverage.assertions_read == 3 and row.inconclusive_kind == "tests-unread"
+
+
+def test_batch_takes_the_task_flags_of_check(tmp_path, core):
+    """#14.5: batch --spec --no-classify checks every task as check would (the spec an input of each
+    bundle's manifest, classification off); resuming with other task flags is refused."""
+    task = tmp_path / "tasks" / "mw"
+    task.mkdir(parents=True)
+    (task / "test_max_window.py").write_bytes((EX / "spec" / "test_max_window.py").read_bytes())
+    (task / "task.toml").write_text('description_text = "max_window(xs, k): the largest sum of k consecutive '
+                                    'items"\nentry_point = "max_window"\ntests = ["test_max_window.py"]\n')
+    out = tmp_path / "out"
+    p = run("batch", tmp_path / "tasks", "--out", out, "--spec", EX / "spec" / "spec.py", "--no-classify", "-q")
+    assert p.returncode == 1 and p.stdout == "", p.stdout + p.stderr
+    man = json.loads((out / "bundles" / "mw" / "manifest.json").read_text())
+    assert "spec" in [i["role"] for i in man["inputs"]] and man["options"]["classify"] is False
+    meta = json.loads((out / "batch.json").read_text())
+    assert meta["runs"][0]["options"]["spec_sha256"] and meta["runs"][0]["options"]["classify"] is False
+    clean_error(run("batch", tmp_path / "tasks", "--out", out), "other task options")
