@@ -611,6 +611,10 @@ def format_summary(r, out: Path | None = None, inputs: Sequence = ()) -> str:
             lines.append(f"    {u.loc}: {u.reason}")
         if len(r.unsupported) > 5:
             lines.append(f"    ... and {len(r.unsupported) - 5} more (every one is in result.json)")
+    skipped = [n for n in r.notes if n.endswith("not read (skipped)")]
+    if skipped:
+        lines.append(f"  skipped: {_n(len(skipped), 'test or file', 'tests or files')} of the test patch (not among the tests the "
+                     "instance says count; each listed in result.json's notes)")
     if r.model is not None:
         m = r.model
         lines.append(f"  model {m.model}: {len([s for s in m.specs if s.source])} of {_n(m.samples, 'spec')} "
