@@ -1,7 +1,9 @@
 """Command line: ``specguard check | batch | report | verify | export | doctor | schema``.
 
-Exit codes: 0 no conflict, 1 conflict, 2 inconclusive, 3 usage, input or toolchain error;
-verify: 0 valid, 1 invalid, 2 not certified, 3 error, 4 inputs incomplete (see ``verify --help``).
+Exit codes: 0 no conflict, 1 conflict, 2 inconclusive, 3 usage, input or toolchain error, 130
+interrupted (Ctrl-C); batch: 1 a conflict, else 3 a task could not be checked, else 2 an inconclusive
+task, else 0; verify: 0 valid, 1 invalid, 2 not certified, 3 error, 4 inputs incomplete (see
+``verify --help``).
 """
 
 from __future__ import annotations
@@ -257,6 +259,16 @@ EXIT_INTERRUPTED = 130   # 128 + SIGINT, as shells report a Ctrl-C
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line; exit codes in the module docstring.  No traceback reaches the user: a
+    Ctrl-C anywhere (even while starting up) exits 130."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("specguard: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     ap = build_parser()
     try:
         args = ap.parse_args(argv)

@@ -182,8 +182,9 @@ def test_ctrl_c_exits_130(tmp_path, core):
     """#14.4: a real SIGINT during a check: exit 130, one line, no traceback."""
     code = textwrap.dedent(f"""
         import os, signal, sys
-        from specguard import cli, check, bundle, load
-        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        from specguard import cli, check, bundle, load, verify, lean_runner
+        lean_runner.ensure_core()
+        signal.setitimer(signal.ITIMER_REAL, 0.15)
         signal.signal(signal.SIGALRM, lambda *a: os.kill(os.getpid(), signal.SIGINT))
         raise SystemExit(cli.main(["check", {str(EX / 'conflict')!r}, "--out", {str(tmp_path / 'b')!r}]))
     """)
