@@ -643,7 +643,9 @@ def format_summary(r, out: Path | None = None, inputs: Sequence = ()) -> str:
         lines.append(f"  proof REJECTED by the Lean kernel: {cert.reason}")
     elif cert.claims and (r.verdict.value != "inconclusive" or r.claims):
         lines.append(f"  proved by the Lean kernel in {cert.seconds:.2f} s: {_claim_words(cert.claims, r)}")
-    if r.evidence.value == "certified" or r.verdict.value == "inconclusive":
+    if r.conflict is not None and r.conflict.kind == "test-vs-test" and r.evidence.value == "certified":
+        lines.append("  legend: CONFLICT = no Python function can pass all the test lines above; one of them is wrong")
+    elif r.evidence.value == "certified" or r.verdict.value == "inconclusive":
         lines.append("  " + _LEGEND[r.verdict.value])
     else:
         lines.append(f"  legend: {r.verdict.value.replace('-', ' ').upper()} here is {ev}: SpecGuard's reading "
@@ -656,6 +658,11 @@ def format_summary(r, out: Path | None = None, inputs: Sequence = ()) -> str:
                      "(--spec FILE.py, see docs/spec-language.md), or let a model read it (--model MODEL)")
     elif r.verdict.value == "inconclusive" and r.unsupported and r.model is None:
         lines.append("  next: --model MODEL lets a model read the test lines listed above")
+    elif r.verdict.value == "inconclusive" and counts.get("left-open") and r.model is None:
+        k = counts["left-open"]
+        lines.append(f"  next: {_n(k, 'test assertion is', 'test assertions are')} not decided by what was "
+                     "formalized of the description: a spec (--spec FILE.py, see docs/spec-language.md) or a "
+                     "model (--model MODEL) can formalize more of it")
     if out is not None:
         lines.append(f"  bundle: {out}")
         if cert.accepted and cert.claims:
