@@ -480,6 +480,8 @@ def run_job(job: Job, cfg: _WorkerConfig) -> BatchRow:
     task = None
     try:
         task = load_ref(job.ref)
+        from .load import require_readable_tests
+        require_readable_tests(task)   # an error row, as `check` exits 3
         opts = Options(timeout=cfg.timeout, memory_mb=cfg.memory_mb, model=cfg.model, samples=cfg.samples,
                        min_agree=cfg.min_agree, judge=cfg.judge, classify=cfg.classify, context=cfg.context)
         if cfg.spec is not None:

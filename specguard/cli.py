@@ -427,30 +427,6 @@ def _check_entry_point(task, name: str) -> None:
                          hint="check the spelling; give the name of the function the tests call")
 
 
-def _check_tests_readable(task) -> None:
-    """Exit 3 when no test file could be read at all (every one undecodable or a syntax error):
-    there is nothing to check, and an 'inconclusive' would hide the input error."""
-    import ast
-    py = [t for t in task.tests if t.kind == "python"]
-    if not py or len(py) != len(task.tests):
-        return
-    why = []
-    for t in py:
-        if t.text is None:
-            why.append(f"{t.path}: not UTF-8 text")
-            continue
-        try:
-            ast.parse(t.text, filename=t.path)   # parsed only, never compiled or run
-        except SyntaxError as e:
-            why.append(f"{t.path}:{e.lineno or 1}: syntax error: {e.msg}")
-        except (ValueError, RecursionError, MemoryError) as e:
-            why.append(f"{t.path}: cannot be parsed: {type(e).__name__}")
-        else:
-            return
-    raise InputError("no test file can be read: " + "; ".join(why[:5]) + (" ..." if len(why) > 5 else ""),
-                     hint="fix the files (they must be UTF-8 Python that parses), or pass other --tests")
-
-
 def _task_options(args: argparse.Namespace, cfg):
     """check.Options from the task flags shared by ``check`` and ``batch`` (the spec is applied
     per task by :func:`specguard.bundle.with_spec`)."""
@@ -470,6 +446,7 @@ def _task_options(args: argparse.Namespace, cfg):
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from . import load
     from .bundle import default_out_dir, with_spec, write_bundle
     from .check import check_task
     _check_out_dir(args.out)
@@ -486,7 +463,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             _check_entry_point(task, args.entry_point)
         if task.entry_point != args.entry_point:
             task = task.model_copy(update={"entry_point": args.entry_point})
-    _check_tests_readable(task)
+    load.require_readable_tests(task)
     if args.out:
         out = Path(args.out)
     else:

@@ -1671,6 +1671,32 @@ def load_swebench(path: str, instance_id: str | None = None) -> Task:
     return _swebench_from_doc(_load_json_doc(path), instance_id)
 
 
+def require_readable_tests(task: Task) -> None:
+    """Raise an InputError (exit 3) when no test file of ``task`` can be read at all: every one
+    undecodable or a syntax error.  Then there is nothing to check, and an 'inconclusive' would
+    hide the input error.  (Files are parsed only, never compiled or run.)"""
+    py = [t for t in task.tests if t.kind == "python"]
+    if not py or len(py) != len(task.tests):
+        return
+    why = []
+    for t in py:
+        if t.text is None:
+            why.append(f"{t.path}: not UTF-8 text")
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ast.parse(t.text, filename=t.path)
+        except SyntaxError as e:
+            why.append(f"{t.path}:{e.lineno or 1}: syntax error: {e.msg}")
+        except (ValueError, RecursionError, MemoryError) as e:
+            why.append(f"{t.path}: cannot be parsed: {type(e).__name__}")
+        else:
+            return
+    raise InputError("no test file can be read: " + "; ".join(why[:5]) + (" ..." if len(why) > 5 else ""),
+                     hint="fix the files (they must be UTF-8 Python that parses), or pass other tests")
+
+
 # =====================================================================================
 # (d) task folders
 # =====================================================================================

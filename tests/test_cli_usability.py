@@ -315,3 +315,15 @@ def test_batch_takes_the_task_flags_of_check(tmp_path, core):
     meta = json.loads((out / "batch.json").read_text())
     assert meta["runs"][0]["options"]["spec_sha256"] and meta["runs"][0]["options"]["classify"] is False
     clean_error(run("batch", tmp_path / "tasks", "--out", out), "other task options")
+
+
+def test_batch_row_of_unreadable_tests_is_an_error(tmp_path, core):
+    """#14.4: in a batch, a task whose tests cannot be read at all is an error row (as check exits 3)."""
+    t = tmp_path / "tasks" / "bad"
+    t.mkdir(parents=True)
+    (t / "task.toml").write_text('description_text = "f(x) returns x"\ntests = ["test_f.py"]\n')
+    (t / "test_f.py").write_text("def test_f(:\n")
+    p = run("batch", tmp_path / "tasks", "--out", tmp_path / "out", "--json")
+    assert p.returncode == 3 and json.loads(p.stdout)["errors"] == 1, p.stdout + p.stderr
+    row = json.loads((tmp_path / "out" / "results.jsonl").read_text().splitlines()[0])
+    assert "test_f.py:1: syntax error" in row["error"]
