@@ -153,6 +153,7 @@ def test_missing_subcommand_names_no_internal_dest():
     assert p.returncode == 3 and "cmd" not in p.stderr and "COMMAND" in p.stderr
 
 
+@pytest.mark.lean
 def test_verbosity_before_the_subcommand_and_quiet_everywhere(tmp_path, core):
     """#14.5 + #14.4: -q before or after the subcommand silences stdout (schema, check, verify,
     report); --json still prints, with the bundle path; bundles are readable by others (#14.8)."""
@@ -181,6 +182,7 @@ def test_verbosity_before_the_subcommand_and_quiet_everywhere(tmp_path, core):
     assert not [n for n in tmp_path.iterdir() if n.name.startswith(".")]
 
 
+@pytest.mark.lean
 def test_ctrl_c_exits_130(tmp_path, core):
     """#14.4: a real SIGINT during a check: exit 130, one line, no traceback."""
     code = textwrap.dedent(f"""
@@ -197,6 +199,7 @@ def test_ctrl_c_exits_130(tmp_path, core):
     assert "Traceback" not in p.stderr and "interrupted" in p.stderr
 
 
+@pytest.mark.lean
 def test_batch_error_rows_are_errors_and_lock_is_removed(tmp_path, core):
     """#14.4 + #14.8: a batch whose only task cannot be loaded exits 3 and counts it as an error,
     not as inconclusive; a normal finish removes .batch.lock."""
@@ -302,6 +305,7 @@ def test_batch_row_copies_coverage():
     assert row.coverage.assertions_read == 3 and row.inconclusive_kind == "tests-unread"
 
 
+@pytest.mark.lean
 def test_batch_takes_the_task_flags_of_check(tmp_path, core):
     """#14.5: batch --spec --no-classify checks every task as check would (the spec an input of each
     bundle's manifest, classification off); resuming with other task flags is refused."""
@@ -320,6 +324,7 @@ def test_batch_takes_the_task_flags_of_check(tmp_path, core):
     clean_error(run("batch", tmp_path / "tasks", "--out", out), "other task options")
 
 
+@pytest.mark.lean
 def test_batch_row_of_unreadable_tests_is_an_error(tmp_path, core):
     """#14.4: in a batch, a task whose tests cannot be read at all is an error row (as check exits 3)."""
     t = tmp_path / "tasks" / "bad"

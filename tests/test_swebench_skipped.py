@@ -3,6 +3,8 @@ read or listed as skipped (file:line) in result.json, never dropped silently."""
 
 import json
 
+import pytest
+
 from specguard import load
 
 
@@ -47,6 +49,7 @@ def test_without_a_selection_every_test_is_read(tmp_path):
     assert all("is not among" not in n for n in task.notes)
 
 
+@pytest.mark.lean
 def test_skipped_tests_reach_result_json(tmp_path, core):
     """#14.6: the loader's notes lead the result's notes (result.json), through the real CLI."""
     from specguard import cli
