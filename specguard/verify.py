@@ -644,12 +644,23 @@ def pack_bundle(folder: Path, out_file: Path) -> Path:
 def _write_atomic(out: Path, data: bytes) -> None:
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
+        if out.is_dir():
+            raise BundleError(f"{out}: is a folder, expected a file name", hint=f"e.g. {out / 'certificate.lean'}")
         fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.tmp")
+    except OSError as e:
+        raise BundleError(f"cannot write {out}: {e.strerror or e}", hint="choose a writable path") from e
+    try:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)  # mkstemp makes it 0600: readable as any file the user writes
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, out)
     except OSError as e:
         raise BundleError(f"cannot write {out}: {e.strerror or e}", hint="choose a writable path") from e
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def _check_names(files: dict[str, bytes]) -> None:

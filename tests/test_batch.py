@@ -333,7 +333,7 @@ def test_pool_records_timeouts_and_worker_deaths():
 def test_task_timeout_from_the_cli(task_set: Path, tmp_path: Path, core):
     out = tmp_path / "out"
     p = run("batch", task_set / "a_conflict", "--out", out, "--task-timeout", "0.01", "--json")
-    assert p.returncode == 2, p.stdout + p.stderr        # an error row is inconclusive
+    assert p.returncode == 3, p.stdout + p.stderr        # an error row: a task could not be checked
     (r,) = rows_of(out)
     assert r["verdict"] == "inconclusive" and "TaskTimeout" in r["error"] and r["bundle"] is None
 

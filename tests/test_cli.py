@@ -37,8 +37,9 @@ def test_conflict_example(tmp_path, core):
 def test_conflict_summary_names_lines(core, tmp_path):
     p = run("check", "examples/conflict", "--out", str(tmp_path / "b"))
     assert p.returncode == 1
-    assert "CONFLICT (evidence: certified)" in p.stdout
-    assert "test_clamp_sum.py:10" in p.stdout
+    assert "CONFLICT (proof checked by the Lean kernel)" in p.stdout
+    assert "test_clamp_sum.py:10  assert clamp_sum([5, 5, 5], 12) == 15" in p.stdout
+    assert "re-check: specguard verify" in p.stdout
 
 
 def test_clean_example(tmp_path, core):
