@@ -895,7 +895,9 @@ class _Walker:
         q = self.ctx.qual(value.func) or ""
         if root is None or root in ("self", "cls") or q.split(".")[0] in _QUIET_MODULES:
             return None
-        if self.scope.is_local(root) and not (isinstance(value.func, ast.Name)):
+        held = self.scope.binding(root)
+        module_object = self.mode == "module" and (held is None or held.origin in ("import", "other-import"))
+        if self.scope.is_local(root) and not isinstance(value.func, ast.Name) and not module_object:
             return None
         return f"follows a call made for its effect, which may change what `{self.ctx.target}` sees " \
                f"(`{_src(value.func, 40)}` at line {value.lineno})"
