@@ -1331,6 +1331,8 @@ class _Walker:
 
     # -- comparisons ----------------------------------------------------------------
     def compare(self, stmt: ast.AST, left: ast.expr, op: ast.cmpop, right: ast.expr, negate: bool) -> None:
+        if not negate and self.abs_difference(stmt, left, op, right):
+            return
         ls, rs = self.subject(left), self.subject(right)
         if ls.involves and rs.involves:
             raise _Unsup(f"assertion compares two calls of `{self.ctx.target}`")
@@ -1357,6 +1359,31 @@ class _Walker:
         else:
             value = self.expected(right, ls)
         self.demand(stmt, ls.call, self.compare_expect(ls, op, value))
+
+    def abs_difference(self, stmt: ast.AST, left: ast.expr, op: ast.cmpop, right: ast.expr) -> bool:
+        """``abs(call - v) < eps`` (``<=``; ``v - call``; ``eps > abs(...)``): the result is a number
+        within ``eps`` of ``v``.  Kept as ``approx(v, abs=eps)``, whose enclosure (exact rationals,
+        :func:`specguard.emit.approx_enclosure`) every passing result lies in: a weaker statement."""
+        if isinstance(op, (ast.Gt, ast.GtE)):
+            left, right = right, left
+        elif not isinstance(op, (ast.Lt, ast.LtE)):
+            return False
+        if not (self.is_builtin_call(left, "abs") and len(left.args) == 1 and not left.keywords
+                and isinstance(left.args[0], ast.BinOp) and isinstance(left.args[0].op, ast.Sub)):
+            return False
+        a, b = left.args[0].left, left.args[0].right
+        sa, sb = self.subject(a), self.subject(b)
+        if sa.involves == sb.involves:
+            return False
+        s, other = (sa, b) if sa.involves else (sb, a)
+        if s.error or s.call is None or s.length:
+            return False
+        v = self.expected(other, s)
+        need(v.kind in ("int", "float") and not contains_nan(v), "`abs(call - v)` with a non-numeric `v`")
+        eps = self.tolerance(right, "tolerance")
+        need(eps is not None, "`abs(call - v) < eps` without a tolerance")
+        self.demand(stmt, s.call, Expect(kind=ExpectKind.approx, value=v, abs=eps))
+        return True
 
     def compare_expect(self, s: _Subject, op: ast.cmpop, v: V) -> Expect:
         if s.length:
@@ -1709,14 +1736,15 @@ class _Walker:
             return f"call target `{shown}` is not a module-level function `{target}`"
         if root in ("self", "cls"):
             return f"call target `{shown}` is a method of the test object (it may keep state between calls)"
-        if self.scope.is_local(root):
-            return f"call target `{shown}` is a method of the local object `{root}` (it may keep state between calls)"
         b = self.scope.binding(root)
+        module_import = self.mode == "module" and b is not None and b.origin == "import"
+        if self.scope.is_local(root) and not module_import:
+            return f"call target `{shown}` is a method of the local object `{root}` (it may keep state between calls)"
         if b is not None and b.origin in ("class", "def"):
             return f"call target `{shown}` is defined in the test file ({b.why}), not the function under test"
         if b is not None and b.origin != "import":
             return f"call target `{shown}` is a method of the module-level object `{root}` (it may keep state)"
-        if b is not None and not self.scope.is_local(root):
+        if b is not None and (module_import or not self.scope.is_local(root)):
             return self.ctx.attribute_problem(dotted_name(owner) or root, func.attr)
         return None
 
