@@ -533,6 +533,7 @@ class _Ctx:
         self.source_conflict: str | None = None
         self.handled: set[int] = set()
         self.read: set[int] = set()        # assertion nodes that gave a demand (or surely pass)
+        self.helper_problems: dict[int, str] = {}   # helper def -> why a call of it was not executed
         self.skipped: set[int] = set()     # assertion nodes of tests that are not selected
         self._texts: dict[int, str] = {}
         self._keys: dict[int, list[ast.AST]] = {}      # tree nodes only (ids stay valid)
@@ -1789,12 +1790,11 @@ class _Walker:
                 params = self.helper_params(call, fn)
             except _Unsup as u:
                 why = u.reason
-        if why is not None:
-            self.ctx.unsupported_inside(fn.body, self.block or f"assertion is in `{name}`, called at line "
-                                                               f"{call.lineno}, which is not executed: {why}")
+        if why is not None:      # not executed: a call made for its effect, as before
+            self.ctx.helper_problems.setdefault(id(fn), why)
             self.after(stmt)
-            self.block = self.block or f"follows the call of `{name}` at line {call.lineno}, which is not " \
-                                       f"executed ({why})"
+            if self.block is None and self.side_effect(call) is not None:
+                self.block = f"follows the call of `{name}` at line {call.lineno}, which is not executed ({why})"
             return
         facts = self.ctx.file.facts[id(fn)]
         module = self.scope.locals if self.mode == "module" else self.scope.module
@@ -2513,6 +2513,8 @@ def _formalize_file(f: _File, target: str | None, why: str, out: _Out, ctx: _Ctx
     if harness is not None:
         _run_harness(ctx, harness)
     for node, reason in lay.helpers:      # after the runs: a helper's assertions executed by a call count
+        why = ctx.helper_problems.get(id(node))
+        reason = f"{reason}; a call of it is not executed: {why}" if why else reason
         for key in ctx.assertion_keys([node]):
             if id(key) not in ctx.handled:
                 ctx.unsupported(key, reason)
