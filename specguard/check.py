@@ -738,7 +738,8 @@ def _reading_report(f: _Formal, r: Result, tests, spec) -> dict:
     update: dict = {"coverage": cov, "notes": tuple(tf.notes) + r.notes}
     if r.verdict is Verdict.inconclusive:
         exceeded = f.spec is not None and any(n.startswith("inconclusive at") for n in f.spec.notes)
-        timed_out = bool(r.certificate.reason) and "time" in (r.certificate.reason or "").lower()
+        why = (r.certificate.reason or "").lower()
+        timed_out = "time limit" in why or "timed out" in why or "timeout" in why
         if r.near_conflicts:
             kind = "near-conflict"
         elif exceeded or timed_out:

@@ -1797,7 +1797,12 @@ class _Walker:
                 self.block = f"follows the call of `{name}` at line {call.lineno}, which is not executed ({why})"
             return
         facts = self.ctx.file.facts[id(fn)]
-        module = self.scope.locals if self.mode == "module" else self.scope.module
+        module = self.scope.module
+        if self.mode == "module":     # called while the module runs: its names as bound so far; a mutable
+            # value may be changed by any call the helper makes (the escape analysis of module constants,
+            # done for tests after the module has run, does not cover this point)
+            module = {n: b.invalid(f"a module-level mutable value, which the calls of `{fn.name}` may change")
+                      if b.mutable and b.value is not None else b for n, b in self.scope.locals.items()}
         scope = _Scope(module, frozenset(facts.names) | frozenset(params))
         for p, b in params.items():
             scope.bind(p, b)

@@ -260,3 +260,20 @@ def test_module_level_assert_after_a_store_into_a_module():
         assert f(2) == 2
     """)
     assert not tf.demands
+
+
+def test_module_level_helper_call_cannot_share_a_mutable_constant():
+    """#11 (identity): `check(f)` at module level, the helper passing a module-level list twice: the
+    first call may change it before the second (no false conflict from f([1]) == 1 and f([1]) == 2)."""
+    tf = _read("""
+        from m import f
+
+        xs = [1]
+
+        def check(candidate):
+            assert candidate(xs) == 1
+            assert candidate(xs) == 2
+
+        check(f)
+    """)
+    assert not tf.demands
