@@ -2124,11 +2124,12 @@ def _has_skip_mark(nodes: Iterable[ast.AST]) -> bool:
 
 # -- module constants ---------------------------------------------------------------
 
-def _module_bindings(ctx: _Ctx, selected: bool) -> None:
+def _module_bindings(ctx: _Ctx, selected: bool, block: str | None = None) -> None:
     """Run the module's top level: its constants, whether it may be skipped, whether it rebinds
-    the function under test; mutable constants that may be mutated or shared lose their values."""
+    the function under test, its assertions (demands unless ``block`` says why not); mutable
+    constants that may be mutated or shared lose their values."""
     scope = _Scope({})
-    walker = _Walker(ctx, scope, "module")
+    walker = _Walker(ctx, scope, "module", block=block)
     body = ctx.file.tree.body
     _guarded(ctx, [s for s in body if not isinstance(s, _SCOPES)], lambda: walker.run(body))
     ctx.tables = _Scope(dict(scope.locals))   # parametrize tables are read at collection time
@@ -2511,7 +2512,10 @@ def _formalize_file(f: _File, target: str | None, why: str, out: _Out, ctx: _Ctx
         out.unsupported(u)
     lay = _layout(f.tree, ctx)
     selection = _Selection(f, lay.tests)
-    _module_bindings(ctx, selection.active)
+    imported = not selection.active or any(selection.matches(t) for t in lay.tests)
+    _module_bindings(ctx, selection.active, None if imported else
+                     "module-level assertion of a file none of whose tests is selected (only_tests): "
+                     "pytest may not import it")
     for test in lay.tests:
         _run_test(ctx, test, selection)
     harness = _implicit_check(ctx, lay)

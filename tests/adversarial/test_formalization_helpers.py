@@ -277,3 +277,13 @@ def test_module_level_helper_call_cannot_share_a_mutable_constant():
         check(f)
     """)
     assert not tf.demands
+
+
+def test_module_level_assert_of_an_unselected_file_is_not_a_demand():
+    """#11 (collection): with only_tests naming tests of another file, pytest does not import this
+    one: its module-level asserts do not run."""
+    src = models.TestSource(kind="python", path="test_x.py", only_tests=("test_other.py::test_b",),
+                            text="from m import f\n\nassert f(1) == 2\n\ndef test_a():\n    assert f(2) == 3\n")
+    tf = formalize_tests([src], "f")
+    assert not tf.demands
+    assert any("pytest may not import it" in u.reason for u in tf.unsupported)
