@@ -148,6 +148,8 @@ MAX_TEXT = 200
 MAX_HELPER_DEPTH = 8
 """Deepest chain of test-module helper calls executed (``check(candidate)`` calling ``_check(...)``
 ...); a deeper call (recursion) leaves the helper's assertions unsupported."""
+MAX_HELPER_CALLS = 5_000
+"""Most helper calls executed per test file (calls that fan out stay bounded)."""
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
 _TYPE_NAMES = frozenset({"int", "float", "str", "bytes", "bool", "list", "tuple", "dict", "set",
@@ -534,6 +536,7 @@ class _Ctx:
         self.handled: set[int] = set()
         self.read: set[int] = set()        # assertion nodes that gave a demand (or surely pass)
         self.helper_problems: dict[int, str] = {}   # helper def -> why a call of it was not executed
+        self.helper_calls = 0                       # helper calls executed (MAX_HELPER_CALLS)
         self.skipped: set[int] = set()     # assertion nodes of tests that are not selected
         self._texts: dict[int, str] = {}
         self._keys: dict[int, list[ast.AST]] = {}      # tree nodes only (ids stay valid)
@@ -964,9 +967,11 @@ class _Walker:
 
     def stmt_Return(self, stmt: ast.Return | ast.Raise) -> None:
         if isinstance(stmt, ast.Return) and self.depth and self.returned is None:
-            self.returned = f"after the `return` at line {stmt.lineno}"   # see call_helper
-            if stmt.value is not None and self.involves(stmt.value):
-                self.after(stmt)
+            # a helper's `return` (reached unconditionally: in a branch it is opaque): nothing after it
+            # in the helper runs, at any nesting (an unrolled loop's next statements and iterations
+            # too); the caller goes on (see call_helper)
+            self.returned = f"unreachable: after the `return` at line {stmt.lineno}"
+            self.block = self.block or self.returned
             return
         self.after(stmt)
 
@@ -1792,10 +1797,14 @@ class _Walker:
                 why = u.reason
         if why is not None:      # not executed: a call made for its effect, as before
             self.ctx.helper_problems.setdefault(id(fn), why)
+            if self.ctx.helper_calls >= MAX_HELPER_CALLS:
+                self.ctx.out.notes.append(f"{self.ctx.file.path}: helper calls stopped after {MAX_HELPER_CALLS} "
+                                          "(what later calls assert is not read)")
             self.after(stmt)
             if self.block is None and self.side_effect(call) is not None:
                 self.block = f"follows the call of `{name}` at line {call.lineno}, which is not executed ({why})"
             return
+        self.ctx.helper_calls += 1
         facts = self.ctx.file.facts[id(fn)]
         module = self.scope.module
         if self.mode == "module":     # called while the module runs: its names as bound so far; a mutable
@@ -1810,17 +1819,19 @@ class _Walker:
         sub.depth, sub.unroll = self.depth + 1, self.unroll
         for i, s in enumerate(fn.body):
             if sub.returned is not None:
-                self.ctx.unsupported_inside(fn.body[i:], f"unreachable: {sub.returned}")
+                self.ctx.unsupported_inside(fn.body[i:], sub.returned)
                 break
             sub.stmt(s)
         self.after(stmt)              # the call may mutate what it was given
-        if sub.block is not None and sub.block != self.block:
+        if sub.block is not None and sub.block not in (self.block, sub.returned):
             self.block = sub.block    # an exit, a patch or an effect inside the helper
         self.exit = self.exit or sub.exit
 
     def helper_problem(self, name: str, fn: ast.FunctionDef) -> str | None:
         if self.depth >= MAX_HELPER_DEPTH:
             return f"helper calls nested deeper than {MAX_HELPER_DEPTH} (recursion?)"
+        if self.ctx.helper_calls >= MAX_HELPER_CALLS:
+            return f"more than {MAX_HELPER_CALLS} helper calls executed in this file"
         if fn.decorator_list:
             return f"`{name}` is decorated (the call runs what the decorator returns)"
         facts = self.ctx.file.facts.get(id(fn))

@@ -287,3 +287,55 @@ def test_module_level_assert_of_an_unselected_file_is_not_a_demand():
     tf = formalize_tests([src], "f")
     assert not tf.demands
     assert any("pytest may not import it" in u.reason for u in tf.unsupported)
+
+
+def test_return_inside_an_unrolled_loop_of_a_helper():
+    """#11 (exits): a helper's `return` in the first iteration of a loop: nothing after it runs, not
+    the rest of the iteration nor the next iterations; the caller goes on."""
+    tf = _read("""
+        from m import f
+
+        def _c():
+            for v in [1, 2]:
+                assert f(v) == 1
+                return
+                assert f(v) == 3
+
+        def test_a():
+            _c()
+            assert f(5) == 5
+    """)
+    assert _demands(tf) == ["assert f(v) == 1", "assert f(5) == 5"]
+    assert [d.call.source() for d in tf.demands] == ["f(1)", "f(5)"]
+
+
+def test_conditional_return_in_a_helper_blocks_the_caller():
+    """#11 (exits): `if x: return` in a helper: whether what follows runs is not known."""
+    tf = _read("""
+        import os
+        from m import f
+
+        def _c(x):
+            if os.environ.get("A"):
+                return
+            assert f(x) == 1
+
+        def test_a():
+            _c(1)
+            assert f(2) == 2
+    """)
+    assert not tf.demands
+
+
+def test_helper_calls_that_fan_out_are_bounded():
+    """#12 (budget): helpers calling helpers ten times at each of eight levels (10**8 runs) stop at
+    the per-file budget, fast, with the reason."""
+    import time
+    levels = ["from m import f\n\n", "def h0(x):\n    assert f(x) == 1\n\n"]
+    for i in range(1, 8):
+        levels.append(f"def h{i}(x):\n" + f"    h{i - 1}(x)\n" * 10 + "\n")
+    levels.append("def test_a():\n    h7(1)\n")
+    t0 = time.monotonic()
+    tf = _read("".join(levels))
+    assert time.monotonic() - t0 < 20
+    assert any("helper calls stopped" in n for n in tf.notes)
