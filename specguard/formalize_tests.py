@@ -2744,6 +2744,9 @@ def _candidates(f: _File) -> Iterator[str]:
     """Names of the functions whose results the file's assertions test (one per use)."""
     ctx = _Ctx(f, None, "", _Out())
     defined = {s.name for s in f.tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    # a parameter of a function of the file (`check(candidate)`) holds what its caller passes
+    defined |= {p.arg for n in ast.walk(f.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                for p in n.args.posonlyargs + n.args.args + n.args.kwonlyargs}
 
     def called(func: ast.expr) -> Iterator[str]:
         local = _last_part(func)

@@ -229,3 +229,10 @@ def test_coverage_counts_each_source_statement_once():
     """)
     assert len(tf.demands) == 3
     assert (tf.assertions_read, tf.assertions_total) == (1, 2)
+
+
+def test_a_helper_parameter_is_never_inferred_as_the_entry_point():
+    """Without an entry point, HumanEval's `candidate` is not taken for the function under test."""
+    from specguard.formalize_tests import infer_entry_point
+    src = models.TestSource(kind="python", path="t.py", text="def check(candidate):\n    assert candidate(1) == 2\n")
+    assert infer_entry_point([src]) is None
