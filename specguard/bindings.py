@@ -25,7 +25,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
-__all__ = ["Binding", "Entry", "Symbols", "resolve_entry", "resolve_module", "scope_bindings"]
+__all__ = ["Binding", "Entry", "Symbols", "resolve_entry", "resolve_module", "scope_bindings", "single_binding_problem"]
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -417,3 +417,29 @@ def resolve_module(sym: Symbols, root: str, attr: str) -> Entry:
         return Entry(problem=f"`{root}` may be more than one module")
     b = live[-1]
     return Entry(module=b.module if b.kind == "import" else f"{b.module}.{b.orig}")
+
+
+# -- names the test module binds once: helpers and aliases --------------------------------------
+
+def single_binding_problem(sym: Symbols, name: str) -> str | None:
+    """None when ``name`` is bound exactly once in the scope, unconditionally, with no ``global``
+    write from a function, no dynamic write and no ``import *`` that could rebind it: then every
+    use of the name after that statement, at any later time, sees that binding (a test-module
+    helper ``def check(candidate)`` or an alias ``g = f``); else why not, with the line."""
+    dyn = sym.unknown_writes(name)
+    if dyn is not None:
+        return f"`{name}` may be rebound by {dyn[1]} at line {dyn[0]}"
+    binds = sym.of(name)
+    if not binds:
+        return f"`{name}` is not bound in this file"
+    if len(binds) > 1:
+        return f"`{name}` is bound more than once ({binds[0].describe()}, {binds[1].describe()})"
+    b = binds[0]
+    if b.conditional:
+        return f"`{name}` is bound only conditionally ({b.describe()})"
+    if b.kind == "global":
+        return f"`{name}` may be rebound by {b.describe()}"
+    stars = [s for s in sym.stars if s.line > b.line]
+    if stars:
+        return f"`{name}` may be rebound by {stars[0].describe()}"
+    return None

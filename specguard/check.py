@@ -19,7 +19,7 @@ from .twins import find_twins
 from .models import (Call, Claim, ClaimKind, DescFormalization, Demand, Expect, ExpectKind, InputFile, Loc, Task,
                      TestFormalization, Unsupported)
 from .llm import ModelSettings
-from .results import (ASSUMPTIONS, CertReport, ClaimReport, ConflictCore, Evidence, Item, Result, RuntimeReport,
+from .results import (ASSUMPTIONS, CertReport, ClaimReport, ConflictCore, Coverage, Evidence, Item, Result, RuntimeReport,
                       TestReport, Verdict)
 
 
@@ -501,7 +501,10 @@ def _check_task(task: Task, options: Options | None = None) -> Bundle:
                    "your configuration file would let a model read the unsupported assertions and formalize "
                    "the prose)")
         return dataclasses.replace(b, result=r.model_copy(update={"notes": r.notes + (skipped,)}))
-    return _model_path(task, opts, b)
+    b = _model_path(task, opts, b)
+    if b.result.verdict is not Verdict.inconclusive and b.result.inconclusive_kind is not None:
+        b = dataclasses.replace(b, result=b.result.model_copy(update={"inconclusive_kind": None}))
+    return b
 
 
 @dataclass
@@ -738,11 +741,41 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
                     certificate=cert, runtime=RuntimeReport(kind=rt.kind, version=rt.version, commit=rt.commit),
                     specguard_version=__version__, seconds=round(time.monotonic() - start, 4),
                     labels=dict(task.labels))
+    result = result.model_copy(update=_reading_report(f, result, test_clauses, spec_clauses))
     claims_proven = tuple(p.claims) if certified else ()
     from .results import DerivationOptions
     return Bundle(result=result, files=files, claims=claims_proven,
                   options=DerivationOptions(classify=opts.classify, spec_budget=opts.spec_budget,
                                             spec_binds=opts.spec_binds))
+
+
+def _reading_report(f: _Formal, r: Result, tests, spec) -> dict:
+    """What was read (``Result.coverage``) and, for an inconclusive verdict, why, as a kind to filter
+    on (``Result.inconclusive_kind``); also the test reader's notes (the HumanEval harness call)."""
+    tf, df = f.tf, f.df
+    cov = Coverage(assertions_total=tf.assertions_total, assertions_read=tf.assertions_read,
+                   examples_seen=getattr(df, "examples_seen", 0), examples_read=getattr(df, "examples_read", 0),
+                   statements_seen=getattr(df, "statements_seen", 0),
+                   statements_read=getattr(df, "statements_read", 0))
+    update: dict = {"coverage": cov, "notes": tuple(tf.notes) + r.notes}
+    if r.verdict is Verdict.inconclusive:
+        exceeded = f.spec is not None and any(n.startswith("inconclusive at") for n in f.spec.notes)
+        why = (r.certificate.reason or "").lower()
+        timed_out = "time limit" in why or "timed out" in why or "timeout" in why
+        if r.near_conflicts:
+            kind = "near-conflict"
+        elif exceeded or timed_out:
+            kind = "budget"
+        elif r.conflict is not None:
+            kind = "other"                       # a conflict whose certificate was rejected
+        elif not tests:
+            kind = "tests-unread"
+        elif not spec:
+            kind = "description-unread"
+        else:
+            kind = "no-conflict-in-what-was-read"
+        update["inconclusive_kind"] = kind
+    return update
 
 
 def _list_view(v):

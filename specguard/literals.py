@@ -75,6 +75,9 @@ MAX_SEQ_LEN = 10**7
 MAX_VALUE_SIZE = 10**7
 """Most nodes in one value (:func:`~specguard.values.value_size`)."""
 MAX_RANGE = 10**6
+"""Most elements of a ``range(...)`` evaluated."""
+MAX_COMPREHENSION_STEPS = 10**6
+"""Most iterations (all generators together) of one comprehension evaluated."""
 """Most elements materialised from one ``range(..)``."""
 
 _SEQ_KINDS = ("str", "bytes", "list", "tuple")
@@ -339,6 +342,81 @@ class _Evaluator:
             self.mutable_names.add(node.id)
         _check_size(size)
         return _R(v, size)
+
+    # -- comprehensions over exact values ---------------------------------------------------------
+    def ev_ListComp(self, node: ast.ListComp) -> _R:
+        return _container("list", self.comprehension(node.generators, lambda: [self.ev(node.elt)]))
+
+    def ev_SetComp(self, node: ast.SetComp) -> _R:
+        return self.make_set(self.comprehension(node.generators, lambda: [self.ev(node.elt)]), "set")
+
+    def ev_DictComp(self, node: ast.DictComp) -> _R:
+        key = lambda: self.ev(node.key)     # noqa: E731 (Python evaluates the key first)
+        return self.make_dict(self.comprehension(node.generators, lambda: [(key(), self.ev(node.value))]))
+
+    def comprehension(self, gens: list[ast.comprehension], produce: Callable[[], list[Any]]) -> list[Any]:
+        """Python's comprehension semantics over exact iterables: the generators nested left to
+        right, each ``if`` filtering, the targets bound in the comprehension's own scope (names of
+        the enclosing scope are not changed)."""
+        outer = self.env
+        local: dict[str, V] = {}
+        steps = [0]
+        out: list[Any] = []
+
+        def run(i: int) -> None:
+            if i == len(gens):
+                out.extend(produce())
+                return
+            g = gens[i]
+            if g.is_async:
+                raise NotLiteral("an async comprehension is not a literal")
+            self.env = outer if i == 0 else _Overlay(local, outer)   # the first iterable: enclosing scope
+            items = self.iterate(g.iter)
+            self.env = _Overlay(local, outer)
+            targets = _comp_targets(g.target)
+            for item in items:
+                steps[0] += 1
+                if steps[0] > MAX_COMPREHENSION_STEPS:
+                    raise NotLiteral(f"comprehension of more than {MAX_COMPREHENSION_STEPS:,} steps")
+                _bind_comp(g.target, item.v, local)
+                self.mutable_names.difference_update(targets)   # a fresh binding each iteration
+                if all(self.condition(c) for c in g.ifs):
+                    run(i + 1)
+
+        try:
+            run(0)
+        finally:
+            self.env = outer
+        for name in {n for g in gens for n in _comp_targets(g.target)}:
+            self.mutable_names.discard(name)
+        return out
+
+    def condition(self, node: ast.expr) -> bool:
+        """The truth of a comprehension's ``if`` (comparisons are evaluated there only)."""
+        if isinstance(node, ast.Compare):
+            return _truthy(self.compare(node).v)
+        return _truthy(self.ev(node).v)
+
+    def compare(self, node: ast.Compare) -> _R:
+        """Comparisons of scalars (``i % 2 == 0``, ``x > 3``, ``c in "aeiou"``), with Python's operators."""
+        left = _plain(self.ev(node.left).v)
+        result = True
+        for op, comp in zip(node.ops, node.comparators):
+            right = _plain(self.ev(comp).v)
+            fn = _COMPARE.get(type(op))
+            if fn is None:
+                raise NotLiteral(f"the `{type(op).__name__}` comparison is not evaluated")
+            if isinstance(op, (ast.In, ast.NotIn)) and not (isinstance(left, str) and isinstance(right, str)):
+                raise NotLiteral("`in` is evaluated between strings only")
+            if isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) and not (
+                    all(type(x) in (bool, int, float) for x in (left, right))
+                    or all(type(x) is str for x in (left, right)) or all(type(x) is bytes for x in (left, right))):
+                raise NotLiteral("ordering of values of different kinds")
+            result = bool(fn(left, right))
+            if not result:
+                break
+            left = right
+        return _scalar(V("bool", result))
 
     def shadowed(self, name: str) -> bool:
         if self.env is None:
@@ -621,6 +699,8 @@ class _Evaluator:
             it = self.iter_call(node)
             if it is not None:
                 return it
+        if isinstance(node, ast.GeneratorExp):       # consumed at once by list()/tuple()/a loop
+            return self.comprehension(node.generators, lambda: [self.ev(node.elt)])
         return self.elements_of(self.ev(node))
 
     @staticmethod
@@ -700,6 +780,56 @@ _CALLS: dict[str, Callable[[_Evaluator, ast.Call], _R]] = {
     "set": _Evaluator.call_sequence, "frozenset": _Evaluator.call_sequence,
     "dict": _Evaluator.call_dict, "float": _Evaluator.call_float, "int": _Evaluator.call_int,
 }
+
+
+_COMPARE: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+}
+
+
+class _Overlay(Mapping[str, V]):
+    """A comprehension's scope: its own targets, then the enclosing names."""
+
+    def __init__(self, local: dict[str, V], outer: Mapping[str, V] | None) -> None:
+        self.local, self.outer = local, outer
+
+    def __getitem__(self, name: str) -> V:
+        if name in self.local:
+            return self.local[name]
+        if self.outer is None:
+            raise KeyError(name)
+        return self.outer[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.local or (self.outer is not None and name in self.outer)
+
+    def __iter__(self):
+        return iter(set(self.local) | set(self.outer or ()))
+
+    def __len__(self) -> int:
+        return len(set(self.local) | set(self.outer or ()))
+
+
+def _comp_targets(t: ast.expr) -> list[str]:
+    if isinstance(t, ast.Name):
+        return [t.id]
+    if isinstance(t, (ast.Tuple, ast.List)):
+        return [n for e in t.elts for n in _comp_targets(e)]
+    raise NotLiteral("a comprehension target other than names")
+
+
+def _bind_comp(t: ast.expr, v: V, local: dict[str, V]) -> None:
+    if isinstance(t, ast.Name):
+        local[t.id] = v
+        return
+    assert isinstance(t, (ast.Tuple, ast.List))
+    if any(isinstance(e, ast.Starred) for e in t.elts):
+        raise NotLiteral("a starred comprehension target")
+    if v.kind not in ("list", "tuple") or len(v.val) != len(t.elts):
+        raise NotLiteral("a comprehension target that does not match the element")
+    for e, x in zip(t.elts, v.val):
+        _bind_comp(e, x, local)
 
 
 def _is_iter_call(node: ast.expr) -> bool:

@@ -159,6 +159,14 @@ class TestFormalization(Frozen):
     demands: tuple[Demand, ...] = ()
     unsupported: tuple[Unsupported, ...] = ()
     errors: tuple[Unsupported, ...] = Field(default=(), description="files that could not be parsed at all")
+    notes: tuple[str, ...] = Field(default=(), description="how the tests were read, where it rests on an "
+                                                           "assumption (the HumanEval harness call)")
+    assertions_total: int = Field(default=0, description="assertion statements of the python sources (`assert`, "
+                                  "assertion method calls, `pytest.raises`/`assertRaises` blocks and calls), each "
+                                  "source statement once however often it runs, those of unselected tests excluded; "
+                                  "plus one per table case")
+    assertions_read: int = Field(default=0, description="of those, the ones that gave at least one demand in some "
+                                 "run (or surely pass: `assert True`)")
 
 
 # -- description claims ------------------------------------------------------------

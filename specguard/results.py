@@ -179,9 +179,15 @@ class Coverage(_Frozen):
     """How much of the task SpecGuard read: a screening user tells "read everything, found nothing"
     from "read nothing" by these counts."""
 
-    assertions_total: int = Field(default=0, description="assertion statements in the tests pytest/unittest would "
-                                                         "run (each JSON-table case counts as one)")
-    assertions_read: int = Field(default=0, description="of those, formalized (exactly or by a weaker statement)")
+    assertions_total: int = Field(default=0, description="assertion statements of the python test sources: `assert` "
+                                  "statements (module level included), unittest `self.assert*` calls, `pytest.raises`"
+                                  "/`assertRaises` blocks and calls; each source statement counted once however "
+                                  "often it runs (loops, parametrize rows, helper calls); those of tests not "
+                                  "selected by only_tests excluded; each JSON-table case counts as one")
+    assertions_read: int = Field(default=0, description="of those, the statements that gave at least one demand in "
+                                 "some run (exactly or by a weaker statement), or that pass whatever the function "
+                                 "does (`assert True`); read by the AST path only (model-read assertions are in "
+                                 "`model.demands`)")
     examples_seen: int = Field(default=0, description="description examples seen (doctest outputs, worked examples)")
     examples_read: int = Field(default=0, description="of those, formalized as claims")
     statements_seen: int = Field(default=0, description="other description statements seen (return annotation, "

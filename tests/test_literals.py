@@ -109,7 +109,7 @@ def test_nan_is_refused(src):
     ("1 / 0", "division by zero"), ("1 // 0", "division by zero"), ("1 % 0", "division by zero"),
     ("0 ** -1", "division by zero"), ("1j", "not plain data"), ("...", "not plain data"),
     ("(-8) ** 0.5", "complex"), ("2.0 ** 5000", "overflow"), ("x", "name `x`"), ("f(1)", "call of `f`"),
-    ("a.b", "attribute `a.b`"), ("1 < 2", "comparison"), ("[x for x in y]", "comprehension"),
+    ("a.b", "attribute `a.b`"), ("1 < 2", "comparison"), ("[x for x in y]", "name `y`"), ("[x async for x in y]", "async"),
     ("lambda: 1", "lambda"), ("1 if x else 2", "conditional"), ("'%d' % 1", "operator %"),
     ("[1][5]", "out of range"), ("{1: 2}[3]", "not in dict"), ("range(3)", "call of `range`"),
     ("1 << -1", "negative shift"), ("int('x')", "int() fails"), ("1.5 & 1", "on a float"),
@@ -247,3 +247,41 @@ def test_binary_arithmetic_agrees_with_cpython(a, op, b):
             ev(src)
         return
     assert ev(src) == from_python(expected)
+
+
+# -- #12: comprehensions and generator expressions over exact values ------------------------------
+
+@pytest.mark.parametrize("src,want", [
+    ("[i * i for i in range(4)]", [0, 1, 4, 9]),
+    ("list(range(5))", [0, 1, 2, 3, 4]),
+    ('"ab" * 3', "ababab"),
+    ("[i for i in range(10) if i % 2 == 0]", [0, 2, 4, 6, 8]),
+    ("[(i, j) for i in range(3) for j in range(i)]", [(1, 0), (2, 0), (2, 1)]),
+    ("{k: v for k, v in [(1, 2), (3, 4)]}", {1: 2, 3: 4}),
+    ("{i % 3 for i in range(10)}", {0, 1, 2}),
+    ("tuple(c for c in 'abcde' if c in 'aeiou')", ("a", "e")),
+    ("[[0] * 2 for _ in range(2)]", [[0, 0], [0, 0]]),
+    ("-(2 ** 3)", -8),
+])
+def test_computed_but_exact_values(src, want):
+    """#12 item 2: computed arguments are evaluated with Python's semantics, as Python would."""
+    assert ev(src).val == ev(repr(want)).val
+
+
+def test_comprehension_variables_do_not_leak():
+    """#12: a comprehension's targets live in its own scope (Python 3)."""
+    assert "name `i`" in refused("[i for i in range(3)] + [i]")
+
+
+def test_comprehension_cannot_share_a_mutable_value():
+    """#11 (identity): `[xs for _ in range(2)]` holds one object twice: not a literal."""
+    from specguard.literals import eval_literal, eval_literal_text
+    import ast
+    env = {"xs": eval_literal_text("[1]")}
+    with pytest.raises(NotLiteral, match="twice"):
+        eval_literal(ast.parse("[xs for _ in range(2)]", mode="eval").body, env)
+
+
+def test_comprehension_step_limit():
+    """#12: a comprehension of more steps than the limit is refused, not evaluated."""
+    assert "steps" in refused("[0 for i in range(1000) for j in range(1001)]")

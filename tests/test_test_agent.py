@@ -15,7 +15,7 @@ DESC = 'def double(x: int) -> int:\n    """Return twice x.\n\n    >>> double(2)\
 TESTS = '''from m import double
 
 
-def check(x, want):
+def check(x, want, *more):
     assert double(x) == want
 
 
@@ -96,7 +96,7 @@ def test_raises_needs_the_marker_and_the_class_in_the_lines(tmp_path):
 
 
 def test_a_literal_must_be_a_whole_operand(tmp_path):
-    tests = ("from m import double\n\n\ndef check(x, want):\n    assert double(x) == want\n\n\n"
+    tests = ("from m import double\n\n\ndef check(x, want, *more):\n    assert double(x) == want\n\n\n"
              "def test_it():\n    n = 9\n    check(2, n-5)\n    check(3, 5 * n)\n    check(4, -8)\n")
     task = _task(tmp_path, tests)
     acc = _read(task, dict(lines=(10, 5), call="double(2)", returns="-5"), dict(lines=(11, 5), call="double(3)", returns="5"),
@@ -113,7 +113,7 @@ def test_a_proposal_for_another_file_is_dropped(tmp_path):
 
 
 def test_literals_match_token_for_token_not_by_layout(tmp_path):
-    tests = ("from m import double\n\n\ndef check(x, want):\n    assert double(x) == want\n\n\n"
+    tests = ("from m import double\n\n\ndef check(x, want, *more):\n    assert double(x) == want\n\n\n"
              "def test_it():\n    check([1,\n           2], {'a': \"b\"})\n")
     task = _task(tmp_path, tests)
     acc = _read(task, dict(lines=(9, 10, 5), call='double([1, 2])', returns='{"a": \'b\'}'))
@@ -195,7 +195,7 @@ def test_model_read_assertions_never_clear_a_task(tmp_path):
     from specguard.check import Options, check_task
     from specguard.llm import ModelSettings
     from specguard.results import Verdict
-    tests = "from m import double\n\n\ndef check(x, want):\n    assert double(x) == want\n\n\ndef test_it():\n    check(2, 4)\n"
+    tests = "from m import double\n\n\ndef check(x, want, *more):\n    assert double(x) == want\n\n\ndef test_it():\n    check(2, 4)\n"
     task = _task(tmp_path, tests)
     reply = _reply(task, dict(lines=[9, 5], call="double(2)", returns="4"))
     r = check_task(task, Options(model=ModelSettings(model="gpt-4o-mini", mock_responses=[reply, "no spec"]),
@@ -212,7 +212,7 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 def test_no_invented_value_is_ever_accepted(tmp_path_factory, a, b, c):
     """Property: a proposed value is accepted only if it is literally in the cited lines."""
     tmp = tmp_path_factory.mktemp("p")
-    tests = (f"from m import double\n\n\ndef check(x, want):\n    assert double(x) == want\n\n\n"
+    tests = (f"from m import double\n\n\ndef check(x, want, *more):\n    assert double(x) == want\n\n\n"
              f"def test_it():\n    check({a}, {b})\n")
     task = _task(tmp, tests)
     acc = _read(task, dict(lines=(9, 5), call=f"double({a})", returns=str(c)),
@@ -235,7 +235,7 @@ def test_no_invented_value_is_ever_accepted(tmp_path_factory, a, b, c):
 ])
 def test_the_context_of_a_cited_line_counts(tmp_path, test_body, why):
     """What an xfail, skipped, guarded or patched assertion says is not what must hold."""
-    head = "import pytest, unittest\nfrom unittest import mock\nfrom m import double\n\n\ndef check(x, want):\n" \
+    head = "import pytest, unittest\nfrom unittest import mock\nfrom m import double\n\n\ndef check(x, want, *more):\n" \
            "    assert double(x) == want\n\n\n"
     task = _task(tmp_path, head + test_body)
     line = next(i for i, t in enumerate((head + test_body).splitlines(), 1) if "check(2, 5)" in t)

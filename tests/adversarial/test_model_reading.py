@@ -9,7 +9,7 @@ from specguard import load
 from specguard.test_agent import ModelDemands, Proposal, accept_for
 
 DESC = 'def count_vowels(s: str) -> int:\n    """Count the vowels of s."""\n'
-HELPER = "from m import count_vowels\n\n\ndef check(s, n):\n    assert count_vowels(s) == n\n\n\n"
+HELPER = "from m import count_vowels\n\n\ndef check(s, n, *more):   # *more: the AST path does not execute it\n    assert count_vowels(s) == n\n\n\n"
 
 
 def _task(tmp_path, body: str):
@@ -47,7 +47,7 @@ def test_a_demand_from_one_parametrize_row_is_accepted(tmp_path):
 
 def test_a_demand_across_two_loop_iterations_is_dropped(tmp_path):
     """#11.4: one loop iteration's element, not two (a `raises` demand read through a loop)."""
-    body = ('def rejects(a, b):\n    with pytest.raises(ValueError):\n        count_vowels(a, b)\n\n\n'
+    body = ('def rejects(a, b, *more):\n    with pytest.raises(ValueError):\n        count_vowels(a, b)\n\n\n'
             'def test_loop():\n    for a, b in [("x", 1), ("y", 2)]:\n        rejects(a, b)\n')
     task = _task(tmp_path, body)
     lines = (14, 15, 9, 10)
@@ -146,7 +146,7 @@ def test_a_test_under_an_unknown_decorator_cannot_be_cited(tmp_path):
 
 def test_a_demand_across_two_zipped_rows_is_dropped(tmp_path):
     """#11.4: `zip(["hello", "xyz"], [2, 0])` pairs element i with element i: "hello" with 0 is two runs."""
-    body = ('def rejects(a, b):\n    with pytest.raises(ValueError):\n        count_vowels(a, b)\n\n\n'
+    body = ('def rejects(a, b, *more):\n    with pytest.raises(ValueError):\n        count_vowels(a, b)\n\n\n'
             'def test_loop():\n    for a, b in zip(["x", "y"],\n                    [1, 2]):\n        rejects(a, b)\n')
     task = _task(tmp_path, body)
     lines = (14, 15, 16, 9, 10)
