@@ -53,9 +53,11 @@ def _check_one(job):
             opts.model = ModelSettings(model=model, cache_dir=Path(cache) if cache else default_cache_dir())
         r = check_task(task, opts).result
         cost = r.model.cost_usd if getattr(r, "model", None) is not None else 0.0
+        cov = r.coverage.model_dump() if r.coverage is not None else {}
         return {"task_id": task_id, "verdict": r.verdict.value, "evidence": r.evidence.value,
                 "reason": r.reason, "seconds": time.monotonic() - t0, "cost_usd": cost,
-                "core": r.conflict.kind if r.conflict else None}
+                "core": r.conflict.kind if r.conflict else None, "coverage": cov,
+                "inconclusive_kind": r.inconclusive_kind}
     except Exception as e:  # recorded, the benchmark goes on
         return {"task_id": task_id, "verdict": "error", "evidence": "none", "reason": f"{type(e).__name__}: {e}",
                 "seconds": time.monotonic() - t0, "core": None, "cost_usd": 0.0}
@@ -76,6 +78,10 @@ def score(rows, conflicted: bool) -> dict:
            "no_conflict": c(lambda r: r["verdict"] == "no-conflict"),
            "no_conflict_certified": c(lambda r: r["verdict"] == "no-conflict" and r["evidence"] == "certified")}
     out["fractions"] = {k: round(v / n, 4) if n else 0.0 for k, v in out.items() if k != "n"}
+    # what was read, summed over the run's tasks (Result.coverage)
+    out["coverage"] = {k: sum(r.get("coverage", {}).get(k, 0) for r in rows)
+                       for k in ("assertions_read", "assertions_total", "examples_read", "examples_seen",
+                                 "statements_read", "statements_seen")}
     out["cost_per_task_usd"] = round(sum(r.get("cost_usd", 0.0) for r in rows) / n, 6) if n else 0.0
     return out
 
@@ -127,6 +133,12 @@ def main(argv=None) -> int:
         cells = [f"{s['n']:>16}"] + [f"{s[c]:>6} ({s['fractions'][c]:.3f})" for c in cols[1:]]
         print(f"{run:22}" + "".join(f"{x:>16}" for x in cells) + f"{s['seconds']:>10}"
               + (f"   ${s['cost_per_task_usd']}/task" if args.model else ""))
+    print("coverage (read / total, summed over the run's tasks):")
+    for run in args.runs:
+        c = report[run]["coverage"]
+        part = lambda a, b: f"{c[a]}/{c[b]}" + (f" ({c[a] / c[b]:.1%})" if c[b] else "")  # noqa: E731
+        print(f"  {run:22} assertions {part('assertions_read', 'assertions_total'):>20}   examples "
+              f"{part('examples_read', 'examples_seen'):>18}   statements {part('statements_read', 'statements_seen')}")
     print(f"total seconds: {report['seconds']}")
     return 0
 
