@@ -1911,8 +1911,27 @@ def _is_parametrize(ctx: _Ctx, d: ast.expr) -> bool:
     return isinstance(d, ast.Call) and _mark_name(ctx, d).endswith("mark.parametrize")
 
 
-def _has_skip_mark(nodes: Iterable[ast.AST]) -> bool:
-    return any(isinstance(n, (ast.Attribute, ast.Name)) and _last_part(n) in _SKIP_MARKS for n in _walk_all(nodes))
+def _has_skip_mark(ctx: _Ctx, nodes: Iterable[ast.AST]) -> bool:
+    """Whether the marks ``nodes`` (decorators, ``pytestmark`` values, a ``pytest.param``'s ``marks=``)
+    may skip or xfail the test.  A mark's name is resolved through the file's imports (``from
+    unittest import expectedFailure as ef``; ``@ef``); a mark that is not written out as
+    ``pytest.mark.NAME`` or ``unittest.NAME`` (a variable such as ``XF = pytest.mark.xfail``, a call's
+    result) has an unknown value, so it may be one."""
+    if any(isinstance(n, (ast.Attribute, ast.Name)) and _last_part(n) in _SKIP_MARKS for n in _walk_all(nodes)):
+        return True
+    return any(_mark_may_skip(ctx, n) for n in nodes)
+
+
+def _mark_may_skip(ctx: _Ctx, node: ast.AST) -> bool:
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return any(_mark_may_skip(ctx, e) for e in node.elts)
+    q = ctx.qual(node.func if isinstance(node, ast.Call) else node)
+    if q is None:
+        return True
+    parts = q.split(".")
+    if _SKIP_MARKS.intersection(parts):
+        return True
+    return not ((parts[:2] == ["pytest", "mark"] and len(parts) > 2) or (parts[0] == "unittest" and len(parts) > 1))
 
 
 # -- module constants ---------------------------------------------------------------
@@ -2080,7 +2099,7 @@ def _parametrize(ctx: _Ctx, d: ast.Call, shared: bool) -> list[_Row] | str:
         row = _row(names, spec.items, scope, line, inline, i)
         if isinstance(row, str):
             return row
-        row.skip = spec.marks is not None and _has_skip_mark([spec.marks])
+        row.skip = spec.marks is not None and _has_skip_mark(ctx, [spec.marks])
         pid = spec.pid if spec.pid is not _AUTO else ids[i]
         row.pid = pid if pid is not _AUTO else _auto_id(names, row, i)
         rows.append(row)
@@ -2370,7 +2389,7 @@ def _test_block(ctx: _Ctx, test: _TestDef, generator: bool) -> str | None:
     fn = test.node
     module_marks = _pytestmarks(ctx.file.tree.body)
     marks = [d for d in test.decorators if not _is_parametrize(ctx, d)] + test.class_marks + module_marks
-    if _has_skip_mark(marks):
+    if _has_skip_mark(ctx, marks):
         return "test is marked skip/xfail"
     if any(_is_parametrize(ctx, m) for m in _walk_all(test.class_marks + module_marks)):
         return "test is parametrized through `pytestmark` (not supported)"
