@@ -125,6 +125,7 @@ import contextlib
 import gc
 import itertools
 import re
+import unittest
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
@@ -149,6 +150,16 @@ MAX_TEXT = 200
 _BUILTIN_NAMES = frozenset(dir(builtins))
 _TYPE_NAMES = frozenset({"int", "float", "str", "bytes", "bool", "list", "tuple", "dict", "set",
                          "frozenset", "NoneType"})
+# modules whose names the reader resolves without an import too (`pytest.raises`, `unittest.TestCase`)
+_FRAMEWORK_ROOTS = frozenset({"pytest", "unittest", "builtins", "mock"})
+# modules a test file must not patch (their functions decide what an assertion checks)
+_PATCHED_ROOTS = ("pytest", "unittest", "builtins", "_pytest", "doctest")
+# TestCase attributes a test class may set without changing what its assertions check
+_TESTCASE_SAFE = frozenset({"setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown",
+                            "maxDiff", "longMessage", "__test__", "__doc__", "__module__", "__qualname__",
+                            "__init_subclass__", "__dict__", "__weakref__"})
+_TESTCASE_ATTRS = frozenset(a for a in dir(unittest.TestCase) + dir(unittest.IsolatedAsyncioTestCase)
+                            if a not in _TESTCASE_SAFE)
 _SKIP_MARKS = frozenset({"skip", "skipif", "xfail", "skipIf", "skipUnless", "expectedFailure"})
 _QUIET_MODULES = frozenset({"logging", "logger", "log", "time", "gc", "pprint"})
 _PATCH_PARTS = frozenset({"patch", "monkeypatch", "setattr", "delattr", "setenv", "delenv", "setitem",
@@ -331,6 +342,12 @@ class _File:
             stack.extend(self._children(n, owner))
         self.store_lines = sorted(stores)
         self.imports = _import_map(self.nodes[ast.Import] + self.nodes[ast.ImportFrom])
+        self.symbols = _symbols(tree)
+        # names the module binds by something other than an import (`class pytest: ...`, `approx =
+        # ...` after `from pytest import approx`): their qualified names are unknown
+        sym = self.symbols
+        self.shadowed: frozenset[str] | None = None if sym is None else frozenset(
+            n for n, bs in sym.bindings.items() if any(b.kind not in ("import", "from") for b in bs))
         self.call_ids = {id(c) for c in self.nodes[ast.Call]}
         self.assertion_call_ids = {id(c) for c in self.nodes[ast.Call] if self._is_assertion_call(c)}
 
@@ -362,6 +379,8 @@ class _File:
         if d is None:
             return None
         root, _, rest = d.partition(".")
+        if (root in self.imports or root in _FRAMEWORK_ROOTS) and (self.shadowed is None or root in self.shadowed):
+            return None                                  # rebound in the module: not the import
         base = self.imports.get(root, root)
         q = f"{base}.{rest}" if rest else base
         at = q.find(".pytest.")
@@ -520,7 +539,7 @@ class _Ctx:
         self.target_why = target_why
         self.imports = f.imports
         self.target_names = self._target_names()
-        self.symbols = _symbols(f.tree)
+        self.symbols = f.symbols
         self.target_problems, self.entry_module = self._resolve_targets()
         self.source_conflict: str | None = None
         self.handled: set[int] = set()
@@ -1841,6 +1860,10 @@ def _class_problem(cls: ast.ClassDef, ctx: _Ctx, seen: frozenset[str] = frozense
     defined elsewhere (other than a ``TestCase``), which may set any of these or add tests."""
     if cls.keywords:
         return f"class `{cls.name}` has a metaclass or class keywords"
+    if not seen and _derives_testcase(cls, ctx):
+        why = _testcase_override(cls, ctx)
+        if why is not None:
+            return why
     for st in cls.body:
         targets = st.targets if isinstance(st, ast.Assign) else [st.target] if isinstance(st, (ast.AnnAssign, ast.AugAssign)) else []
         if any(isinstance(t, ast.Name) and t.id == "__test__" for t in targets) and \
@@ -1865,6 +1888,45 @@ def _class_problem(cls: ast.ClassDef, ctx: _Ctx, seen: frozenset[str] = frozense
                      and st.name in ctors), None)
         if ctor is not None:
             return f"`{cls.name}` defines `{ctor.name}` (line {ctor.lineno}; pytest does not collect such a class)"
+    return None
+
+
+def _testcase_override(cls: ast.ClassDef, ctx: _Ctx) -> str | None:
+    """A ``TestCase`` class (or a base class of the file) that redefines what its assertions run:
+    an attribute of ``unittest.TestCase`` other than the setups (``assertEqual``, ``fail``,
+    ``_baseAssertEqual``, ``run``, ``failureException`` ...), or a call of
+    ``addTypeEqualityFunc``: ``self.assertEqual(...)`` is then not unittest's."""
+    for k in _with_bases(cls, ctx):
+        for st in k.body:
+            names = [st.name] if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else \
+                [n.id for n in _walk_all(st.targets if isinstance(st, ast.Assign) else [st.target])
+                 if isinstance(n, ast.Name)] if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)) else []
+            hit = next((n for n in names if n in _TESTCASE_ATTRS), None)
+            if hit is not None:
+                return f"`{k.name}` redefines `{hit}` of unittest.TestCase (line {st.lineno}): its assertions " \
+                       "may not check what unittest's do"
+        for n in ast.walk(k):
+            if isinstance(n, ast.Attribute) and n.attr in ("addTypeEqualityFunc", "_type_equality_funcs"):
+                return f"`{k.name}` changes how assertEqual compares (`{n.attr}` at line {n.lineno})"
+    return None
+
+
+def _framework_patch(ctx: _Ctx) -> str | None:
+    """A write into pytest, unittest or builtins anywhere in the file (``unittest.TestCase.assertEqual
+    = ...``, ``setattr(unittest.TestCase, ...)``, ``builtins.len = ...``): what an assertion checks is
+    then unknown."""
+    for n in ast.walk(ctx.file.tree):
+        target = None
+        if isinstance(n, (ast.Attribute, ast.Subscript)) and not isinstance(n.ctx, ast.Load):
+            target = n.value
+        elif isinstance(n, ast.Call) and _last_part(n.func) in ("setattr", "delattr") and n.args:
+            target = n.args[0]
+        if target is None:
+            continue
+        root = _root_name(target)
+        mod = ctx.file.imports.get(root or "", root or "")
+        if mod.split(".")[0] in _PATCHED_ROOTS:
+            return f"the file patches `{mod}` at line {n.lineno}"
     return None
 
 
@@ -1959,6 +2021,8 @@ def _module_bindings(ctx: _Ctx, selected: bool) -> None:
     ctx.module = scope.locals
     if walker.exit is not None and not selected:
         ctx.module_block = f"the module may be skipped or stop early ({walker.exit})"
+    if ctx.module_block is None:
+        ctx.module_block = _framework_patch(ctx)
 
 
 def _escaping_uses(ctx: _Ctx, constants: dict[str, V]) -> dict[str, int]:
@@ -2389,10 +2453,6 @@ def _test_block(ctx: _Ctx, test: _TestDef, generator: bool) -> str | None:
     fn = test.node
     module_marks = _pytestmarks(ctx.file.tree.body)
     marks = [d for d in test.decorators if not _is_parametrize(ctx, d)] + test.class_marks + module_marks
-    if _has_skip_mark(ctx, marks):
-        return "test is marked skip/xfail"
-    if any(_is_parametrize(ctx, m) for m in _walk_all(test.class_marks + module_marks)):
-        return "test is parametrized through `pytestmark` (not supported)"
     for d in test.decorators:
         q = _mark_name(ctx, d)
         if _PATCH_PARTS.intersection(q.split(".")) or "mock" in q.split("."):
@@ -2400,6 +2460,10 @@ def _test_block(ctx: _Ctx, test: _TestDef, generator: bool) -> str | None:
         if not q.startswith(("pytest.mark.", "unittest.")):
             return f"test is decorated with `{q or _src(d, 40)}`, which may replace or wrap it (pytest runs " \
                    "what the decorator returns)"
+    if _has_skip_mark(ctx, marks):
+        return "test is marked skip/xfail"
+    if any(_is_parametrize(ctx, m) for m in _walk_all(test.class_marks + module_marks)):
+        return "test is parametrized through `pytestmark` (not supported)"
     if isinstance(fn, ast.AsyncFunctionDef):
         return "async test (it needs a plugin to run; not formalized)"
     if generator:
