@@ -2468,25 +2468,27 @@ def _test_block(ctx: _Ctx, test: _TestDef, generator: bool) -> str | None:
         return "async test (it needs a plugin to run; not formalized)"
     if generator:
         return "test function is a generator (pytest does not run it as a test)"
-    return _setup_exit(ctx, test) or ctx.module_block
+    return _setup_exit(ctx, test, marks) or ctx.module_block
 
 
 _MODULE_SETUPS = frozenset({"setUpModule", "setup_module", "setup_function", "setup"})
 _CLASS_SETUPS = frozenset({"setUp", "asyncSetUp", "setUpClass", "setup_method", "setup_class", "setup"})
 
 
-def _setup_exit(ctx: _Ctx, test: _TestDef) -> str | None:
+def _setup_exit(ctx: _Ctx, test: _TestDef, marks: Sequence[ast.expr] = ()) -> str | None:
     """A setup function or fixture that runs before the test and may skip it (or stop it):
-    module/class setups, autouse fixtures, and fixtures of the file the test requests."""
-    params = {a.arg for a in test.node.args.args + test.node.args.kwonlyargs}
+    module/class setups, autouse fixtures, and fixtures of the file the test requests (as a
+    parameter, through ``pytest.mark.usefixtures``, or through another fixture that requests it)."""
     scopes = [(ctx.file.tree.body, _MODULE_SETUPS)] + [(c.body, _CLASS_SETUPS) for c in test.classes
                                                         for c in _with_bases(c, ctx)]
+    params = _requested_fixtures(ctx, test, marks, [fn for body, _ in scopes for fn in body])
     for body, setups in scopes:
         for fn in body:
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             fixture = _fixture_decorator(ctx, fn)
-            runs = fn.name in setups if fixture is None else (fn.name in params or _is_autouse(fixture))
+            runs = fn.name in setups if fixture is None else \
+                (params is None or bool(_fixture_names(fixture, fn) & params) or _is_autouse(fixture))
             why = _exit_in(ctx, fn) if runs else None
             if why is not None:
                 return f"`{fn.name}`, which runs before the test, may skip or stop it ({why})"
@@ -2495,6 +2497,44 @@ def _setup_exit(ctx: _Ctx, test: _TestDef) -> str | None:
                 return f"`{fn.name}`, which runs before the test, changes the environment ({why}): it may " \
                        "rebind what the test calls"
     return None
+
+
+def _fixture_names(d: ast.expr, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The names a fixture is requested by: its function's, and ``name=`` (any name when that is not
+    a constant)."""
+    name = _keyword(d, "name") if isinstance(d, ast.Call) else None
+    if name is None:
+        return {fn.name}
+    if isinstance(name, ast.Constant) and isinstance(name.value, str):
+        return {fn.name, name.value}
+    return {"*"}
+
+
+def _requested_fixtures(ctx: _Ctx, test: _TestDef, marks: Sequence[ast.expr],
+                        stmts: Sequence[ast.stmt]) -> set[str] | None:
+    """The fixture names a test requests, directly or through the fixtures of the file it requests
+    (None: any of them, e.g. ``usefixtures`` of a name that is not a constant)."""
+    req = {a.arg for a in test.node.args.posonlyargs + test.node.args.args + test.node.args.kwonlyargs}
+    for n in _walk_all(marks):
+        if isinstance(n, ast.Call) and _mark_name(ctx, n).endswith("usefixtures"):
+            for a in n.args:
+                if not (isinstance(a, ast.Constant) and isinstance(a.value, str)):
+                    return None
+                req.add(a.value)
+    fixtures = [(names, fn) for fn in stmts if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                for d in [_fixture_decorator(ctx, fn)] if d is not None for names in [_fixture_names(d, fn)]]
+    if any("*" in names for names, _ in fixtures):
+        return None
+    grown = True
+    while grown:
+        grown = False
+        for names, fn in fixtures:
+            if names & req:
+                more = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - req
+                if more:
+                    req |= more
+                    grown = True
+    return req
 
 
 def _patch_in(ctx: _Ctx, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
