@@ -411,6 +411,10 @@ def _note_binding(n: ast.AST, facts: _Facts) -> None:
         facts.names.update((a.asname or a.name).split(".")[0] for a in n.names if a.name != "*")
     elif isinstance(n, ast.ExceptHandler) and n.name:
         facts.names.add(n.name)
+    elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+        facts.names.add(n.name)
+    elif isinstance(n, ast.MatchMapping) and n.rest:
+        facts.names.add(n.rest)
     elif isinstance(n, (ast.Yield, ast.YieldFrom)):
         facts.generator = True
 
@@ -857,6 +861,10 @@ class _Walker:
             self.opaque(stmt, f"the `{type(stmt).__name__.lower()}` statement at line {stmt.lineno}")
         else:
             handler(stmt)
+        # `:=` binds in this scope wherever it stands in the statement (in a comprehension too)
+        for n in _walk_local(stmt):
+            if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
+                self.scope.bind(n.target.id, _opaque(f"assigned by `:=` at line {n.lineno}"))
 
     def stmt_Pass(self, stmt: ast.Pass) -> None:
         pass

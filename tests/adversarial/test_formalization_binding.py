@@ -350,3 +350,23 @@ def test_plain_marks_and_setups_still_read():
                "def test_a(n, v, data):\n    assert f(n) == v\n\nclass T(unittest.TestCase):\n    maxDiff = None\n\n"
                "    def setUp(self):\n        self.x = 1\n\n    def test_b(self):\n        self.assertEqual(f(3), 9)\n")
     assert len(tf.demands) == 2 and not tf.unsupported, _reasons(tf)
+
+
+@pytest.mark.parametrize("body", [
+    # `:=` in a comprehension binds in the test's own scope
+    "    n = 3\n    [(n := 4) for _ in range(1)]\n    assert f(n) == 10\n",
+    "    n = 3\n    assert (n := 4) > 0\n    assert f(n) == 10\n",
+    # a `match` capture pattern binds its name
+    "    n = 3\n    match 4:\n        case n:\n            pass\n    assert f(n) == 10\n",
+    "    n = 3\n    match [4]:\n        case [*n]:\n            pass\n    assert f(n[0]) == 10\n",
+])
+def test_local_rebinding_by_walrus_or_match_is_seen(tmp_path, body):
+    """#11.11: `n` rebound by `:=` inside a comprehension or an assert, or by a `match` capture, is 4
+    when `f(n)` runs: `f(3) == 10` was read and certified against the description's `f(3) == 9`."""
+    (tmp_path / "m.py").write_text(_SQUARE)
+    (tmp_path / "test_x.py").write_text("from m import f\n\ndef test_a():\n" + body)
+    out = tmp_path / "out"
+    cli.main(["check", "--description", str(tmp_path / "m.py"), "--tests", str(tmp_path / "test_x.py"),
+              "--out", str(out), "-q"])
+    r = json.loads((out / "result.json").read_text())
+    assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
