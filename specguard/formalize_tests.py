@@ -756,6 +756,7 @@ class _Scope(Mapping[str, V]):
         self.module = module
         self.local_names = local_names
         self.locals: dict[str, _Binding] = {}
+        self.tracked: set[str] = set()        # locals holding a mutable literal or a result (see bind)
 
     def binding(self, name: str) -> _Binding | None:
         b = self.locals.get(name)
@@ -787,6 +788,10 @@ class _Scope(Mapping[str, V]):
 
     def bind(self, name: str, b: _Binding) -> None:
         self.locals[name] = b
+        if b.mutable and (b.value is not None or b.result is not None):
+            self.tracked.add(name)
+        else:
+            self.tracked.discard(name)
 
     def all_bindings(self) -> Iterator[tuple[str, _Binding]]:
         yield from self.locals.items()
@@ -1034,7 +1039,7 @@ class _Walker:
 
     def tracking(self) -> bool:
         """Whether any local holds a mutable literal or a result (else identity does not matter)."""
-        return any(b.mutable and (b.value is not None or b.result is not None) for b in self.scope.locals.values())
+        return bool(self.scope.tracked)       # kept by _Scope.bind, the only writer of locals during a walk
 
     def apply_hazards(self, node: ast.AST) -> None:
         """Names that a statement may mutate (or share with a callee) lose their values, with
@@ -1868,6 +1873,8 @@ def _class_problem(cls: ast.ClassDef, ctx: _Ctx, seen: frozenset[str] = frozense
     defined elsewhere (other than a ``TestCase``), which may set any of these or add tests."""
     if cls.keywords:
         return f"class `{cls.name}` has a metaclass or class keywords"
+    if len(seen) > 20:
+        return f"class `{cls.name}` has more than 20 levels of base classes in the file"
     if not seen and _derives_testcase(cls, ctx):
         why = _testcase_override(cls, ctx)
         if why is not None:
@@ -1943,6 +1950,13 @@ def _local_class(ctx: _Ctx, base: ast.expr) -> ast.ClassDef | None:
     ``class`` statement only."""
     if not isinstance(base, ast.Name) or ctx.symbols is None:
         return None
+    cache = ctx.__dict__.setdefault("_local_class_cache", {})
+    if base.id not in cache:
+        cache[base.id] = _find_local_class(ctx, base)
+    return cache[base.id]
+
+
+def _find_local_class(ctx: _Ctx, base: ast.Name) -> ast.ClassDef | None:
     binds = ctx.symbols.of(base.id)
     if len(binds) != 1 or binds[0].kind != "class" or binds[0].conditional or ctx.symbols.unknown_writes(base.id):
         return None
@@ -1959,6 +1973,14 @@ def _with_bases(cls: ast.ClassDef, ctx: _Ctx, depth: int = 0) -> Iterator[ast.Cl
 
 
 def _derives_testcase(cls: ast.ClassDef, ctx: _Ctx, depth: int = 0) -> bool:
+    cache = ctx.__dict__.setdefault("_derives_cache", {})
+    key = (id(cls), depth)
+    if key not in cache:
+        cache[key] = _derives_testcase_uncached(cls, ctx, depth)
+    return cache[key]
+
+
+def _derives_testcase_uncached(cls: ast.ClassDef, ctx: _Ctx, depth: int) -> bool:
     for base in cls.bases:
         if (ctx.qual(base) or "").endswith("TestCase"):
             return True
@@ -2130,6 +2152,11 @@ def _param_rows(ctx: _Ctx, test: _TestDef) -> list[_Row] | str:
         if isinstance(rows, str):
             return rows
         tables.append(rows)
+    runs = 1
+    for rows in tables:
+        runs *= max(len(rows), 1)
+        if runs > MAX_UNROLL:
+            return f"the stacked parametrize decorators make more than {MAX_UNROLL} runs of the test"
     out: list[_Row] = []
     for combo in itertools.product(*tables):
         values: dict[str, _Binding] = {}
@@ -2487,14 +2514,11 @@ def _setup_exit(ctx: _Ctx, test: _TestDef, marks: Sequence[ast.expr] = ()) -> st
     """A setup function or fixture that runs before the test and may skip it (or stop it):
     module/class setups, autouse fixtures, and fixtures of the file the test requests (as a
     parameter, through ``pytest.mark.usefixtures``, or through another fixture that requests it)."""
-    scopes = [(ctx.file.tree.body, _MODULE_SETUPS)] + [(c.body, _CLASS_SETUPS) for c in test.classes
-                                                        for c in _with_bases(c, ctx)]
-    params = _requested_fixtures(ctx, test, marks, [fn for body, _ in scopes for fn in body])
+    scopes = [(_setups_of(ctx, ctx.file.tree.body, _MODULE_SETUPS), _MODULE_SETUPS)] + \
+        [(_setups_of(ctx, c.body, _CLASS_SETUPS), _CLASS_SETUPS) for c in test.classes for c in _with_bases(c, ctx)]
+    params = _requested_fixtures(ctx, test, marks, [fn for body, _ in scopes for fn, _ in body])
     for body, setups in scopes:
-        for fn in body:
-            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            fixture = _fixture_decorator(ctx, fn)
+        for fn, fixture in body:
             runs = fn.name in setups if fixture is None else \
                 (params is None or bool(_fixture_names(fixture, fn) & params) or _is_autouse(fixture))
             why = _exit_in(ctx, fn) if runs else None
@@ -2505,6 +2529,17 @@ def _setup_exit(ctx: _Ctx, test: _TestDef, marks: Sequence[ast.expr] = ()) -> st
                 return f"`{fn.name}`, which runs before the test, changes the environment ({why}): it may " \
                        "rebind what the test calls"
     return None
+
+
+def _setups_of(ctx: _Ctx, body: list[ast.stmt], setups: frozenset[str]) -> list[tuple[ast.FunctionDef, ast.expr | None]]:
+    """The functions of ``body`` that may run before a test (setups by name, fixtures) with their
+    fixture decorator; memoised per body (every test of a file asks: linear, not quadratic)."""
+    cache = ctx.__dict__.setdefault("_setups_cache", {})
+    hit = cache.get(id(body))
+    if hit is None:
+        hit = cache[id(body)] = [(fn, d) for fn in body if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                 for d in [_fixture_decorator(ctx, fn)] if d is not None or fn.name in setups]
+    return hit
 
 
 def _fixture_names(d: ast.expr, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -2531,6 +2566,8 @@ def _requested_fixtures(ctx: _Ctx, test: _TestDef, marks: Sequence[ast.expr],
                 req.add(a.value)
     fixtures = [(names, fn) for fn in stmts if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
                 for d in [_fixture_decorator(ctx, fn)] if d is not None for names in [_fixture_names(d, fn)]]
+    if not fixtures:
+        return req
     if any("*" in names for names, _ in fixtures):
         return None
     grown = True
