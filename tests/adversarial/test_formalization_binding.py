@@ -370,3 +370,25 @@ def test_local_rebinding_by_walrus_or_match_is_seen(tmp_path, body):
               "--out", str(out), "-q"])
     r = json.loads((out / "result.json").read_text())
     assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
+
+
+@pytest.mark.parametrize("code", [
+    # 3**30 combinations of stacked parametrize decorators (itertools.product ran forever)
+    "import pytest\nfrom m import f\n" + "".join(f"@pytest.mark.parametrize('a{i}', [1, 2, 3])\n" for i in range(30))
+    + "def test_a(" + ", ".join(f"a{i}" for i in range(30)) + "):\n    assert f(a0) == 1\n",
+    # a chain of 3000 test classes (the base-class walks were cubic)
+    "from m import f\nclass Test0:\n    def test_a(self):\n        assert f(1) == 1\n"
+    + "".join(f"class Test{i}(Test{i - 1}):\n    pass\n" for i in range(1, 3000)),
+    # 20 000 module constants before the test (a per-statement scan of every local: quadratic)
+    "from m import f\n" + "".join(f"x{i} = {i}\n" for i in range(20000)) + "def test_a():\n    assert f(x1) == 1\n",
+    # 3000 tests and a fixture (each test scanned every function of the module)
+    "import pytest\nfrom m import f\n\n@pytest.fixture\ndef fx():\n    return 1\n\n"
+    + "".join(f"def test_{i}(fx):\n    assert f({i}) == {i}\n" for i in range(3000)),
+])
+def test_hostile_test_file_is_read_in_bounded_time(code):
+    """#11.18: test files built to make the reader's work explode are read in seconds (each hung or
+    took minutes), and what cannot be enumerated is unsupported with its reason."""
+    import time
+    t = time.monotonic()
+    _read(code)
+    assert time.monotonic() - t < 8.0
