@@ -380,7 +380,8 @@ class _File:
             return None
         root, _, rest = d.partition(".")
         if (root in self.imports or root in _FRAMEWORK_ROOTS) and (self.shadowed is None or root in self.shadowed):
-            return None                                  # rebound in the module: not the import
+            return f"<rebound>.{d}"                      # rebound in the module: not the import (its
+            #                                               parts stay visible: `mock.patch` still patches)
         base = self.imports.get(root, root)
         q = f"{base}.{rest}" if rest else base
         at = q.find(".pytest.")
