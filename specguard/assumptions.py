@@ -115,7 +115,7 @@ def _defs_named(text: str, tree: ast.Module | None, name: str) -> list:
 
 _RETURNS_OBJECT = re.compile(r"\b(?:returns?|returning|gives|yields?|produces?|creates?|constructs?)\s+(?:a |an |the |"
                              r"new )*(?:[\w`]+\s+){0,2}(?:objects?|instances?|iterators?|generators?)\b", re.I)
-_CLASS_LINE = re.compile(r"^\s*(?:[`>*]+\s*)*class\s+([A-Za-z_]\w*)\s*[(:]", re.M)
+_CLASS_LINE = re.compile(r"^\s*(?:[`>*]\s*)*class\s+([A-Za-z_]\w*)\s*[(:]", re.M)
 
 
 def _description_objects(text: str, target: str, df: DescFormalization) -> str | None:
@@ -123,7 +123,7 @@ def _description_objects(text: str, target: str, df: DescFormalization) -> str |
     if tree is not None and any(isinstance(n, ast.ClassDef) and n.name == target for n in ast.walk(tree)):
         return f"the description defines `class {target}`"
     t = re.escape(target)
-    if re.search(rf"^\s*(?:[`>*]+\s*)*class\s+{t}\b", text, flags=re.M) \
+    if re.search(rf"^\s*(?:[`>*]\s*)*class\s+{t}\b", text, flags=re.M) \
             or re.search(rf"\b{_CLASS_WORDS}(?:\s+of)?\s+`?{t}`?(?!\w)|(?<!\w)`?{t}`?\s+{_CLASS_WORDS}s?\b", text):
         return f"the description names `{target}` as a class or object"
     defs = _defs_named(text, tree, target)

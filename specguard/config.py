@@ -138,6 +138,8 @@ def _from_file(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: configuration file is not valid UTF-8", hint="re-save it as UTF-8") from e
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: invalid TOML: {e}", hint="fix the syntax at the line shown") from e
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply", hint="configuration needs no nesting") from None
     if path.name == "pyproject.toml":
         tool = data.get("tool", {})
         data = tool.get("specguard", {}) if isinstance(tool, dict) else None
@@ -170,7 +172,7 @@ def ignored_folder_config(folder: Path) -> list[str]:
                     continue
                 data = tool["specguard"]
             keys = sorted(str(k) for k in data) if isinstance(data, dict) else None
-        except (ConfigError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        except (ConfigError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             keys = None
         where = f"{p} ([tool.specguard])" if name == "pyproject.toml" else str(p)
         if keys == [] or (keys is None and name == "pyproject.toml"):

@@ -377,7 +377,7 @@ def _defs_from_tree(tree: ast.Module) -> list[_Def]:
     return found
 
 
-_DEF_LINE = re.compile(r"^\s*(?:[`>*]+\s*)*((?:async\s+)?def\s+[A-Za-z_]\w*\s*\(.*)$")
+_DEF_LINE = re.compile(r"^\s*(?:[`>*]\s*)*((?:async\s+)?def\s+[A-Za-z_]\w*\s*\(.*)$")
 
 
 def _defs_from_prose(lines: list[str]) -> list[_Def]:
@@ -1441,12 +1441,14 @@ _EXC_NAME = re.compile(r"(?:an?\s+)?`?(?P<name>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Err
                        r"Iteration|Warning))`?")
 
 
-def _scan_call_end(s: str, open_idx: int) -> int | None:
-    """Index of the ``)`` closing the ``(`` at ``open_idx`` (strings and brackets respected)."""
+def _scan_call_end(s: str, open_idx: int, stop: int | None = None) -> int | None:
+    """Index of the ``)`` closing the ``(`` at ``open_idx`` (strings and brackets respected), looking
+    no further than ``stop``."""
     i, quote = open_idx, None
     pairs = {"(": ")", "[": "]", "{": "}"}
     stack: list[str] = []
-    while i < len(s):
+    n = len(s) if stop is None else min(len(s), stop)
+    while i < n:
         c = s[i]
         if quote:
             if c == "\\":
@@ -1506,22 +1508,38 @@ def _phrasing_claims(doc: _Doc, skip: set[int], ctx: _Ctx, out: _Out) -> None:
         return
     call_rx = re.compile(r"(?<![\w.])" + re.escape(ctx.target) + r"\s*\(")
     ctx.formula = _defines_by_formula(doc, call_rx, ctx)
+    budget = _PHRASE_CALLS
     for i, raw in enumerate(doc.lines):
         if i in skip or not doc.prose[i]:
             continue
         for m in call_rx.finditer(raw):
+            if budget == 0:
+                out.note(i, f"more than {_PHRASE_CALLS} calls of {ctx.target} in prose; the rest are not read")
+                return
+            budget -= 1
             _phrasing_at(raw, i, m, ctx, out)
+
+
+# how far around a call in prose the phrase rules look (each call costs at most this much work, and at
+# most _PHRASE_CALLS calls are read, so the work stays linear); a sentence that reaches past it is not read
+_PHRASE_WINDOW = 2000
+_CALL_WINDOW = 500       # a call in prose longer than this is not read
+_PHRASE_CALLS = 2000     # calls in prose read per description
 
 
 def _defines_by_formula(doc: _Doc, call_rx: re.Pattern, ctx: _Ctx) -> bool:
     """Does some prose line write ``f(...) = <something that is not a literal>`` or ``f(n) = ...``
     (non-literal arguments)?  Then ``=`` lines define a sequence in mathematical notation, which
     need not be what the function returns (``tri(4) = 3`` while ``tri`` returns a list)."""
+    budget = _PHRASE_CALLS
     for i, raw in enumerate(doc.lines):
         if not doc.prose[i]:
             continue
         for m in call_rx.finditer(raw):
-            close = _scan_call_end(raw, m.end() - 1)
+            if budget == 0:
+                return False
+            budget -= 1
+            close = _scan_call_end(raw, m.end() - 1, m.end() + _CALL_WINDOW)
             if close is None:
                 continue
             c = _CONNECTOR.match(raw, close + 1 + (raw[close + 1:close + 2] == "`"))
@@ -1537,7 +1555,7 @@ def _defines_by_formula(doc: _Doc, call_rx: re.Pattern, ctx: _Ctx) -> bool:
 
 
 def _phrasing_at(s: str, i: int, m: re.Match, ctx: _Ctx, out: _Out) -> None:
-    close = _scan_call_end(s, m.end() - 1)
+    close = _scan_call_end(s, m.end() - 1, m.end() + _CALL_WINDOW)
     if close is None:
         return
     node = _parse_expr(s[m.start():close + 1])
@@ -1549,7 +1567,11 @@ def _phrasing_at(s: str, i: int, m: re.Match, ctx: _Ctx, out: _Out) -> None:
     out.seen_example()
     after = close + 1 + (s[close + 1:close + 2] == "`")
     c = _CONNECTOR.match(s, after)
-    sentence_before = re.split(r"[.;!?]\s", s[:m.start()])[-1]
+    before = re.split(r"[.;!?]\s", s[max(0, m.start() - _PHRASE_WINDOW):m.start()])
+    sentence_before = before[-1]
+    if c is not None and len(before) == 1 and m.start() > _PHRASE_WINDOW:
+        out.note(i, f"call {call.source(60)} in a sentence over {_PHRASE_WINDOW} characters; no claim")
+        return
     if c is None:
         out.note(i, f"call {call.source(60)} in prose without a recognised result phrase; no claim")
         return
@@ -1567,8 +1589,12 @@ def _phrasing_at(s: str, i: int, m: re.Match, ctx: _Ctx, out: _Out) -> None:
     if expect is None:
         out.note(i, f"phrase about {call.source(60)} skipped: {why}")
         return
-    rest = s[end:]
-    if not _FOLLOW_OK.match(rest) or _FOLLOW_BAD.search(re.split(r"[.;!?](?:\s|$)", rest)[0]):
+    rest = s[end:end + _PHRASE_WINDOW]
+    head = re.split(r"[.;!?](?:\s|$)", rest)[0]
+    if head == rest and len(s) - end > _PHRASE_WINDOW:
+        out.note(i, f"phrase about {call.source(60)} is in a sentence over {_PHRASE_WINDOW} characters; no claim")
+        return
+    if not _FOLLOW_OK.match(rest) or _FOLLOW_BAD.search(head):
         out.note(i, f"phrase about {call.source(60)} is qualified by what follows; no claim")
         return
     out.add(ClaimKind.example, i, [i], call=call, expect=expect)

@@ -125,6 +125,7 @@ import contextlib
 import gc
 import itertools
 import re
+import unittest
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
@@ -154,6 +155,16 @@ MAX_HELPER_CALLS = 5_000
 _BUILTIN_NAMES = frozenset(dir(builtins))
 _TYPE_NAMES = frozenset({"int", "float", "str", "bytes", "bool", "list", "tuple", "dict", "set",
                          "frozenset", "NoneType"})
+# modules whose names the reader resolves without an import too (`pytest.raises`, `unittest.TestCase`)
+_FRAMEWORK_ROOTS = frozenset({"pytest", "unittest", "builtins", "mock"})
+# modules a test file must not patch (their functions decide what an assertion checks)
+_PATCHED_ROOTS = ("pytest", "unittest", "builtins", "_pytest", "doctest")
+# TestCase attributes a test class may set without changing what its assertions check
+_TESTCASE_SAFE = frozenset({"setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown",
+                            "maxDiff", "longMessage", "__test__", "__doc__", "__module__", "__qualname__",
+                            "__init_subclass__", "__dict__", "__weakref__"})
+_TESTCASE_ATTRS = frozenset(a for a in dir(unittest.TestCase) + dir(unittest.IsolatedAsyncioTestCase)
+                            if a not in _TESTCASE_SAFE)
 _SKIP_MARKS = frozenset({"skip", "skipif", "xfail", "skipIf", "skipUnless", "expectedFailure"})
 _QUIET_MODULES = frozenset({"logging", "logger", "log", "time", "gc", "pprint"})
 _PATCH_PARTS = frozenset({"patch", "monkeypatch", "setattr", "delattr", "setenv", "delenv", "setitem",
@@ -341,6 +352,12 @@ class _File:
             stack.extend(self._children(n, owner))
         self.store_lines = sorted(stores)
         self.imports = _import_map(self.nodes[ast.Import] + self.nodes[ast.ImportFrom])
+        self.symbols = _symbols(tree)
+        # names the module binds by something other than an import (`class pytest: ...`, `approx =
+        # ...` after `from pytest import approx`): their qualified names are unknown
+        sym = self.symbols
+        self.shadowed: frozenset[str] | None = None if sym is None else frozenset(
+            n for n, bs in sym.bindings.items() if any(b.kind not in ("import", "from") for b in bs))
         self.call_ids = {id(c) for c in self.nodes[ast.Call]}
         self.assertion_call_ids = {id(c) for c in self.nodes[ast.Call] if self._is_assertion_call(c)}
 
@@ -372,6 +389,9 @@ class _File:
         if d is None:
             return None
         root, _, rest = d.partition(".")
+        if (root in self.imports or root in _FRAMEWORK_ROOTS) and (self.shadowed is None or root in self.shadowed):
+            return f"<rebound>.{d}"                      # rebound in the module: not the import (its
+            #                                               parts stay visible: `mock.patch` still patches)
         base = self.imports.get(root, root)
         q = f"{base}.{rest}" if rest else base
         at = q.find(".pytest.")
@@ -402,6 +422,10 @@ def _note_binding(n: ast.AST, facts: _Facts) -> None:
         facts.names.update((a.asname or a.name).split(".")[0] for a in n.names if a.name != "*")
     elif isinstance(n, ast.ExceptHandler) and n.name:
         facts.names.add(n.name)
+    elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+        facts.names.add(n.name)
+    elif isinstance(n, ast.MatchMapping) and n.rest:
+        facts.names.add(n.rest)
     elif isinstance(n, (ast.Yield, ast.YieldFrom)):
         facts.generator = True
 
@@ -530,7 +554,7 @@ class _Ctx:
         self.target_why = target_why
         self.imports = f.imports
         self.target_names = self._target_names()
-        self.symbols = _symbols(f.tree)
+        self.symbols = f.symbols
         self.target_problems, self.entry_module = self._resolve_targets()
         self.source_conflict: str | None = None
         self.handled: set[int] = set()
@@ -759,6 +783,7 @@ class _Scope(Mapping[str, V]):
         self.module = module
         self.local_names = local_names
         self.locals: dict[str, _Binding] = {}
+        self.tracked: set[str] = set()        # locals holding a mutable literal or a result (see bind)
 
     def binding(self, name: str) -> _Binding | None:
         b = self.locals.get(name)
@@ -790,6 +815,10 @@ class _Scope(Mapping[str, V]):
 
     def bind(self, name: str, b: _Binding) -> None:
         self.locals[name] = b
+        if b.mutable and (b.value is not None or b.result is not None):
+            self.tracked.add(name)
+        else:
+            self.tracked.discard(name)
 
     def all_bindings(self) -> Iterator[tuple[str, _Binding]]:
         yield from self.locals.items()
@@ -867,6 +896,10 @@ class _Walker:
             self.opaque(stmt, f"the `{type(stmt).__name__.lower()}` statement at line {stmt.lineno}")
         else:
             handler(stmt)
+        # `:=` binds in this scope wherever it stands in the statement (in a comprehension too)
+        for n in _walk_local(stmt):
+            if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
+                self.scope.bind(n.target.id, _opaque(f"assigned by `:=` at line {n.lineno}"))
 
     def stmt_Pass(self, stmt: ast.Pass) -> None:
         pass
@@ -1053,7 +1086,7 @@ class _Walker:
 
     def tracking(self) -> bool:
         """Whether any local holds a mutable literal or a result (else identity does not matter)."""
-        return any(b.mutable and (b.value is not None or b.result is not None) for b in self.scope.locals.values())
+        return bool(self.scope.tracked)       # kept by _Scope.bind, the only writer of locals during a walk
 
     def apply_hazards(self, node: ast.AST) -> None:
         """Names that a statement may mutate (or share with a callee) lose their values, with
@@ -2059,6 +2092,12 @@ def _class_problem(cls: ast.ClassDef, ctx: _Ctx, seen: frozenset[str] = frozense
     defined elsewhere (other than a ``TestCase``), which may set any of these or add tests."""
     if cls.keywords:
         return f"class `{cls.name}` has a metaclass or class keywords"
+    if len(seen) > 20:
+        return f"class `{cls.name}` has more than 20 levels of base classes in the file"
+    if not seen and _derives_testcase(cls, ctx):
+        why = _testcase_override(cls, ctx)
+        if why is not None:
+            return why
     for st in cls.body:
         targets = st.targets if isinstance(st, ast.Assign) else [st.target] if isinstance(st, (ast.AnnAssign, ast.AugAssign)) else []
         if any(isinstance(t, ast.Name) and t.id == "__test__" for t in targets) and \
@@ -2086,11 +2125,57 @@ def _class_problem(cls: ast.ClassDef, ctx: _Ctx, seen: frozenset[str] = frozense
     return None
 
 
+def _testcase_override(cls: ast.ClassDef, ctx: _Ctx) -> str | None:
+    """A ``TestCase`` class (or a base class of the file) that redefines what its assertions run:
+    an attribute of ``unittest.TestCase`` other than the setups (``assertEqual``, ``fail``,
+    ``_baseAssertEqual``, ``run``, ``failureException`` ...), or a call of
+    ``addTypeEqualityFunc``: ``self.assertEqual(...)`` is then not unittest's."""
+    for k in _with_bases(cls, ctx):
+        for st in k.body:
+            names = [st.name] if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else \
+                [n.id for n in _walk_all(st.targets if isinstance(st, ast.Assign) else [st.target])
+                 if isinstance(n, ast.Name)] if isinstance(st, (ast.Assign, ast.AnnAssign, ast.AugAssign)) else []
+            hit = next((n for n in names if n in _TESTCASE_ATTRS), None)
+            if hit is not None:
+                return f"`{k.name}` redefines `{hit}` of unittest.TestCase (line {st.lineno}): its assertions " \
+                       "may not check what unittest's do"
+        for n in ast.walk(k):
+            if isinstance(n, ast.Attribute) and n.attr in ("addTypeEqualityFunc", "_type_equality_funcs"):
+                return f"`{k.name}` changes how assertEqual compares (`{n.attr}` at line {n.lineno})"
+    return None
+
+
+def _framework_patch(ctx: _Ctx) -> str | None:
+    """A write into pytest, unittest or builtins anywhere in the file (``unittest.TestCase.assertEqual
+    = ...``, ``setattr(unittest.TestCase, ...)``, ``builtins.len = ...``): what an assertion checks is
+    then unknown."""
+    for n in ast.walk(ctx.file.tree):
+        target = None
+        if isinstance(n, (ast.Attribute, ast.Subscript)) and not isinstance(n.ctx, ast.Load):
+            target = n.value
+        elif isinstance(n, ast.Call) and _last_part(n.func) in ("setattr", "delattr") and n.args:
+            target = n.args[0]
+        if target is None:
+            continue
+        root = _root_name(target)
+        mod = ctx.file.imports.get(root or "", root or "")
+        if mod.split(".")[0] in _PATCHED_ROOTS:
+            return f"the file patches `{mod}` at line {n.lineno}"
+    return None
+
+
 def _local_class(ctx: _Ctx, base: ast.expr) -> ast.ClassDef | None:
     """The class of the file a base expression names: a module-level class bound once, by its
     ``class`` statement only."""
     if not isinstance(base, ast.Name) or ctx.symbols is None:
         return None
+    cache = ctx.__dict__.setdefault("_local_class_cache", {})
+    if base.id not in cache:
+        cache[base.id] = _find_local_class(ctx, base)
+    return cache[base.id]
+
+
+def _find_local_class(ctx: _Ctx, base: ast.Name) -> ast.ClassDef | None:
     binds = ctx.symbols.of(base.id)
     if len(binds) != 1 or binds[0].kind != "class" or binds[0].conditional or ctx.symbols.unknown_writes(base.id):
         return None
@@ -2107,6 +2192,14 @@ def _with_bases(cls: ast.ClassDef, ctx: _Ctx, depth: int = 0) -> Iterator[ast.Cl
 
 
 def _derives_testcase(cls: ast.ClassDef, ctx: _Ctx, depth: int = 0) -> bool:
+    cache = ctx.__dict__.setdefault("_derives_cache", {})
+    key = (id(cls), depth)
+    if key not in cache:
+        cache[key] = _derives_testcase_uncached(cls, ctx, depth)
+    return cache[key]
+
+
+def _derives_testcase_uncached(cls: ast.ClassDef, ctx: _Ctx, depth: int) -> bool:
     for base in cls.bases:
         if (ctx.qual(base) or "").endswith("TestCase"):
             return True
@@ -2129,8 +2222,27 @@ def _is_parametrize(ctx: _Ctx, d: ast.expr) -> bool:
     return isinstance(d, ast.Call) and _mark_name(ctx, d).endswith("mark.parametrize")
 
 
-def _has_skip_mark(nodes: Iterable[ast.AST]) -> bool:
-    return any(isinstance(n, (ast.Attribute, ast.Name)) and _last_part(n) in _SKIP_MARKS for n in _walk_all(nodes))
+def _has_skip_mark(ctx: _Ctx, nodes: Iterable[ast.AST]) -> bool:
+    """Whether the marks ``nodes`` (decorators, ``pytestmark`` values, a ``pytest.param``'s ``marks=``)
+    may skip or xfail the test.  A mark's name is resolved through the file's imports (``from
+    unittest import expectedFailure as ef``; ``@ef``); a mark that is not written out as
+    ``pytest.mark.NAME`` or ``unittest.NAME`` (a variable such as ``XF = pytest.mark.xfail``, a call's
+    result) has an unknown value, so it may be one."""
+    if any(isinstance(n, (ast.Attribute, ast.Name)) and _last_part(n) in _SKIP_MARKS for n in _walk_all(nodes)):
+        return True
+    return any(_mark_may_skip(ctx, n) for n in nodes)
+
+
+def _mark_may_skip(ctx: _Ctx, node: ast.AST) -> bool:
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return any(_mark_may_skip(ctx, e) for e in node.elts)
+    q = ctx.qual(node.func if isinstance(node, ast.Call) else node)
+    if q is None:
+        return True
+    parts = q.split(".")
+    if _SKIP_MARKS.intersection(parts):
+        return True
+    return not ((parts[:2] == ["pytest", "mark"] and len(parts) > 2) or (parts[0] == "unittest" and len(parts) > 1))
 
 
 # -- module constants ---------------------------------------------------------------
@@ -2159,6 +2271,8 @@ def _module_bindings(ctx: _Ctx, selected: bool, block: str | None = None) -> Non
     ctx.module = scope.locals
     if walker.exit is not None and not selected:
         ctx.module_block = f"the module may be skipped or stop early ({walker.exit})"
+    if ctx.module_block is None:
+        ctx.module_block = _framework_patch(ctx)
 
 
 def _escaping_uses(ctx: _Ctx, constants: dict[str, V]) -> dict[str, int]:
@@ -2258,6 +2372,11 @@ def _param_rows(ctx: _Ctx, test: _TestDef) -> list[_Row] | str:
         if isinstance(rows, str):
             return rows
         tables.append(rows)
+    runs = 1
+    for rows in tables:
+        runs *= max(len(rows), 1)
+        if runs > MAX_UNROLL:
+            return f"the stacked parametrize decorators make more than {MAX_UNROLL} runs of the test"
     out: list[_Row] = []
     for combo in itertools.product(*tables):
         values: dict[str, _Binding] = {}
@@ -2299,7 +2418,7 @@ def _parametrize(ctx: _Ctx, d: ast.Call, shared: bool) -> list[_Row] | str:
         row = _row(names, spec.items, scope, line, inline, i)
         if isinstance(row, str):
             return row
-        row.skip = spec.marks is not None and _has_skip_mark([spec.marks])
+        row.skip = spec.marks is not None and _has_skip_mark(ctx, [spec.marks])
         pid = spec.pid if spec.pid is not _AUTO else ids[i]
         row.pid = pid if pid is not _AUTO else _auto_id(names, row, i)
         rows.append(row)
@@ -2633,10 +2752,6 @@ def _test_block(ctx: _Ctx, test: _TestDef, generator: bool) -> str | None:
     fn = test.node
     module_marks = _pytestmarks(ctx.file.tree.body)
     marks = [d for d in test.decorators if not _is_parametrize(ctx, d)] + test.class_marks + module_marks
-    if _has_skip_mark(marks):
-        return "test is marked skip/xfail"
-    if any(_is_parametrize(ctx, m) for m in _walk_all(test.class_marks + module_marks)):
-        return "test is parametrized through `pytestmark` (not supported)"
     for d in test.decorators:
         q = _mark_name(ctx, d)
         if _PATCH_PARTS.intersection(q.split(".")) or "mock" in q.split("."):
@@ -2644,29 +2759,32 @@ def _test_block(ctx: _Ctx, test: _TestDef, generator: bool) -> str | None:
         if not q.startswith(("pytest.mark.", "unittest.")):
             return f"test is decorated with `{q or _src(d, 40)}`, which may replace or wrap it (pytest runs " \
                    "what the decorator returns)"
+    if _has_skip_mark(ctx, marks):
+        return "test is marked skip/xfail"
+    if any(_is_parametrize(ctx, m) for m in _walk_all(test.class_marks + module_marks)):
+        return "test is parametrized through `pytestmark` (not supported)"
     if isinstance(fn, ast.AsyncFunctionDef):
         return "async test (it needs a plugin to run; not formalized)"
     if generator:
         return "test function is a generator (pytest does not run it as a test)"
-    return _setup_exit(ctx, test) or ctx.module_block
+    return _setup_exit(ctx, test, marks) or ctx.module_block
 
 
 _MODULE_SETUPS = frozenset({"setUpModule", "setup_module", "setup_function", "setup"})
 _CLASS_SETUPS = frozenset({"setUp", "asyncSetUp", "setUpClass", "setup_method", "setup_class", "setup"})
 
 
-def _setup_exit(ctx: _Ctx, test: _TestDef) -> str | None:
+def _setup_exit(ctx: _Ctx, test: _TestDef, marks: Sequence[ast.expr] = ()) -> str | None:
     """A setup function or fixture that runs before the test and may skip it (or stop it):
-    module/class setups, autouse fixtures, and fixtures of the file the test requests."""
-    params = {a.arg for a in test.node.args.args + test.node.args.kwonlyargs}
-    scopes = [(ctx.file.tree.body, _MODULE_SETUPS)] + [(c.body, _CLASS_SETUPS) for c in test.classes
-                                                        for c in _with_bases(c, ctx)]
+    module/class setups, autouse fixtures, and fixtures of the file the test requests (as a
+    parameter, through ``pytest.mark.usefixtures``, or through another fixture that requests it)."""
+    scopes = [(_setups_of(ctx, ctx.file.tree.body, _MODULE_SETUPS), _MODULE_SETUPS)] + \
+        [(_setups_of(ctx, c.body, _CLASS_SETUPS), _CLASS_SETUPS) for c in test.classes for c in _with_bases(c, ctx)]
+    params = _requested_fixtures(ctx, test, marks, [fn for body, _ in scopes for fn, _ in body])
     for body, setups in scopes:
-        for fn in body:
-            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            fixture = _fixture_decorator(ctx, fn)
-            runs = fn.name in setups if fixture is None else (fn.name in params or _is_autouse(fixture))
+        for fn, fixture in body:
+            runs = fn.name in setups if fixture is None else \
+                (params is None or bool(_fixture_names(fixture, fn) & params) or _is_autouse(fixture))
             why = _exit_in(ctx, fn) if runs else None
             if why is not None:
                 return f"`{fn.name}`, which runs before the test, may skip or stop it ({why})"
@@ -2675,6 +2793,57 @@ def _setup_exit(ctx: _Ctx, test: _TestDef) -> str | None:
                 return f"`{fn.name}`, which runs before the test, changes the environment ({why}): it may " \
                        "rebind what the test calls"
     return None
+
+
+def _setups_of(ctx: _Ctx, body: list[ast.stmt], setups: frozenset[str]) -> list[tuple[ast.FunctionDef, ast.expr | None]]:
+    """The functions of ``body`` that may run before a test (setups by name, fixtures) with their
+    fixture decorator; memoised per body (every test of a file asks: linear, not quadratic)."""
+    cache = ctx.__dict__.setdefault("_setups_cache", {})
+    hit = cache.get(id(body))
+    if hit is None:
+        hit = cache[id(body)] = [(fn, d) for fn in body if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                 for d in [_fixture_decorator(ctx, fn)] if d is not None or fn.name in setups]
+    return hit
+
+
+def _fixture_names(d: ast.expr, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The names a fixture is requested by: its function's, and ``name=`` (any name when that is not
+    a constant)."""
+    name = _keyword(d, "name") if isinstance(d, ast.Call) else None
+    if name is None:
+        return {fn.name}
+    if isinstance(name, ast.Constant) and isinstance(name.value, str):
+        return {fn.name, name.value}
+    return {"*"}
+
+
+def _requested_fixtures(ctx: _Ctx, test: _TestDef, marks: Sequence[ast.expr],
+                        stmts: Sequence[ast.stmt]) -> set[str] | None:
+    """The fixture names a test requests, directly or through the fixtures of the file it requests
+    (None: any of them, e.g. ``usefixtures`` of a name that is not a constant)."""
+    req = {a.arg for a in test.node.args.posonlyargs + test.node.args.args + test.node.args.kwonlyargs}
+    for n in _walk_all(marks):
+        if isinstance(n, ast.Call) and _mark_name(ctx, n).endswith("usefixtures"):
+            for a in n.args:
+                if not (isinstance(a, ast.Constant) and isinstance(a.value, str)):
+                    return None
+                req.add(a.value)
+    fixtures = [(names, fn) for fn in stmts if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                for d in [_fixture_decorator(ctx, fn)] if d is not None for names in [_fixture_names(d, fn)]]
+    if not fixtures:
+        return req
+    if any("*" in names for names, _ in fixtures):
+        return None
+    grown = True
+    while grown:
+        grown = False
+        for names, fn in fixtures:
+            if names & req:
+                more = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs} - req
+                if more:
+                    req |= more
+                    grown = True
+    return req
 
 
 def _patch_in(ctx: _Ctx, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:

@@ -1741,6 +1741,9 @@ def load_task_dir(path: str) -> Task:
         msg = re.sub(r"\s*\(at (?:line \d+, column \d+|end of document)\)", "", msg)
         raise InputError(f"TOML syntax error: {msg}", path=toml_path, line=line,
                          hint="fix the TOML syntax (strings need quotes, lists use [ ... ])") from None
+    except RecursionError:
+        raise InputError("TOML nested too deeply (arrays or inline tables inside each other)", path=toml_path,
+                         hint="a task.toml needs a few levels of nesting at most") from None
 
     def err(msg: str, key: str, hint: str) -> InputError:
         return InputError(msg, path=toml_path, line=_toml_key_line(text, key), hint=hint)

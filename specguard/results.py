@@ -304,6 +304,35 @@ def load_json(text: str, what: str):
     if why:
         raise ValueError(why)
     try:
-        return json.loads(text)
+        doc = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant, parse_float=_finite)
+        # a lone surrogate (``"\\ud800"``) is valid JSON but no text: printing it would crash
+        json.dumps(doc, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{what} is not valid JSON for SpecGuard: a string holds a lone surrogate "
+                         "(an escape such as \\ud800 that is not text)") from None
     except (ValueError, RecursionError) as e:
         raise ValueError(f"{what} is not valid JSON: {e}") from None
+    return doc
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    """An object whose keys are all different: a repeated key is read differently by different
+    parsers (Python keeps the last, others the first), so a file could show one value to a reader
+    and another to SpecGuard."""
+    out: dict = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"the key {k[:60]!r} is repeated in one object")
+        out[k] = v
+    return out
+
+
+def _no_constant(tok: str):
+    raise ValueError(f"{tok} is not a JSON number (JSON has no NaN or infinity)")
+
+
+def _finite(tok: str) -> float:
+    v = float(tok)
+    if v in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {tok[:40]} overflows a float")
+    return v

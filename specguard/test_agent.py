@@ -304,6 +304,60 @@ def _span_of(lines: list[str], a: ast.AST, b: ast.AST | None = None) -> tuple[tu
             (b.end_lineno, _char_col(lines, b.end_lineno, b.end_col_offset)))
 
 
+_Range = tuple[tuple[int, int], tuple[int, int], str]
+_DATA_METHODS = frozenset("get index count pop setdefault format format_map join split rsplit replace find rfind "
+                          "strip lstrip rstrip startswith endswith keys values items copy upper lower".split())
+
+
+def _not_compared(tree: ast.Module, lines: list[str]) -> list[_Range]:
+    """Where a literal is not a value an assertion compares, whatever tokens surround it: the
+    message of an ``assert`` or of an assertion method (``assertEqual(a, b, msg)``), an asserted
+    tuple (always true), a container that is indexed or whose attribute is used (``{5: 1}[5]``,
+    ``(5, 1)[1]``, ``{5: 1}.get(5)``) and an index.  (start, end, why), character columns."""
+    out: list[_Range] = []
+
+    def add(node: ast.AST, why: str) -> None:
+        if getattr(node, "end_lineno", None) is not None:
+            a, b = _span_of(lines, node)
+            out.append((a, b, why))
+
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assert):
+            if n.msg is not None:
+                add(n.msg, "a literal is in the message of an assert, not in what it checks")
+            if isinstance(n.test, ast.Tuple):
+                add(n.test, "the assert checks a tuple (always true), not the call's result")
+        elif isinstance(n, ast.Call) and _call_name(n).startswith(("assert", "fail")):
+            for a in n.args[2:]:
+                add(a, "a literal is in an assertion method's message (or later argument), not in what it compares")
+            for k in n.keywords:
+                if k.arg == "msg":
+                    add(k.value, "a literal is in an assertion method's message, not in what it compares")
+        elif isinstance(n, ast.Subscript):
+            add(n.value, "a literal is in a container that is indexed, not itself the compared value")
+            add(n.slice, "a literal is an index, not the compared value")
+        elif isinstance(n, ast.Attribute) and literals.dotted_name(n.value) is None:
+            add(n.value, "a literal is in a value whose attribute is used, not itself the compared value")
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                (literals.dotted_name(n.func.value) is None or n.func.attr in _DATA_METHODS):
+            add(n, "a literal is an argument of a method of some data (`{5: 1}.get(5)`), not the compared value")
+    return out
+
+
+def _outside(span: list[tuple[int, int]], pos: list[_Pos], aside: list[_Range]) -> tuple[list[tuple[int, int]], str]:
+    """The occurrences in ``span`` (token index ranges) of a literal that lie in none of the
+    ``aside`` ranges, and why the first one left out is not usable."""
+    rest, why = [], ""
+    for i, j in span:
+        a, b = (pos[i][0], pos[i][1]), (pos[j - 1][2], pos[j - 1][3])
+        hit = next((w for s0, e0, w in aside if s0 <= a and b <= e0), None)
+        if hit is None:
+            rest.append((i, j))
+        else:
+            why = why or hit
+    return rest, why
+
+
 def _tables(tree: ast.Module) -> list[tuple[ast.expr, bool]]:
     """Displays whose elements are rows of separate runs, and whether each is iterated (a
     parametrize table, directly or through a module constant, or a loop's iterable).  The rows
@@ -593,12 +647,12 @@ def accept(sources: Sequence[TestSource], entry_point: str, proposals: Sequence[
         try:
             tree = parsed[path] = ast.parse(s.text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            trees[path] = (s.text.splitlines(), [], set(), set(), ([], []), set())
+            trees[path] = (s.text.splitlines(), [], set(), set(), ([], []), set(), [])
             continue
         hot = {u.loc.line for u in unsupported if u.loc.file == path}
         lines = s.text.splitlines()
         trees[path] = (lines, _citable(s, tree, hot), *_blocked(tree, unsupported, path), _units(tree, lines),
-                       _rebinding_lines(tree, entry_point))
+                       _rebinding_lines(tree, entry_point), _not_compared(tree, lines))
     problems = _entry_problems(parsed, entry_point)
     for i, p in enumerate(proposals, start=1):
         where = f"{p.file}:{p.lines[0]}"
@@ -618,7 +672,7 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
     """``p``'s ``(call, expect, text)``; raises :class:`_Drop` with the reason it is dropped."""
     if p.file not in files:
         raise _Drop("the cited file is not one of the task's Python test files")
-    lines, spans, blocked, raises_only, units, rebound = trees[p.file]
+    lines, spans, blocked, raises_only, units, rebound, aside = trees[p.file]
     if len(p.lines) > _MAX_LINES:
         raise _Drop(f"more than {_MAX_LINES} cited lines")
     if any(not 1 <= n <= len(lines) for n in p.lines):
@@ -676,6 +730,11 @@ def _read(p: Proposal, files, trees, done, entry_point: str) -> tuple[Call, Expe
         if not names & _RAISES:
             raise _Drop("the cited lines have no raises/assertRaises")
         expect = Expect(kind=ExpectKind.raises, exc=(exc.rsplit(".", 1)[-1],))
+    kept = [_outside(sp, pos, aside) for sp in spans]
+    for sp, (rest, why) in zip(spans, kept):
+        if sp and not rest:
+            raise _Drop(why)
+    spans = [rest for rest, _ in kept]
     placed = [_placed(sp, pos, units) for sp in spans]
     if any(sp and not pl for sp, pl in zip(spans, placed)):
         raise _Drop("a literal stands in the cited lines outside every statement and table row")

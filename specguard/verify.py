@@ -1274,7 +1274,9 @@ def _rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
                 how = f"entry point {ep!r}" if ep else "no entry point"
                 kept = (f"; the model-written input(s) {', '.join(own_model)} were taken from the BUNDLE "
                         "(--accept-bundled-model-inputs), not from you" if own_model else "")
-                detail = (f"all {len(manifest_inputs)} input(s) of the manifest were given and match by sha256{kept}; "
+                roles = "; ".join(f"{Path(mi.path.split('#')[0]).name or mi.path} as {mi.role}" for mi in manifest_inputs)
+                detail = (f"all {len(manifest_inputs)} input(s) of the manifest were given and match by sha256 "
+                          f"(read in the roles the manifest gives: {roles}){kept}; "
                           f"spec.lean, tests.lean and claim.lean re-derived from them ({how}) equal the bundle's "
                           "byte for byte")
                 return _Derivation(t, spec, demands, classify, budget, binds, detail, tuple(own_model), spec_given)

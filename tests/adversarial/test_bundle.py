@@ -256,3 +256,29 @@ def test_export_meta_claim_hash_must_match_the_statements(bundles, tmp_path):
     f.write_text("\n".join(lines))
     rc, rep, _ = verify(f)
     assert rc == 1 and "is not the sha256 of the file's statements" in rep["reason"], rep["reason"]
+
+
+# -- strict JSON: what verify reads is what every reader of the file reads ----------------------
+
+@pytest.mark.parametrize("edit, why", [
+    # a repeated key: Python keeps the last value, other readers (and eyes) the first
+    (lambda t: t.replace('"verdict": "conflict"', '"verdict": "no-conflict", "verdict": "conflict"', 1),
+     "the key 'verdict' is repeated"),
+    (lambda t: t.replace('"seconds": ', '"seconds": NaN, "_": ', 1), "NaN is not a JSON number"),
+    (lambda t: t.replace('"seconds": ', '"seconds": 1e999, "_": ', 1), "overflows a float"),
+    # a lone surrogate is valid JSON but not text: printing the report crashed with a traceback
+    (lambda t: t.replace('"reason": "', '"reason": "\\ud800 ', 1), "lone surrogate"),
+])
+def test_result_json_must_be_unambiguous_text(bundles, tmp_path, edit, why):
+    """#11.5/#11.21: result.json with a repeated key, NaN/Infinity or a lone surrogate (re-hashed in the
+    manifest): INVALID with the reason (the surrogate was a UnicodeEncodeError traceback), in the text
+    report too."""
+    b = copy(bundles, "conflict", tmp_path / "b")
+    text = (b / "result.json").read_text()
+    (b / "result.json").write_text(edit(text.replace('"seconds": ', '"seconds": ', 1)))
+    assert (b / "result.json").read_text() != text
+    rehash(b)
+    rc, rep, err = verify(b)
+    assert rc == 1 and why in rep["reason"], rep["reason"]
+    p = cli("verify", b)
+    assert p.returncode == 1 and "Traceback" not in p.stderr and why in p.stdout, p.stdout + p.stderr

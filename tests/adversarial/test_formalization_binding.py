@@ -289,3 +289,106 @@ def test_a_truthiness_conflict_verifies_from_the_inputs(tmp_path):
     rc = cli.main(["verify", str(tmp_path / "out"), "--inputs", str(tmp_path / "d.md"), str(tmp_path / "test_x.py"),
                    "-q"])
     assert rc == 0
+
+
+# -- what pytest and unittest run is decided by names resolved as Python does ---------------------
+
+_SQUARE = 'def f(n: int) -> int:\n    """Square n.\n\n    >>> f(3)\n    9\n    """\n'
+
+
+@pytest.mark.parametrize("code", [
+    # a skip/xfail mark under another name: a variable, an aliased import
+    "import pytest\nfrom m import f\nXF = pytest.mark.xfail\n\n"
+    "@pytest.mark.parametrize('n, v', [pytest.param(3, 10, marks=XF)])\ndef test_a(n, v):\n    assert f(n) == v\n",
+    "import unittest\nfrom unittest import expectedFailure as ef\nfrom m import f\n\nclass T(unittest.TestCase):\n"
+    "    @ef\n    def test_a(self):\n        self.assertEqual(f(3), 10)\n",
+    # unittest's assertion machinery redefined in the class, a base or a mixin of the file
+    "import unittest\nfrom m import f\n\nclass T(unittest.TestCase):\n    def assertEqual(self, a, b, msg=None):\n"
+    "        pass\n\n    def test_a(self):\n        self.assertEqual(f(3), 10)\n",
+    "import unittest\nfrom m import f\n\nclass T(unittest.TestCase):\n    fail = lambda self, msg=None: None\n\n"
+    "    def test_a(self):\n        self.assertEqual(f(3), 10)\n",
+    "import unittest\nfrom m import f\n\nclass Mixin:\n    def assertTrue(self, x, msg=None):\n        pass\n\n"
+    "class T(Mixin, unittest.TestCase):\n    def test_a(self):\n        self.assertTrue(f(3) == 10)\n",
+    "import unittest\nfrom m import f\n\nclass T(unittest.TestCase):\n    def setUp(self):\n"
+    "        self.addTypeEqualityFunc(int, lambda a, b, msg=None: None)\n\n    def test_a(self):\n"
+    "        self.assertEqual(f(3), 10)\n",
+    # the framework patched, or its name rebound, in the file
+    "import unittest\nfrom m import f\nunittest.TestCase.assertEqual = lambda *a, **k: None\n\n"
+    "class T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(f(3), 10)\n",
+    "import pytest\nfrom m import f\n\ndef test_a():\n    with pytest.raises(ValueError):\n        f(3)\n\n"
+    "class pytest:\n    @staticmethod\n    def raises(e):\n        import contextlib\n"
+    "        return contextlib.suppress(Exception)\n",
+    # a fixture that patches the function, requested by usefixtures, by another fixture, by name=
+    "import pytest\nimport m\n\n@pytest.fixture\ndef p(monkeypatch):\n    monkeypatch.setattr(m, 'f', lambda n: 10)\n\n"
+    "@pytest.mark.usefixtures('p')\ndef test_a():\n    assert m.f(3) == 10\n",
+    "import pytest\nimport m\n\n@pytest.fixture\ndef p(monkeypatch):\n    monkeypatch.setattr(m, 'f', lambda n: 10)\n\n"
+    "@pytest.fixture\ndef q(p):\n    return 1\n\ndef test_a(q):\n    assert m.f(3) == 10\n",
+    "import pytest\nimport m\n\n@pytest.fixture(name='z')\ndef _p(monkeypatch):\n"
+    "    monkeypatch.setattr(m, 'f', lambda n: 10)\n\ndef test_a(z):\n    assert m.f(3) == 10\n",
+])
+def test_framework_names_resolved_as_python_does(tmp_path, code):
+    """#11.10/#11.11: a skip or xfail mark under another name, unittest's assertEqual/fail/assertTrue
+    redefined by the test class or a mixin (or by addTypeEqualityFunc), unittest patched or `pytest`
+    rebound in the file, a patching fixture requested indirectly: the assertion is not read as
+    unittest's/pytest's, so no conflict with the description's `f(3) == 9` is certified (each
+    was a certified conflict)."""
+    (tmp_path / "m.py").write_text(_SQUARE)
+    (tmp_path / "test_x.py").write_text(code)
+    out = tmp_path / "out"
+    cli.main(["check", "--description", str(tmp_path / "m.py"), "--tests", str(tmp_path / "test_x.py"),
+              "--out", str(out), "-q"])
+    r = json.loads((out / "result.json").read_text())
+    assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
+    assert not any(t["status"] == "contradicted" for t in r["tests"]), r["tests"]
+
+
+def test_plain_marks_and_setups_still_read():
+    """#11.10: the resolution above keeps ordinary suites: a `pytest.mark.slow` row, a TestCase with
+    setUp and maxDiff, a fixture that does not patch."""
+    tf = _read("import pytest\nimport unittest\nfrom m import f\n\n@pytest.fixture\ndef data():\n    return 3\n\n"
+               "@pytest.mark.parametrize('n, v', [pytest.param(3, 9, marks=pytest.mark.slow)])\n"
+               "def test_a(n, v, data):\n    assert f(n) == v\n\nclass T(unittest.TestCase):\n    maxDiff = None\n\n"
+               "    def setUp(self):\n        self.x = 1\n\n    def test_b(self):\n        self.assertEqual(f(3), 9)\n")
+    assert len(tf.demands) == 2 and not tf.unsupported, _reasons(tf)
+
+
+@pytest.mark.parametrize("body", [
+    # `:=` in a comprehension binds in the test's own scope
+    "    n = 3\n    [(n := 4) for _ in range(1)]\n    assert f(n) == 10\n",
+    "    n = 3\n    assert (n := 4) > 0\n    assert f(n) == 10\n",
+    # a `match` capture pattern binds its name
+    "    n = 3\n    match 4:\n        case n:\n            pass\n    assert f(n) == 10\n",
+    "    n = 3\n    match [4]:\n        case [*n]:\n            pass\n    assert f(n[0]) == 10\n",
+])
+def test_local_rebinding_by_walrus_or_match_is_seen(tmp_path, body):
+    """#11.11: `n` rebound by `:=` inside a comprehension or an assert, or by a `match` capture, is 4
+    when `f(n)` runs: `f(3) == 10` was read and certified against the description's `f(3) == 9`."""
+    (tmp_path / "m.py").write_text(_SQUARE)
+    (tmp_path / "test_x.py").write_text("from m import f\n\ndef test_a():\n" + body)
+    out = tmp_path / "out"
+    cli.main(["check", "--description", str(tmp_path / "m.py"), "--tests", str(tmp_path / "test_x.py"),
+              "--out", str(out), "-q"])
+    r = json.loads((out / "result.json").read_text())
+    assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
+
+
+@pytest.mark.parametrize("code", [
+    # 3**30 combinations of stacked parametrize decorators (itertools.product ran forever)
+    "import pytest\nfrom m import f\n" + "".join(f"@pytest.mark.parametrize('a{i}', [1, 2, 3])\n" for i in range(30))
+    + "def test_a(" + ", ".join(f"a{i}" for i in range(30)) + "):\n    assert f(a0) == 1\n",
+    # a chain of 3000 test classes (the base-class walks were cubic)
+    "from m import f\nclass Test0:\n    def test_a(self):\n        assert f(1) == 1\n"
+    + "".join(f"class Test{i}(Test{i - 1}):\n    pass\n" for i in range(1, 3000)),
+    # 20 000 module constants before the test (a per-statement scan of every local: quadratic)
+    "from m import f\n" + "".join(f"x{i} = {i}\n" for i in range(20000)) + "def test_a():\n    assert f(x1) == 1\n",
+    # 3000 tests and a fixture (each test scanned every function of the module)
+    "import pytest\nfrom m import f\n\n@pytest.fixture\ndef fx():\n    return 1\n\n"
+    + "".join(f"def test_{i}(fx):\n    assert f({i}) == {i}\n" for i in range(3000)),
+])
+def test_hostile_test_file_is_read_in_bounded_time(code):
+    """#11.18: test files built to make the reader's work explode are read in seconds (each hung or
+    took minutes), and what cannot be enumerated is unsupported with its reason."""
+    import time
+    t = time.monotonic()
+    _read(code)
+    assert time.monotonic() - t < 8.0

@@ -400,3 +400,19 @@ def test_one_call_equal_to_several_types_in_prose(desc):
     from specguard.models import DescFormalization
     why = object_results(_task(desc), DescFormalization(), {"f"}).get("f")
     assert why is not None and "different types" in why, why
+
+
+@pytest.mark.parametrize("text", ["`" * 20000, "f(" * 20000, "f(1) returns " * 20000, "f(1) == " * 20000,
+                                  "> * ` " * 20000])
+def test_pathological_prose_is_read_in_bounded_time(text):
+    """#11.18/#11.21: a description line of 20 000 backticks (a nested-quantifier regex backtracked for
+    hours), or of thousands of calls of the entry point on one line (each call scanned the whole line:
+    quadratic, minutes), is read in well under a few seconds, without a claim."""
+    import time
+    from specguard.formalize_desc import formalize_description
+    from specguard import assumptions
+    t = time.monotonic()
+    d = formalize_description("Compute f.\n\n" + text + "\n", path="d.md", entry_point="f")
+    assumptions._description_objects("Compute f.\n\n" + text, "f", d)      # the same class-line scan
+    assert time.monotonic() - t < 5.0
+    assert not [c for c in d.claims if c.kind.value == "example"]

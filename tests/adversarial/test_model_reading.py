@@ -172,3 +172,32 @@ def test_a_helper_method_a_collected_test_calls_can_be_cited(tmp_path):
     task = _task(tmp_path, body)
     acc = _accept(task, dict(lines=(13, 10), call='count_vowels("hello")', returns="2"))
     assert len(acc.demands) == 1, acc.dropped
+
+
+@pytest.mark.parametrize("line, returns", [
+    ('assert count_vowels("ab") == {5: 1}[5]', "5"),        # indexed display: the value is 1
+    ('assert count_vowels("ab") == (5, 1)[1]', "5"),
+    ('assert count_vowels("ab") == {5: 1}.get(5)', "5"),     # a method of some data
+    ('assert (count_vowels("ab"), 5)', "5"),                 # a tuple: always true
+    ('assert count_vowels("ab"), 5', "5"),                   # 5 is the assert's message
+])
+def test_a_literal_that_is_not_the_compared_value_is_dropped(tmp_path, line, returns):
+    """#11.4: every literal of a demand is a value its assertion compares: not one read out of an
+    indexed container, a method's argument, an asserted tuple or an assert message (each was
+    accepted as `count_vowels("ab") == 5`)."""
+    task = _task(tmp_path, f"def test_a():\n    {line}\n")
+    acc = _accept(task, dict(lines=(8, 9), call='count_vowels("ab")', returns=returns))
+    assert not acc.demands, acc.demands
+    assert "not" in acc.dropped[0], acc.dropped
+
+
+def test_assertion_method_messages_are_not_compared_values(tmp_path):
+    """#11.4: `assertEqual(count_vowels("ab"), 1, 5)` and `msg=5` compare with 1, not 5."""
+    body = ("import unittest\n\nclass T(unittest.TestCase):\n    def test_a(self):\n"
+            '        self.assertEqual(count_vowels("ab"), 1, 5)\n\n    def test_b(self):\n'
+            '        self.assertEqual(count_vowels("ab"), 1, msg=5)\n')
+    task = _task(tmp_path, body)
+    acc = _accept(task, dict(lines=(12,), call='count_vowels("ab")', returns="5"),
+                  dict(lines=(15,), call='count_vowels("ab")', returns="5"))
+    assert not acc.demands and len(acc.dropped) == 2, acc.dropped
+    assert all("message" in d for d in acc.dropped), acc.dropped

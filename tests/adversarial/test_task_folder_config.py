@@ -262,3 +262,25 @@ def test_the_default_response_cache_is_the_users_never_the_current_folder(tmp_pa
     with _deadline(10):
         text, usage = llm.complete(MODEL, msgs, cache_dir=tmp_path / "c", mock_response="live")
     assert text == "live" and usage.calls == 1
+
+
+@pytest.mark.parametrize("name, text", [
+    ("task.toml", 'id = "vowels"\nentry_point = "count_vowels"\ndescription = "README.md"\ntests = '
+                  + "[" * 5000 + "]" * 5000 + "\n"),
+    ("specguard.toml", "x = " + "[" * 5000 + "]" * 5000 + "\n"),
+    ("pyproject.toml", "[tool.specguard]\nx = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n"),
+])
+def test_deeply_nested_toml_is_no_traceback(tmp_path, capsys, monkeypatch, name, text):
+    """#11.21: a task.toml, or a planted specguard.toml / pyproject.toml in the folder being checked,
+    nested 5000 deep: tomllib's RecursionError was a traceback of `specguard check .`.  Now the task
+    file is a clear error (exit 3) and a planted configuration file only a warning."""
+    repo = _repo(tmp_path)
+    (repo / name).write_text(text)
+    monkeypatch.chdir(repo)
+    code = main(["check", ".", "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    if name == "task.toml":
+        assert code == 3 and "nested too deeply" in err, err
+    else:                                  # a pyproject.toml that cannot be read may hold no [tool.specguard]
+        assert code in (0, 1, 2) and ("is ignored" in err or name == "pyproject.toml"), err
