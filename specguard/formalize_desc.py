@@ -1385,16 +1385,7 @@ def _for_sentences(doc: _Doc, skip: set[int], ctx: _Ctx, out: _Out) -> set[int]:
         if ex is None:
             out.note(i, "'For x = ...' sentence not in the form 'For x = v, the output should be r'; no claim")
             continue
-        call, why = _named_inputs_call(", ".join(f"{n}={v}" for n, v in ex.bindings), ctx)
-        value = _output_value(ex.result, ctx) if call is not None else None
-        if call is None:
-            out.note(i, f"worked example skipped: {why}")
-        elif value is None:
-            out.note(i, f"worked example skipped: result {ex.result[:60]!r} is not a literal")
-        elif _has_float(value):
-            out.note(i, "worked example skipped: float output (prose examples are usually rounded)")
-        else:
-            out.add(ClaimKind.example, i, [i], call=call, expect=Expect(kind=ExpectKind.eq, value=value))
+        if _io_claim(i, ", ".join(f"{n}={v}" for n, v in ex.bindings), ex.result, [i], ctx, out):
             used.add(i)
     return used
 
