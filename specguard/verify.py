@@ -738,6 +738,8 @@ class _Run:
         self.model_roles: dict[str, str] = {}
         self.result_fields: list[ResultField] = []
         self.more_assumptions: list[str] = []
+        # the assumptions re-derived from the inputs (those the task withdraws are restated there)
+        self.derived_assumptions: tuple[str, ...] | None = None
 
     def ok(self, name: str, detail: str) -> None:
         self.checks.append(VerifyCheck(name=name, ok=True, detail=detail))
@@ -791,7 +793,8 @@ class _Run:
         if failure is not None:
             checks.append(VerifyCheck(name=failure.name, ok=False, detail=failure.detail))
         status = self.status(failure)
-        assumptions = tuple(ASSUMPTIONS) + tuple(self.more_assumptions)
+        base = self.derived_assumptions if self.derived_assumptions is not None else tuple(ASSUMPTIONS)
+        assumptions = base + tuple(self.more_assumptions)
         for name in self.model_inputs:
             if self.model_roles.get(name) == "demands":
                 assumptions += (f"The test assertions read_by 'model' come from {name}, a model-written input taken "
@@ -1051,7 +1054,7 @@ class _Run:
                 self.field(f"{name} (the model path's additions)", "unchecked", " | ".join(a[len(b):]))
             else:
                 differ(name, a, b)
-        self.more_assumptions += [a for a in mine.assumptions if a not in ASSUMPTIONS]
+        self.derived_assumptions = tuple(mine.assumptions)
         if r.model is not None:
             self.field("model", "unchecked", f"the model path's report ({r.model.model}: calls, tokens, cost)")
         self.field("run facts", "unchecked", ", ".join(_RUN_FIELDS))
