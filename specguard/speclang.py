@@ -1055,8 +1055,11 @@ class _Parser:
                 return ELit("", line=ln)
             if name == "int" and len(args) == 2:
                 raise self.err(e, "int() with a base is outside the spec language")
+            if name == "pow" and len(args) == 3:
+                return EOp("Py.powMod", [self.arg(a, False) for a in args], line=ln)
             if len(args) != arity:
-                raise self.err(e, f"{name}() takes {arity} argument(s) here")
+                raise self.err(e, f"{name}() takes {arity} argument(s) here" +
+                               (" (or 3: pow(base, exp, mod))" if name == "pow" else ""))
             return EOp(fn, [self.arg(a, name in _EAGER_CONSUMERS) for a in args], line=ln)
         if name == "range":
             raise self.err(e, "range() is allowed in `for` loops, comprehensions and as the argument of list, "
@@ -1341,7 +1344,7 @@ _SCALAR_OPS = {"Py.lenV", "Py.absV", "Py.boolV", "Py.intOf", "Py.strOf", "Py.rep
                "Py.neOp", "Py.cmpOp", "Py.inOp", "Py.notInOp", "Py.isOp", "Py.isNotOp", "Py.notOp", "Py.fstr",
                "Py.caseMap", "Py.strip", "Py.replace", "Py.findM", "Py.countAny", "Py.indexAny", "Py.affix",
                "Py.strTest", "Py.caseTest", "Py.join"}
-_ARITH_OPS = {"Py.add", "Py.sub", "Py.mul", "Py.floordiv", "Py.mod", "Py.pow", "Py.neg", "Py.pos", "Py.invert",
+_ARITH_OPS = {"Py.add", "Py.sub", "Py.mul", "Py.floordiv", "Py.mod", "Py.pow", "Py.powMod", "Py.neg", "Py.pos", "Py.invert",
               "Py.bitand", "Py.bitor", "Py.bitxor", "Py.lshift", "Py.rshift"}
 
 
@@ -2288,6 +2291,17 @@ def m_pow(a, b):
     return _mk_int(x ** y)
 
 
+def m_pow_mod(a, b, c):
+    x, y, z = _num(a), _num(b), _num(c)
+    if y < 0:
+        raise _U("negative exponent with a modulus (a modular inverse)")
+    if z == 0:
+        raise _U("pow() 3rd argument cannot be 0")
+    if y.bit_length() > 4096:
+        raise _U("exponent of more than 4096 bits")
+    return _mk_int(pow(x, y, z))
+
+
 def _bitop(f, g, a, b):
     if type(a) is bool and type(b) is bool:
         return g(a, b)
@@ -2942,7 +2956,7 @@ def m_clear(x):
 
 MIRROR_OPS: dict[str, Callable] = {
     "Py.add": m_add, "Py.sub": m_sub, "Py.mul": m_mul, "Py.floordiv": m_floordiv, "Py.mod": m_mod,
-    "Py.pow": m_pow, "Py.bitand": m_bitand, "Py.bitor": m_bitor, "Py.bitxor": m_bitxor,
+    "Py.pow": m_pow, "Py.powMod": m_pow_mod, "Py.bitand": m_bitand, "Py.bitor": m_bitor, "Py.bitxor": m_bitxor,
     "Py.lshift": m_lshift, "Py.rshift": m_rshift,
     "Py.neg": lambda a: -_num(a), "Py.pos": lambda a: _num(a), "Py.invert": lambda a: ~_num(a),
     "Py.notOp": lambda a: not m_truth(a),

@@ -358,6 +358,10 @@ def reference(s: str, xs: list[str]) -> list:
 def reference(x: list, y: list) -> list:
     return [x < y, x >= y, x > y, x <= y, max(x, y)]
 ''', args(st.lists(anyval, max_size=3), st.lists(anyval, max_size=3))),
+    "pow_mod": ('''
+def reference(b: int, e: int, m: int) -> list:
+    return [pow(b, e, m), pow(b, e * 1000003, m), pow(b, 0, m), pow(True, e, m)]
+''', args(st.integers(-50, 50), st.integers(0, 40), st.integers(-30, 30).filter(lambda m: m != 0))),
     "dict_keys_collide": ('''
 def reference(ps: list[tuple[int, int]], flag: bool) -> list:
     d = {True: "t", 1: "one"}

@@ -702,6 +702,27 @@ def toNat (i : Int) : Nat := match i with
   | Int.ofNat n => n
   | Int.negSucc _ => 0
 
+/-- Square-and-multiply on naturals: `acc * b ^ e % m` in at most `fuel` halvings of `e`
+(`none` when `e` has more bits than that). -/
+def powModNat (m : Nat) (fuel : Nat) : Nat → Nat → Nat → Option Nat :=
+  Nat.rec (motive := fun _ => Nat → Nat → Nat → Option Nat)
+    (fun _ e acc => cond (Nat.beq e 0) (Option.some acc) Option.none)
+    (fun _ ih b e acc => cond (Nat.beq e 0) (Option.some acc)
+      (ih (Nat.mod (Nat.mul b b) m) (Nat.div e 2)
+        (cond (Nat.beq (Nat.mod e 2) 1) (Nat.mod (Nat.mul acc b) m) acc))) fuel
+
+/-- `pow(a, b, c)`: a non-negative exponent of at most 4096 bits (a negative one is a modular
+inverse: outside the subset); `c == 0` is Python's ValueError; the result has the sign of `c`. -/
+def powMod (a b c : Val) : Option Val :=
+  bindO (num a) (fun x => bindO (num b) (fun y => bindO (num c) (fun z => match y with
+    | Int.negSucc _ => Option.none
+    | Int.ofNat e => cond (isZero z) Option.none (
+        bindO (powModNat (Int.natAbs z) 4096 (toNat (Int.fmod x (Int.ofNat (Int.natAbs z)))) e
+                (Nat.mod 1 (Int.natAbs z)))
+          (fun r => cond (Bool.or (Bool.not (isNeg z)) (Nat.beq r 0)) (intV (Int.ofNat r))
+                      (intV (Int.sub (Int.ofNat r) (Int.ofNat (Int.natAbs z)))))))))
+
+
 /-- `l[lo:hi:st]` on a list of anything. -/
 def sliceList {α : Type} (l : List α) (lo hi st : Val) : Option (List α) :=
   let n := Int.ofNat (len l)
