@@ -121,7 +121,7 @@ def score(rows, conflicted: bool) -> dict:
     return out
 
 
-_CAUSES = ("not in the recording", "spec suspect", "fewer than min-agree", "execution tier", "kernel budget",
+_CAUSES = ("not in the recording", "spec suspect", "fewer than min-agree", "execution tier", "kernel budget", "evaluation budget",
            "no usable spec", "spec agrees with every test", "the spec says nothing", "stopped early",
            "the kernel rejected")
 

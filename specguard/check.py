@@ -641,12 +641,15 @@ def _sample_miss(s, sb: "Bundle | None", a: "SpecAgreement | None") -> str | Non
         return ("execution tier: the spec contradicts a test only at inputs beyond the kernel budget (SpecGuard's "
                 "bounded evaluator, not the kernel)")
     if r.conflict is not None:
-        return f"the kernel rejected the conflict's certificate: {r.certificate.reason}"
+        why = r.certificate.reason or ""
+        if any(w in why.lower() for w in ("time limit", "timed out", "timeout", "memory")):
+            return f"kernel budget: the kernel ran out of time or memory on the conflict's certificate ({why})"
+        return f"the kernel rejected the conflict's certificate: {why}"
     budget = [n for n in r.notes if n.startswith("inconclusive at")]
     if a is not None and a.refuted:
         return f"the spec contradicts {', '.join(a.refuted)} but no conflict was certified: {r.reason}"
     if budget:
-        return f"kernel budget: {budget[0]}"
+        return f"evaluation budget (SpecGuard's evaluator, before the kernel): {budget[0]}"
     if a is not None and not a.agreed:
         return f"the spec says nothing about any of the {a.tests} test(s) ({r.reason})"
     if a is not None:
@@ -729,8 +732,9 @@ def _model_verdict(uses: list[_SampleUse], need: int, k: int, base: Result):
         return None, None, (f"fewer than min-agree specs refute: a conflict was certified against "
                             f"{len(certs)} of the {k} spec(s), but at most {n} counted spec(s) contradict the same "
                             f"test ({', '.join(tests)}), fewer than --min-agree {need}"
-                            + ("; " + "; ".join(f"sample {u.report.sample}: {u.report.suspect}" for u in certs
-                                                if u.report.suspect) if any(u.report.suspect for u in certs) else ""))
+                            + "".join(f"; sample {u.report.sample}: {u.report.suspect or u.report.miss_cause}"
+                                      for u in uses if u.report.suspect or (u.report.miss_cause and
+                                                                            u.report.conflict_test is None)))
     causes = [f"sample {u.report.sample}: {u.report.miss_cause}" for u in uses if u.report.miss_cause]
     if not accepted:
         return None, None, "no usable spec: " + ("; ".join(causes) or "the model wrote none")
