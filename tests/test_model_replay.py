@@ -162,3 +162,20 @@ def test_lcb_benchmark_replays_and_prints_per_task_lines(oneoff, capsys):
     assert "at most 3 spec prompts per inconclusive task" in out.err
     line = next(x for x in out.out.splitlines() if x.startswith("oneoff "))
     assert line.split()[1:4] == ["2", "1", "(0.500)"], line
+
+
+def test_a_queue_folder_becomes_a_replayable_recording(tmp_path, capsys):
+    """#15.5: `python -m benchmarks.record QUEUE OUT` turns the queue server's answered requests into
+    the exchanges.jsonl format that --replay reads (unanswered requests are left out)."""
+    from benchmarks import record
+    ex = json.loads(REC.read_text().splitlines()[0])
+    q = tmp_path / "q"
+    q.mkdir()
+    (q / "0001.req.json").write_text(json.dumps({"model": "x", "messages": ex["messages"], "max_tokens": 4096}))
+    (q / "0001.resp.txt").write_text(ex["answer"])
+    (q / "0002.req.json").write_text(json.dumps({"model": "x", "messages": ex["messages"]}))
+    assert record.main([str(q), str(tmp_path / "r.jsonl")]) == 0
+    assert "1 exchange(s)" in capsys.readouterr().out
+    rec = llm.Recording.load(tmp_path / "r.jsonl")
+    [(question, answers)] = rec.answers.items()
+    assert question.entry_point == ex["entry_point"] == "kth_smallest_amount" and answers == [ex["answer"]]
