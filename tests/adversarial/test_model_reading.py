@@ -277,7 +277,7 @@ def test_a_replay_file_gives_answers_only(tmp_path, monkeypatch):
     assert r.model.cost_usd == 0 and r.model.prompt_tokens == 0 and r.model.replayed_calls == 1
     assert "import" in r.model.specs[0].errors[0]
     assert "not in the recording" in r.model.specs[0].miss_cause      # round 2 was never recorded
-    assert not (tmp_path / "cache").exists()
+    assert not (tmp_path / "cache" / "llm").exists()     # the response cache is never written
 
 
 @pytest.mark.lean
