@@ -70,6 +70,12 @@ def _check_one(job):
                "core": r.conflict.kind if r.conflict else None, "coverage": cov,
                "inconclusive_kind": r.inconclusive_kind}
         if mr is not None:
+            bad = _corrupted_test(path, task_id) if suite == "corrupted" else None
+            if bad is not None:
+                # the benchmark knows which test is wrong: did a spec contradict it?
+                row["corrupted_test"] = bad
+                if mr.miss_cause and not any(bad in s.refuted for s in mr.specs) and any(s.agreed for s in mr.specs):
+                    row["corrupted_miss"] = "spec agrees with the corrupted value (or was not evaluated there)"
             row["model"] = {"prompts": mr.prompts, "calls": mr.calls, "cached_calls": mr.cached_calls,
                             "replayed_calls": mr.replayed_calls, "tokens": mr.prompt_tokens + mr.completion_tokens,
                             "agree": mr.agree, "miss_cause": mr.miss_cause, "agreement": mr.agreement,
@@ -82,6 +88,23 @@ def _check_one(job):
     except Exception as e:  # recorded, the benchmark goes on
         return {"task_id": task_id, "verdict": "error", "evidence": "none", "reason": f"{type(e).__name__}: {e}",
                 "seconds": time.monotonic() - t0, "core": None, "cost_usd": 0.0}
+
+
+_DOCS: dict = {}
+
+
+def _corrupted_test(path: str, task_id: str) -> str | None:
+    """The id (``T<i>``, the case's position) of a oneoff task's corrupted test, or None."""
+    if path not in _DOCS:
+        _DOCS[path] = {t.get("task_id"): t for t in json.loads(Path(path).read_text()).get("tasks", [])}
+    t = _DOCS[path].get(task_id) or {}
+    bad = t.get("corrupted_test")
+    if not isinstance(bad, dict):
+        return None
+    for i, case in enumerate(t.get("original_tests") or [], start=1):
+        if isinstance(case, dict) and case.get("args") == bad.get("args"):
+            return f"T{i}"
+    return None
 
 
 def score(rows, conflicted: bool) -> dict:
@@ -115,14 +138,14 @@ def score(rows, conflicted: bool) -> dict:
         causes: dict[str, int] = {}
         for r in rows:
             if "model" in r and r["model"]["miss_cause"]:
-                key = _cause_kind(r["model"]["miss_cause"])
+                key = r.get("corrupted_miss") or _cause_kind(r["model"]["miss_cause"])
                 causes[key] = causes.get(key, 0) + 1
         out["miss_causes"] = causes
     return out
 
 
-_CAUSES = ("not in the recording", "spec suspect", "fewer than min-agree", "execution tier", "kernel budget", "evaluation budget",
-           "no usable spec", "spec agrees with every test", "the spec says nothing", "stopped early",
+_CAUSES = ("not in the recording", "spec suspect", "fewer than min-agree", "execution tier", "kernel budget",
+           "evaluation budget", "no usable spec", "spec agrees with every test", "the spec says nothing", "stopped early",
            "the kernel rejected")
 
 
@@ -138,6 +161,8 @@ def _task_line(run: str, r: dict) -> str:
             f"${r.get('cost_usd', 0.0):.4f}")
     if m:
         line += f"  {m['prompts']} prompt(s)"
+        if r.get("corrupted_miss"):
+            line += f"  [{r['corrupted_test']}: {r['corrupted_miss']}]"
         if m["miss_cause"]:
             line += f"  miss: {m['miss_cause'][:160]}"
         elif m["agreement"]:
