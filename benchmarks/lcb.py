@@ -74,8 +74,8 @@ def _check_one(job):
             if bad is not None:
                 # the benchmark knows which test is wrong: did a spec contradict it?
                 row["corrupted_test"] = bad
-                if mr.miss_cause and not any(bad in s.refuted for s in mr.specs) and any(s.agreed for s in mr.specs):
-                    row["corrupted_miss"] = "spec agrees with the corrupted value (or was not evaluated there)"
+                if mr.miss_cause and _cause_kind(mr.miss_cause) == "spec agrees with every test":
+                    row["corrupted_miss"] = "spec agrees with the corrupted value"
             row["model"] = {"prompts": mr.prompts, "calls": mr.calls, "cached_calls": mr.cached_calls,
                             "replayed_calls": mr.replayed_calls, "tokens": mr.prompt_tokens + mr.completion_tokens,
                             "agree": mr.agree, "miss_cause": mr.miss_cause, "agreement": mr.agreement,
