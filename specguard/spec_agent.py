@@ -9,7 +9,14 @@ block, a spec outside the subset, or a spec that disagrees with the description'
 (doctests and worked examples found by :func:`specguard.formalize_desc.formalize_description`,
 evaluated with speclang's evaluator) is sent back with the error, for at most ``rounds`` rounds.
 With ``samples`` K > 1 the agent writes K independent specs (separate conversations, separate cache
-entries through the sample index).
+entries through the sample index).  For a bug report (``report``: a SWE-bench problem statement)
+the prompt adds :data:`REPORT_NOTE`: specify the FIXED behaviour, never the one the report shows.
+A replayed question the recording lacks (:class:`~specguard.errors.NotInRecording`) ends that
+sample only (``SpecSample.missing``); the other samples go on.
+
+Whether a spec *counts* (agrees with the description's examples and with all but at most one
+test, compared after the spec is written) is decided by :mod:`specguard.check`
+(:func:`~specguard.check.model_rule`): the agent itself never sees a test.
 """
 
 from __future__ import annotations

@@ -59,6 +59,31 @@ def test_recorded_answers_certify_the_corrupted_suite_and_agree_on_the_original(
     assert o.model.agreement.startswith("model specs agree with all") and "not certified" in o.reason
 
 
+# the recording's verdicts where this version differs, and why (every other task: as recorded)
+DIFFERENT = {
+    "lcbhard_94": "spec suspect",        # its spec was wrong (fails T13 too): the recorded certificate was luck
+    "lcbhard_22": None,                  # the bool-as-int evaluator bug is fixed: now certified
+    "lcbhard_23": "evaluation budget",   # SpecGuard's evaluator budget per spec (trust issue) ends before
+    "lcbhard_79": "evaluation budget",   # the spec is evaluated at every tested input
+}
+CHEAP = ["lcbhard_19", "lcbhard_35", "lcbhard_46", "lcbhard_74", "lcbhard_83", "lcbhard_94", "lcbhard_23"]
+
+
+@pytest.mark.lean
+def test_the_recorded_corrupted_verdicts_replay(oneoff):
+    """#15.5: the corrupted suites of (a cheap part of) the 24 recorded tasks replay to the recorded
+    verdict, except where this version differs for a stated reason (DIFFERENT)."""
+    recorded = json.loads((DATA / "lcb-oneoff-24-outcomes.json").read_text())
+    for tid in CHEAP:
+        r = _check(oneoff, tid, "corrupted").result
+        was = (recorded[tid]["corrupted"]["verdict"], recorded[tid]["corrupted"]["evidence"])
+        if tid in DIFFERENT:
+            assert (r.verdict.value, r.evidence.value) == ("inconclusive", "none"), (tid, r.reason)
+            assert DIFFERENT[tid] in r.model.miss_cause, (tid, r.model.miss_cause)
+        else:
+            assert (r.verdict.value, r.evidence.value) == was, (tid, r.reason)
+
+
 @pytest.mark.lean
 def test_lcbhard_22s_bool_spec_is_accepted_in_round_one(oneoff):
     """#15.5: the recording's spec for lcbhard_22 returns a bool; the evaluator once reported True
