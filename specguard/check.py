@@ -606,7 +606,8 @@ def model_rule(need: int, k: int, max_refuted: int = MAX_REFUTED) -> str:
     return (f"A model-written spec counts only if it agrees with every description example the rules read and "
             f"contradicts at most {max_refuted} of the task's tests, fewer than it agrees with (tests plus "
             f"examples; compared by SpecGuard's evaluator after the spec was written: the spec agent never sees "
-            f"tests). A conflict is certified only when at least {need} of the {k} independent specs count and "
+            f"tests). A conflict is certified only when at least {need} of the {k} independent specs (identical "
+            f"texts count once) count and "
             f"each contradicts the conflict's test, and the kernel checked the conflict against one of them. "
             f"No conflict (evidence model-spec-agreement, never certified) only when at least {need} counted "
             f"specs agree with every test, no spec contradicts one, and every test was read exactly.")
@@ -705,7 +706,12 @@ def _spec_samples(task: Task, opts: Options, client, k: int):
 def _model_verdict(uses: list[_SampleUse], need: int, k: int, base: Result):
     """The agreement rule (:func:`model_rule`) over the samples: ``("conflict", use, n)``,
     ``("agree", use, n)`` or ``(None, None, miss_cause)``."""
-    counted = [u for u in uses if u.report.counted]
+    counted, seen = [], set()
+    for u in uses:
+        if u.report.counted and u.report.sha256 not in seen:     # byte-identical specs count once
+            seen.add(u.report.sha256)
+            counted.append(u)
+    dupes = sum(1 for u in uses if u.report.counted) - len(counted)
     # conflicts: a test refuted by >= need counted specs, certified by the kernel against one of them
     best = None
     for u in counted:
@@ -732,6 +738,7 @@ def _model_verdict(uses: list[_SampleUse], need: int, k: int, base: Result):
         return None, None, (f"fewer than min-agree specs refute: a conflict was certified against "
                             f"{len(certs)} of the {k} spec(s), but at most {n} counted spec(s) contradict the same "
                             f"test ({', '.join(tests)}), fewer than --min-agree {need}"
+                            + (f" ({dupes} spec(s) identical to another count once)" if dupes else "")
                             + "".join(f"; sample {u.report.sample}: {u.report.suspect or u.report.miss_cause}"
                                       for u in uses if u.report.suspect or (u.report.miss_cause and
                                                                             u.report.conflict_test is None)))

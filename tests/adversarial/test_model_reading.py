@@ -234,7 +234,8 @@ def test_a_suspect_spec_never_certifies(tmp_path, samples, min_agree):
     from specguard.results import Verdict
     task = _double_task(tmp_path, "assert double(2) == 4", "assert double(5) == 10", "assert double(0) == 0")
     wrong = "```python\ndef reference(x: int) -> int:\n    return 3 * x\n```\n"
-    r = check_task(task, _model_opts(*([wrong] * samples), samples=samples, min_agree=min_agree)).result
+    wrongs = [wrong.replace("```python\n", f"```python\n# sample {i}\n") for i in range(samples)]
+    r = check_task(task, _model_opts(*wrongs, samples=samples, min_agree=min_agree)).result
     assert r.verdict is Verdict.inconclusive, r.reason
     assert all(s.suspect and s.suspect.startswith("spec suspect: contradicts 2 tests") and not s.counted
                for s in r.model.specs)
@@ -281,6 +282,20 @@ def test_a_replay_file_gives_answers_only(tmp_path, monkeypatch):
 
 
 @pytest.mark.lean
+def test_identical_specs_count_once(tmp_path):
+    """#15.1: a provider that answers identical prompts identically (deterministic decoding) gives
+    no independent samples: byte-identical specs count once, so a wrong spec repeated three times
+    cannot reach --min-agree 2 (the miss says so)."""
+    pytest.importorskip("litellm")
+    from specguard.check import check_task
+    from specguard.results import Verdict
+    task = _double_task(tmp_path, "assert double(2) == 4", "assert double(5) == 10", "assert double(3) == 7")
+    r = check_task(task, _model_opts(_GOOD, _GOOD, _GOOD, samples=3, min_agree=2)).result
+    assert r.verdict is Verdict.inconclusive, r.reason
+    assert "fewer than min-agree" in r.model.miss_cause and "2 spec(s) identical to another count once" in r.reason
+
+
+@pytest.mark.lean
 def test_replayed_model_specs_stay_model_inputs_of_the_bundle(tmp_path):
     """#15.3/#15.5: a replayed conflict's bundle carries the spec as a model input (role spec), as
     a live model's; the model-spec-agreement no-conflict is NOT CERTIFIED by verify (exit 2), with
@@ -295,7 +310,8 @@ def test_replayed_model_specs_stay_model_inputs_of_the_bundle(tmp_path):
     task = _double_task(tmp_path, "assert double(2) == 4", "assert double(5) == 10", "assert double(0) == 0")
     msgs = [{"role": "user", "content": build_prompt(task.description, "double")}]
     rec = tmp_path / "rec.jsonl"
-    rec.write_text("".join(json.dumps({"messages": msgs, "answer": _GOOD}) + "\n" for _ in range(3)))
+    rec.write_text("".join(json.dumps({"messages": msgs, "answer": _GOOD.replace("```python\n", f"```python\n# {i}\n")})
+                           + "\n" for i in range(3)))
     from specguard.check import Options
     from specguard.llm import ModelSettings
     b = check_task(task, Options(judge=False, model=ModelSettings(model="openai/recorded", replay=rec)))
