@@ -677,6 +677,11 @@ def format_summary(r, out: Path | None = None, inputs: Sequence = ()) -> str:
         lines.append(f"  bundle: {out}")
         if cert.accepted and cert.claims:
             lines.append(f"  re-check: {recheck_command(out, inputs)}")
+    from .results import MODEL_FILE_RE
+    if any(c.kind == "spec" and MODEL_FILE_RE.fullmatch(Path(str(c.loc.file)).name) for c in r.claims):
+        # #15.3: what the kernel checked against a model-written spec is about that spec
+        lines = [ln.replace("from the description", "from the model-written spec")
+                 .replace("matching the description", "matching the model-written spec") for ln in lines]
     return "\n".join(lines)
 
 

@@ -319,6 +319,9 @@ def test_replayed_model_specs_stay_model_inputs_of_the_bundle(tmp_path):
     assert r.verdict is Verdict.no_conflict and r.evidence is Evidence.model_spec_agreement, r.reason
     assert r.model.agree == 3 and r.model.agreement.startswith("model specs agree with all 3 tests")
     assert [i.role for i in b.inputs] == ["spec"]
+    from specguard.cli import format_summary
+    text = format_summary(r)
+    assert "not proved" in text and "from the model-written spec" in text and "from the description" not in text
     out = write_bundle(tmp_path / "bundle", task, b)
     rep = verify_bundle(out)
     assert not rep.valid and rep.status == "not-certified" and rep.exit_code == 2
