@@ -160,7 +160,7 @@ def _task_line(run: str, r: dict) -> str:
     line = (f"  {run:20} {r['task_id']:14} {r['verdict']:12} {r['evidence']:20} {r['seconds']:7.1f}s "
             f"${r.get('cost_usd', 0.0):.4f}")
     if m:
-        line += f"  {m['prompts']} prompt(s)"
+        line += f"  {m['prompts']} prompt(s)" + (f" ({m['cached_calls']} cached)" if m["cached_calls"] else "")
         if r.get("corrupted_miss"):
             line += f"  [{r['corrupted_test']}: {r['corrupted_miss']}]"
         if m["miss_cause"]:
