@@ -36,8 +36,9 @@ class Options:
     # ``--model``: a litellm model writes specs from the description (never the tests) when the
     # rule-based path reaches no verdict; None (the default): no model is ever called
     model: "ModelSettings | None" = None
-    samples: int = 1          # ``--samples K``: independent model specs
-    min_agree: int = 1        # ``--min-agree N``: a conflict is certified only against >= N of them
+    samples: int = 3          # ``--samples K``: independent model specs
+    min_agree: int = 2        # ``--min-agree N``: a conflict is certified only against >= N of them
+    max_refuted: int = 1      # a counted model spec contradicts at most this many tests (check.MAX_REFUTED)
     judge: bool = True        # ``--no-judge``: no model-judgment fallback
     rounds: int = 3           # spec-agent feedback rounds per sample
     context: tuple = ()       # ``--context PATH...``: (name, text) source files the spec agent may read
@@ -62,6 +63,7 @@ class Bundle:
     claims: tuple[str, ...] = ()
     inputs: tuple = ()    # extra manifest inputs (a model-written spec, role spec)
     options: "object | None" = None   # results.DerivationOptions the trusted files were derived with
+    agreement: "SpecAgreement | None" = None   # with a spec: how it compares with every test and example
 
 
 def _statement(call, expect) -> str:
@@ -272,6 +274,67 @@ def _spec_use(program: speclang.SpecProgram, entry: str, json: bool, keyed: list
             instances.append(emit.Clause(check=check, post_args=lean_args, candidates=tuple(cands),
                                          source=_spec_item(program, st), **common))
     return _SpecUse(program, clause, instances, outcomes, calls, over, json, notes)
+
+
+@dataclass
+class SpecAgreement:
+    """How a spec compares, input by input, with the evidence that is not the spec: the task's
+    test assertions and the description's own examples (the spec's own EXAMPLES are not evidence),
+    as SpecGuard's evaluator computes the spec there (the kernel certifies conflicts on its own).
+    ``unknown``: tests where the spec says nothing or was not evaluated (budget, outside the
+    subset, a postcondition against a non-value expectation)."""
+
+    agreed: tuple[str, ...] = ()          # test ids
+    refuted: tuple[str, ...] = ()         # test ids
+    unknown: tuple[str, ...] = ()         # test ids
+    weak: int = 0                         # agreeing tests formalized by a weaker statement
+    examples_agreed: int = 0
+    examples_refuted: tuple[str, ...] = ()   # 'file:line: statement' of description examples
+
+    @property
+    def tests(self) -> int:
+        return len(self.agreed) + len(self.refuted) + len(self.unknown)
+
+
+def _agrees(use: _SpecUse, c: emit.Clause, budget) -> bool | None:
+    """Does the spec's outcome at ``c``'s input satisfy ``c``?  None: the spec says nothing there."""
+    out = use.outcomes.get(c.input_id)
+    if out is None or out.kind in ("unknown", "none"):
+        return None
+    if out.kind == "eq":
+        return c.holds(emit.Outcome(cls=out.value))
+    if out.kind == "raises":
+        return c.holds(emit.Outcome(exc="SpecGuardSpec"))
+    if c.eq is None:
+        return None
+    return use.program.post_holds(out.args, c.eq, budget=budget)
+
+
+def spec_agreement(use: _SpecUse, tests: list[emit.Clause], spec: list[emit.Clause]) -> SpecAgreement:
+    budget = speclang.EvalBudget()
+    agreed, refuted, unknown, weak = [], [], [], 0
+    for t in tests:
+        a = _agrees(use, t, budget) if t.key is not None else None
+        tid = t.source.id
+        if a is None:
+            unknown.append(tid)
+        elif a:
+            agreed.append(tid)
+            weak += not t.exact
+        else:
+            refuted.append(tid)
+    ok, bad = 0, []
+    for c in spec:
+        src = c.source
+        if not isinstance(src, Claim) or src.kind is not ClaimKind.example or c.key is None \
+                or src.loc.file == use.program.path:
+            continue
+        a = _agrees(use, c, budget)
+        if a is True:
+            ok += 1
+        elif a is False:
+            bad.append(f"{src.loc}: {claim_statement(src)}")
+    return SpecAgreement(tuple(agreed), tuple(refuted), tuple(unknown), weak, ok, tuple(bad))
 
 
 def _witness_ok(use: _SpecUse, tests: list[emit.Clause], budget: int) -> bool:
@@ -535,17 +598,86 @@ def _test_agent(task: Task, client) -> _TestAgentUse:
     return _TestAgentUse(tuple(acc.demands), (inp, text), rep)
 
 
+MAX_REFUTED = 1   # a counted model spec contradicts at most this many of the task's tests
+
+
+def model_rule(need: int, k: int, max_refuted: int = MAX_REFUTED) -> str:
+    """The rule a model-based verdict is decided by, as result.json and docs/trust.md state it."""
+    return (f"A model-written spec counts only if it agrees with every description example the rules read and "
+            f"contradicts at most {max_refuted} of the task's tests, fewer than it agrees with (tests plus "
+            f"examples; compared by SpecGuard's evaluator after the spec was written: the spec agent never sees "
+            f"tests). A conflict is certified only when at least {need} of the {k} independent specs (identical "
+            f"texts count once) count and "
+            f"each contradicts the conflict's test, and the kernel checked the conflict against one of them. "
+            f"No conflict (evidence model-spec-agreement, never certified) only when at least {need} counted "
+            f"specs agree with every test, no spec contradicts one, and every test was read exactly.")
+
+
+def _suspect(a: "SpecAgreement", max_refuted: int) -> str | None:
+    if a.examples_refuted:
+        return (f"spec suspect: contradicts {len(a.examples_refuted)} description example(s) (first: "
+                f"{a.examples_refuted[0]})")
+    if len(a.refuted) > max_refuted:
+        return (f"spec suspect: contradicts {len(a.refuted)} tests ({', '.join(a.refuted[:5])}), more than "
+                f"{max_refuted}: a spec that fails several tests is more likely wrong than the tests")
+    if a.refuted and len(a.refuted) >= len(a.agreed) + a.examples_agreed:
+        return (f"spec suspect: contradicts {len(a.refuted)} test(s) but agrees with only {len(a.agreed)} test(s) and "
+                f"{a.examples_agreed} description example(s): the contradicted tests are not a minority")
+    return None
+
+
+def _sample_miss(s, sb: "Bundle | None", a: "SpecAgreement | None") -> str | None:
+    """Why one sample gave no certified conflict (None when it did)."""
+    if s.missing:
+        return s.missing
+    if s.program is None:
+        return (f"no usable spec after {s.rounds} round(s): {s.errors[-1]}" if s.errors
+                else "no usable spec: the model was not asked (the model path stopped)")
+    if sb is None:
+        return s.errors[-1] if s.errors else "the spec could not be used"
+    r = sb.result
+    if r.verdict is Verdict.conflict and r.evidence is Evidence.certified:
+        return None
+    if r.verdict is Verdict.conflict and r.evidence is Evidence.execution:
+        return ("execution tier: the spec contradicts a test only at inputs beyond the kernel budget (SpecGuard's "
+                "bounded evaluator, not the kernel)")
+    if r.conflict is not None:
+        why = r.certificate.reason or ""
+        if any(w in why.lower() for w in ("time limit", "timed out", "timeout", "memory")):
+            return f"kernel budget: the kernel ran out of time or memory on the conflict's certificate ({why})"
+        return f"the kernel rejected the conflict's certificate: {why}"
+    budget = [n for n in r.notes if n.startswith("inconclusive at")]
+    if a is not None and a.refuted:
+        return f"the spec contradicts {', '.join(a.refuted)} but no conflict was certified: {r.reason}"
+    if budget:
+        return f"evaluation budget (SpecGuard's evaluator, before the kernel): {budget[0]}"
+    if a is not None and not a.agreed:
+        return f"the spec says nothing about any of the {a.tests} test(s) ({r.reason})"
+    if a is not None:
+        return (f"spec agrees with every test it was evaluated at ({len(a.agreed)} of {a.tests}"
+                + (f"; {len(a.unknown)} not evaluated" if a.unknown else "") + ")")
+    return r.reason
+
+
+@dataclass
+class _SampleUse:
+    sample: object
+    bundle: "Bundle | None"
+    report: object
+
+
 def _spec_samples(task: Task, opts: Options, client, k: int):
-    """The spec agent's ``k`` samples, each checked like ``check --spec``: the agent's result, a
-    report per sample, and the (sample, bundle) pairs whose conflict was certified."""
+    """The spec agent's ``k`` samples, each checked like ``check --spec`` and compared with every
+    test and description example (:class:`SpecAgreement`): the agent's result and one
+    :class:`_SampleUse` per sample."""
     from .results import ModelSpecReport
     from .spec_agent import write_spec
     agent = write_spec(task.description, context_files=opts.context, model=opts.model,
                        entry_point=task.entry_point, samples=k, rounds=opts.rounds, client=client,
                        report=task.description_is_report)
-    reports, certified = [], []
+    uses = []
     for s in agent.samples:
-        verdict = evidence = None
+        verdict = evidence = sb = a = None
         if s.program is not None:
             try:
                 sb = _check_rules(task, dataclasses.replace(opts, spec=s.program, model=None, spec_binds=False))
@@ -553,12 +685,70 @@ def _spec_samples(task: Task, opts: Options, client, k: int):
                 s.errors.append(f"the spec could not be used: {e}")
                 sb = None
             if sb is not None:
-                verdict, evidence = sb.result.verdict, sb.result.evidence
-                if verdict is Verdict.conflict and evidence is Evidence.certified:
-                    certified.append((s, sb))
-        reports.append(ModelSpecReport(sample=s.index + 1, path=s.path, source=s.source, sha256=s.sha256,
-                                       rounds=s.rounds, errors=tuple(s.errors), verdict=verdict, evidence=evidence))
-    return agent, reports, certified
+                verdict, evidence, a = sb.result.verdict, sb.result.evidence, sb.agreement
+        suspect = _suspect(a, opts.max_refuted) if a is not None else None
+        core = None
+        if sb is not None and sb.result.conflict is not None and sb.result.evidence is Evidence.certified:
+            core = next((i.id for i in sb.result.conflict.items if i.source == "test"), None)
+        miss = suspect if suspect and core else _sample_miss(s, sb, a)
+        rep = ModelSpecReport(sample=s.index + 1, path=s.path, source=s.source, sha256=s.sha256,
+                              rounds=s.rounds, errors=tuple(s.errors) + ((s.missing,) if s.missing else ()),
+                              verdict=verdict, evidence=evidence,
+                              agreed=len(a.agreed) if a else 0, refuted=a.refuted if a else (),
+                              unknown=len(a.unknown) if a else 0, examples_agreed=a.examples_agreed if a else 0,
+                              examples_refuted=a.examples_refuted if a else (),
+                              counted=a is not None and suspect is None, suspect=suspect, conflict_test=core,
+                              miss_cause=miss)
+        uses.append(_SampleUse(s, sb, rep))
+    return agent, uses
+
+
+def _model_verdict(uses: list[_SampleUse], need: int, k: int, base: Result):
+    """The agreement rule (:func:`model_rule`) over the samples: ``("conflict", use, n)``,
+    ``("agree", use, n)`` or ``(None, None, miss_cause)``."""
+    counted, seen = [], set()
+    for u in uses:
+        if u.report.counted and u.report.sha256 not in seen:     # byte-identical specs count once
+            seen.add(u.report.sha256)
+            counted.append(u)
+    dupes = sum(1 for u in uses if u.report.counted) - len(counted)
+    # conflicts: a test refuted by >= need counted specs, certified by the kernel against one of them
+    best = None
+    for u in counted:
+        t = u.report.conflict_test
+        if t is None:
+            continue
+        n = sum(1 for v in counted if t in v.report.refuted)
+        if n >= need and (best is None or n > best[2]):
+            best = ("conflict", u, n)
+    if best is not None:
+        return best
+    accepted = [u for u in uses if u.bundle is not None]
+    agreeing = [u for u in counted if not u.report.refuted and not u.report.unknown and u.bundle.agreement.weak == 0]
+    if (len(agreeing) >= need and not any(u.report.refuted for u in accepted) and not base.unsupported
+            and agreeing[0].report.agreed > 0):
+        return ("agree", agreeing[0], len(agreeing))
+    # the miss cause
+    certs = [u for u in accepted if u.report.conflict_test is not None]
+    if certs and all(not u.report.counted for u in certs) and len(counted) < need:
+        return None, None, certs[0].report.suspect
+    if certs:
+        tests = sorted({u.report.conflict_test for u in certs})
+        n = max(sum(1 for v in counted if t in v.report.refuted) for t in tests)
+        return None, None, (f"fewer than min-agree specs refute: a conflict was certified against "
+                            f"{len(certs)} of the {k} spec(s), but at most {n} counted spec(s) contradict the same "
+                            f"test ({', '.join(tests)}), fewer than --min-agree {need}"
+                            + (f" ({dupes} spec(s) identical to another count once)" if dupes else "")
+                            + "".join(f"; sample {u.report.sample}: {u.report.suspect or u.report.miss_cause}"
+                                      for u in uses if u.report.suspect or (u.report.miss_cause and
+                                                                            u.report.conflict_test is None)))
+    causes = [f"sample {u.report.sample}: {u.report.miss_cause}" for u in uses if u.report.miss_cause]
+    if not accepted:
+        return None, None, "no usable spec: " + ("; ".join(causes) or "the model wrote none")
+    if agreeing and len(agreeing) < need:
+        causes.insert(0, f"only {len(agreeing)} of the {k} spec(s) agree with every test, fewer than "
+                         f"--min-agree {need} for a no-conflict")
+    return None, None, "; ".join(causes) or "no conflict was certified against the model-written specs"
 
 
 def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
@@ -593,26 +783,49 @@ def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
             notes.append(f"the test agent read {len(demands)} assertion(s) the AST path left unsupported; "
                          "no conflict was certified with them alone")
     agent = None
-    reports, certified = [], []
+    uses: list[_SampleUse] = []
+    miss = agree_text = None
+    agree = 0
     if not used_demands and not ta.stopped:
-        agent, reports, certified = _spec_samples(task, opts, client, k)
-        if certified and len(certified) >= need:
-            s, sb = certified[0]
+        agent, uses = _spec_samples(task, opts, client, k)
+        kind, u, got = _model_verdict(uses, need, k, r)
+        if kind == "conflict":
+            s, sb = u.sample, u.bundle
+            agree = got
             used_demands = bool(demands)        # the model-read demands are part of every spec check
             spec_in = InputFile(path=s.path, sha256=s.sha256, role="spec")
             out = Bundle(result=sb.result, files={**sb.files, s.path: s.source, **(files if used_demands else {})},
                          claims=sb.claims, inputs=(spec_in,) + (inputs if used_demands else ()), options=sb.options)
             r = sb.result.model_copy(update={"reason": f"{sb.result.reason} (the description was formalized by a "
-                                                       f"spec {opts.model.model} wrote: {s.path}; certified against "
-                                                       f"{len(certified)} of {k} model spec(s))"})
-        elif certified:
-            why = (f"a conflict was certified against only {len(certified)} of the {k} model-written spec(s), fewer "
-                   f"than --min-agree {need}: not counted as certified")
-            r = r.model_copy(update={"reason": why, "notes": r.notes + (f"previously: {r.reason}",)})
-        elif not agent.specs:
-            notes.append(f"the model path wrote no usable spec: {agent.failure_reason()}")
+                                                       f"spec {opts.model.model} wrote: {s.path}; {got} of {k} "
+                                                       f"independent model spec(s) count and contradict "
+                                                       f"{u.report.conflict_test}; --min-agree {need})"})
+        elif kind == "agree":
+            s, sb = u.sample, u.bundle
+            agree = got
+            a = sb.agreement
+            used_demands = bool(demands)
+            agree_text = (f"model specs agree with all {a.tests} tests and {a.examples_agreed} description "
+                          f"example(s) ({got} of {k} specs)")
+            spec_in = InputFile(path=s.path, sha256=s.sha256, role="spec")
+            out = Bundle(result=sb.result, files={**sb.files, s.path: s.source, **(files if used_demands else {})},
+                         claims=sb.claims, inputs=(spec_in,) + (inputs if used_demands else ()), options=sb.options)
+            r = sb.result.model_copy(update={
+                "verdict": Verdict.no_conflict, "evidence": Evidence.model_spec_agreement,
+                "reason": (f"no conflict found against the model's reading of the description, which is not "
+                           f"certified: {got} of {k} independent specs {opts.model.model} wrote from the "
+                           f"description alone agree with every one of the {a.tests} tests and the "
+                           f"{a.examples_agreed} description example(s) (SpecGuard's evaluator; the bundle's "
+                           f"spec is {s.path})"),
+                "notes": sb.result.notes + (f"against {s.path} alone: {sb.result.reason}",),
+                "conflict": None, "inconclusive_kind": None})
         else:
-            notes.append(f"no conflict was certified against the {len(agent.specs)} model-written spec(s)")
+            miss = got
+            if any(x.report.conflict_test for x in uses):
+                r = r.model_copy(update={"reason": f"not certified: {miss}",
+                                         "notes": r.notes + (f"previously: {r.reason}",)})
+            else:
+                notes.append(f"the model path certified nothing: {miss}")
     stopped = ta.stopped or (agent.stopped if agent is not None else None)
     judgment = None
     if r.verdict is Verdict.inconclusive and opts.judge and not stopped:
@@ -642,10 +855,14 @@ def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
                      "that every literal they hold appears in the cited lines, the reading itself is the model's.")
     if extra:
         r = r.model_copy(update={"assumptions": r.assumptions + tuple(extra)})
-    report = ModelReport(model=opts.model.model, samples=k, min_agree=need, specs=tuple(reports),
-                         agree=len(certified), judgment=judgment, demands=demands_rep, prompt_tokens=u.prompt_tokens,
+    if stopped and miss is None and r.verdict is Verdict.inconclusive:
+        miss = f"the model path stopped early: {stopped}"
+    report = ModelReport(model=opts.model.model, samples=k, min_agree=need, specs=tuple(u.report for u in uses),
+                         agree=agree, rule=model_rule(need, k, opts.max_refuted), miss_cause=miss,
+                         agreement=agree_text, prompts=len(client.transcript), judgment=judgment,
+                         demands=demands_rep, prompt_tokens=u.prompt_tokens,
                          completion_tokens=u.completion_tokens, cost_usd=round(u.cost_usd, 6), calls=u.calls,
-                         cached_calls=u.cached_calls, stopped=stopped)
+                         cached_calls=u.cached_calls, replayed_calls=u.replayed_calls, stopped=stopped)
     r = r.model_copy(update={"model": report, "notes": r.notes + tuple(notes),
                              "seconds": round(r.seconds + time.monotonic() - start, 4)})
     return Bundle(result=r, files=out.files, claims=out.claims, inputs=out.inputs, options=out.options)
@@ -744,9 +961,10 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
     result = result.model_copy(update=_reading_report(f, result, test_clauses, spec_clauses))
     claims_proven = tuple(p.claims) if certified else ()
     from .results import DerivationOptions
+    agreement = spec_agreement(f.spec, test_clauses, spec_clauses) if f.spec is not None else None
     return Bundle(result=result, files=files, claims=claims_proven,
                   options=DerivationOptions(classify=opts.classify, spec_budget=opts.spec_budget,
-                                            spec_binds=opts.spec_binds))
+                                            spec_binds=opts.spec_binds), agreement=agreement)
 
 
 def _reading_report(f: _Formal, r: Result, tests, spec) -> dict:

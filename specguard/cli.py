@@ -71,9 +71,21 @@ def _add_model_args(p: argparse.ArgumentParser, *, context: bool) -> None:
                                    "'model' in the configuration file, else none): when the rules reach no verdict, "
                                    "a test agent reads the assertions the rules could not, and a spec agent writes "
                                    "specs from the description only (never the tests)")
-    g.add_argument("--samples", type=int, default=1, metavar="K", help="independent specs to write (default 1)")
-    g.add_argument("--min-agree", type=int, default=1, metavar="N",
-                   help="a conflict counts as certified only if certified against at least N of the specs (default 1)")
+    g.add_argument("--samples", type=int, default=3, metavar="K",
+                   help="independent specs to write (default 3); each takes up to --rounds prompts")
+    g.add_argument("--min-agree", type=int, default=None, metavar="N",
+                   help="a conflict counts as certified only if at least N of the specs count (agree with the "
+                        "description's examples, contradict at most 1 test and fewer than they agree with) and "
+                        "contradict the conflict's test; a no-conflict (evidence model-spec-agreement) needs N "
+                        "specs agreeing with every test (default: 2, or 1 with --samples 1)")
+    g.add_argument("--rounds", type=int, default=3, metavar="R",
+                   help="spec-agent feedback rounds per sample (default 3): at most K x R spec prompts per task, "
+                        "plus one test-agent and one judge prompt")
+    g.add_argument("--replay", metavar="FILE",
+                   help="answer every model prompt from a recorded transcript (exchanges.jsonl: one "
+                        "{\"messages\": [...], \"answer\": \"...\"} a line), matched on the question asked (task, "
+                        "description, round, feedback), never the network; a question the file lacks is a miss "
+                        "'not in the recording'; --model then only names the recorded model (default: replay)")
     if context:
         g.add_argument("--context", nargs="+", default=[], metavar="FILE",
                        help="source files the spec agent may read with the description, never the tests "
@@ -96,10 +108,15 @@ def _add_model_args(p: argparse.ArgumentParser, *, context: bool) -> None:
 
 def _model_settings(args: argparse.Namespace, cfg) -> "ModelSettings | None":  # noqa: F821
     """The model path's settings from flags over the configuration, or None without a model."""
-    model = args.model or cfg.model
+    replay = getattr(args, "replay", None)
+    model = args.model or (None if replay else cfg.model) or ("replay" if replay else None)
     if not model:
         return None
-    from .llm import ModelSettings, default_cache_dir
+    from .llm import ModelSettings, default_cache_dir, recording
+    if args.min_agree is None:
+        args.min_agree = min(2, args.samples)
+    if args.rounds < 1:
+        raise SpecGuardError("--rounds must be at least 1", hint="e.g. --rounds 3")
     if args.samples < 1 or args.min_agree < 1:
         raise SpecGuardError("--samples and --min-agree must be at least 1", hint="e.g. --samples 3 --min-agree 2")
     if args.min_agree > args.samples:
@@ -119,8 +136,11 @@ def _model_settings(args: argparse.Namespace, cfg) -> "ModelSettings | None":  #
     cache = None
     if not args.no_model_cache and cfg.model_cache:
         cache = Path(args.model_cache or cfg.model_cache_dir or default_cache_dir())
+    if replay:
+        recording(replay)          # a bad recording is an input error now, naming the file and line
+        cache = None
     return ModelSettings(model=model, timeout=timeout, retries=int(retries), cache_dir=cache,
-                         max_task_tokens=tokens, max_task_cost_usd=cost)
+                         max_task_tokens=tokens, max_task_cost_usd=cost, replay=Path(replay) if replay else None)
 
 
 DESCRIPTION = ("SpecGuard: find conflicts between a function's description and its tests, with certificates "
@@ -435,6 +455,7 @@ def _task_options(args: argparse.Namespace, cfg):
     opts.model = _model_settings(args, cfg)
     if opts.model is not None:
         opts.samples, opts.min_agree, opts.judge = args.samples, args.min_agree, not args.no_judge
+        opts.rounds = args.rounds
         opts.context = tuple(_read_context(p) for p in args.context)
     elif args.context:
         raise SpecGuardError("--context is read by the model path only", hint="add --model MODEL, or drop --context")
@@ -489,7 +510,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 _EVIDENCE_WORDS = {"certified": "proof checked by the Lean kernel",
                    "execution": "found by evaluating the spec on the test inputs, not proved",
-                   "model-judgment": "a language model's judgment, not proved", "none": "nothing proved"}
+                   "model-judgment": "a language model's judgment, not proved",
+                   "model-spec-agreement": "model-written specs agree with every test, not proved",
+                   "none": "nothing proved"}
 _STATUS_WORDS = {"entailed": ("follows from the description", "follow from the description"),
                  "contradicted": ("contradicts the description", "contradict the description"),
                  "left-open": ("is not decided by the description", "are not decided by the description"),
@@ -607,8 +630,18 @@ def format_summary(r, out: Path | None = None, inputs: Sequence = ()) -> str:
     if r.model is not None:
         m = r.model
         lines.append(f"  model {m.model}: {len([s for s in m.specs if s.source])} of {_n(m.samples, 'spec')} "
-                     f"accepted, {m.prompt_tokens}+{m.completion_tokens} tokens, ${m.cost_usd:.4f}"
+                     f"accepted ({sum(s.counted for s in m.specs)} counted, --min-agree {m.min_agree}), "
+                     f"{_n(m.prompts, 'prompt')}"
+                     + (f" ({m.replayed_calls} replayed)" if m.replayed_calls else "")
+                     + f", {m.prompt_tokens}+{m.completion_tokens} tokens, ${m.cost_usd:.4f}"
                      + (f", judgment: {m.judgment.verdict}" if m.judgment else ""))
+        if m.agreement:
+            lines.append(f"  model specs: {m.agreement} (rests on the model's reading of the description)")
+        if m.miss_cause:
+            lines.append(f"  model path miss: {m.miss_cause}")
+        for sp in m.specs:
+            if sp.suspect and sp.suspect != m.miss_cause:
+                lines.append(f"    {sp.path}: {sp.suspect}")
         if m.demands is not None:
             d = m.demands
             lines.append(f"  test agent: {len(d.accepted)} of {d.proposed} proposed "
@@ -644,6 +677,11 @@ def format_summary(r, out: Path | None = None, inputs: Sequence = ()) -> str:
         lines.append(f"  bundle: {out}")
         if cert.accepted and cert.claims:
             lines.append(f"  re-check: {recheck_command(out, inputs)}")
+    from .results import MODEL_FILE_RE
+    if any(c.kind == "spec" and MODEL_FILE_RE.fullmatch(Path(str(c.loc.file)).name) for c in r.claims):
+        # #15.3: what the kernel checked against a model-written spec is about that spec
+        lines = [ln.replace("from the description", "from the model-written spec")
+                 .replace("matching the description", "matching the model-written spec") for ln in lines]
     return "\n".join(lines)
 
 

@@ -72,6 +72,11 @@ class ModelBudgetExceeded(ModelError):
     """Raised before a model call when the task's token or cost cap is already spent."""
 
 
+class NotInRecording(ModelError):
+    """Raised by a replay client (``--replay FILE``) for a question the recording has no answer
+    for: a miss of that one question (never a network call), not a failure of the model path."""
+
+
 class BatchError(SpecGuardError):
     """Raised when a batch cannot start or go on: the output folder belongs to another batch
     (other inputs or suites), its ``results.jsonl`` is damaged before the last line, another batch

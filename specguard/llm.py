@@ -6,6 +6,13 @@ includes a sample index, so independent samples get independent entries), writte
 A :class:`Meter` counts the tokens and dollars one task spends and raises
 :class:`~specguard.errors.ModelBudgetExceeded` before a call once a cap is reached.
 
+Replay (``ModelSettings.replay``, ``--replay FILE``): the answers come from a recorded transcript
+(``exchanges.jsonl``: one ``{"messages": [...], "answer": "..."}`` a line), matched on the
+*question* (:func:`question_of`: the kind of prompt, the entry point, the description or tests
+text, and each earlier round's answer and feedback), never on the raw prompt bytes, so a template
+change that does not touch what was asked still replays.  A question the recording lacks raises
+:class:`~specguard.errors.NotInRecording`; a replay client never calls a provider or the cache.
+
 API keys are read by litellm from the environment only (``OPENAI_API_KEY``,
 ``ANTHROPIC_API_KEY``, ...); SpecGuard never reads, stores or logs them.  ``litellm`` is an
 optional dependency: ``pip install 'specguard[llm]'``.
@@ -16,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 import tempfile
 import time
@@ -23,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from .errors import ModelBudgetExceeded, ModelError
+from .errors import InputError, ModelBudgetExceeded, ModelError, NotInRecording
 
 INSTALL_HINT = "pip install 'specguard[llm]'   (or: pip install litellm)"
 
@@ -47,6 +55,7 @@ class Usage:
     cost_usd: float = 0.0
     calls: int = 0
     cached_calls: int = 0
+    replayed_calls: int = 0
 
     @property
     def tokens(self) -> int:
@@ -58,6 +67,7 @@ class Usage:
         self.cost_usd += other.cost_usd
         self.calls += other.calls
         self.cached_calls += other.cached_calls
+        self.replayed_calls += other.replayed_calls
 
 
 @dataclass
@@ -91,6 +101,8 @@ class ModelSettings:
     temperature: float | None = None
     # testing only: litellm's ``mock_response``, one per call in order (never the network)
     mock_responses: list[str] | None = None
+    # ``--replay FILE``: answers from a recorded transcript (exchanges.jsonl), never the network
+    replay: Path | None = None
 
     def meter(self) -> Meter:
         return Meter(self.max_task_tokens, self.max_task_cost_usd)
@@ -211,17 +223,170 @@ def complete(model: str, messages: Sequence[dict], *, max_tokens: int = 4096, ti
     return text, usage
 
 
+# -- replay ----------------------------------------------------------------------------------
+
+_REPLY_TAIL = re.compile(r"\n\s*Reply with the corrected spec[^\n]*\s*$")
+_MAX_RECORDING_BYTES = 64 * 1024 * 1024
+
+
+def _norm(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _between(text: str, start: str, end: str) -> str | None:
+    i = text.find(start)
+    if i < 0:
+        return None
+    j = text.find(end, i + len(start))
+    return text[i + len(start): j if j >= 0 else len(text)]
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a prompt asks, independent of the template's wording: the kind of prompt (``spec``:
+    the spec agent, ``judge``, ``tests``: the test agent, ``other``), the entry point, the text
+    asked about (the description and context files; the tests), and per earlier round the answer
+    and the feedback (its standard closing instruction dropped), all whitespace-normalised."""
+
+    kind: str
+    entry_point: str
+    text: str
+    turns: tuple[tuple[str, str], ...] = ()
+
+    def describe(self) -> str:
+        what = {"spec": "the spec agent's question", "judge": "the judge's question",
+                "tests": "the test agent's question"}.get(self.kind, "a question")
+        out = f"{what} for `{self.entry_point or '?'}`"
+        if self.turns:
+            out += f", round {len(self.turns) + 1} after the feedback {self.turns[-1][1][:160]!r}"
+        return out
+
+
+def question_of(messages: Sequence[dict], entry_point: str | None = None) -> Question:
+    """The :class:`Question` a conversation asks (its first user message and the later rounds)."""
+    msgs = [m for m in messages if isinstance(m, dict)]
+    first = str(msgs[0].get("content", "")) if msgs else ""
+    entry = entry_point
+    m = re.search(r"[Ff]unction under test(?: is|:|, )\s*`?([A-Za-z_][\w.]*)", first)
+    if m:
+        entry = m.group(1)
+    desc = _between(first, "<<<DESCRIPTION\n", "\nDESCRIPTION>>>")
+    tests = first[first.find("<<<TESTS"):] if "<<<TESTS" in first else None
+    if desc is not None and tests is None:
+        ctx = re.findall(r"Context file (.*?):\n<<<CONTEXT\n(.*?)\nCONTEXT>>>", first, re.S)
+        kind, text = "spec", desc + "".join(f"\n[context {n}]\n{t}" for n, t in ctx)
+        if "Specify the FIXED behaviour" in first:      # spec_agent.REPORT_NOTE: a bug report's fix is asked
+            kind = "spec-fix"
+    elif desc is not None:
+        kind, text = "judge", desc + "\n" + tests
+    elif "Assertions SpecGuard could not read:" in first:
+        kind, text = "tests", first[first.find("Assertions SpecGuard could not read:"):]
+    else:
+        kind, text = "other", first
+    turns = []
+    for i in range(1, len(msgs) - 1, 2):
+        answer, feedback = str(msgs[i].get("content", "")), str(msgs[i + 1].get("content", ""))
+        turns.append((_norm(answer), _norm(_REPLY_TAIL.sub("", feedback))))
+    return Question(kind, entry or "", _norm(text), tuple(turns))
+
+
+@dataclass
+class Recording:
+    """A recorded transcript: per question, its answers in the order recorded (the k-th time a
+    client asks the same question, e.g. sample k of identical prompts, it gets the k-th answer)."""
+
+    path: Path
+    answers: dict[Question, list[str]]
+
+    @classmethod
+    def load(cls, path: Path | str) -> "Recording":
+        path = Path(path)
+        hint = ('one JSON object a line: {"messages": [{"role": "user", "content": "..."}, ...], "answer": "..."} '
+                "(the exchanges.jsonl format of shared/data/model-transcripts)")
+        try:
+            if not path.is_file():
+                raise InputError("the replay recording is not a file", path=str(path), hint=hint)
+            raw = path.read_bytes()
+        except OSError as e:
+            raise InputError(f"the replay recording cannot be read: {e.strerror}", path=str(path), hint=hint) from e
+        if len(raw) > _MAX_RECORDING_BYTES:
+            raise InputError(f"the replay recording is larger than {_MAX_RECORDING_BYTES} bytes", path=str(path))
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InputError("the replay recording is not UTF-8", path=str(path), hint=hint) from e
+        rows = []
+        for no, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                d = json.loads(line)
+            except (ValueError, RecursionError) as e:
+                raise InputError(f"not a JSON object: {str(e)[:120]}", path=str(path), line=no, hint=hint) from e
+            msgs = d.get("messages") if isinstance(d, dict) else None
+            ok = (isinstance(msgs, list) and msgs and isinstance(d.get("answer"), str)
+                  and all(isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)
+                          for m in msgs))
+            if not ok:
+                raise InputError("an exchange needs 'messages' (role and content strings) and an 'answer' string",
+                                 path=str(path), line=no, hint=hint)
+            n = d.get("n")
+            order = n if isinstance(n, int) and not isinstance(n, bool) else no
+            ep = d.get("entry_point") if isinstance(d.get("entry_point"), str) else None
+            rows.append((order, no, question_of(msgs, ep), d["answer"]))
+        answers: dict[Question, list[str]] = {}
+        for _, _, q, a in sorted(rows, key=lambda r: (r[0], r[1])):
+            answers.setdefault(q, []).append(a)
+        return cls(path, answers)
+
+
+_RECORDINGS: dict[tuple, Recording] = {}
+
+
+def recording(path: Path | str) -> Recording:
+    """:meth:`Recording.load`, once per file version in this process."""
+    p = Path(path)
+    try:
+        st = p.stat()
+        key = (str(p.resolve()), st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = (str(p), 0, 0)
+    if key not in _RECORDINGS:
+        _RECORDINGS[key] = Recording.load(p)
+    return _RECORDINGS[key]
+
+
 class Client:
-    """``complete`` bound to :class:`ModelSettings` and one task's :class:`Meter`."""
+    """``complete`` bound to :class:`ModelSettings` and one task's :class:`Meter` (or, with
+    ``settings.replay``, the answers of a recorded transcript)."""
 
     def __init__(self, settings: ModelSettings, meter: Meter | None = None) -> None:
         self.settings = settings
         self.meter = meter or settings.meter()
         self._mocks = list(settings.mock_responses) if settings.mock_responses is not None else None
+        self._replay = recording(settings.replay) if settings.replay is not None else None
+        self._asked: dict[Question, int] = {}
         self.transcript: list[list[dict]] = []   # every prompt sent (audit, information-barrier tests)
+
+    def _replayed(self, messages: Sequence[dict]) -> tuple[str, Usage]:
+        q = question_of(messages)
+        i = self._asked.get(q, 0)
+        self._asked[q] = i + 1
+        got = self._replay.answers.get(q, [])
+        if i >= len(got):
+            more = f" (it holds {len(got)} answer(s) to it, this is ask {i + 1})" if got else ""
+            raise NotInRecording(f"not in the recording {self._replay.path.name}: {q.describe()}{more}",
+                                 hint="record the exchange with the real model, or replay with the settings the "
+                                      "recording was made with (--samples, prompts)")
+        u = Usage(replayed_calls=1)
+        self.meter.spent.add(u)
+        return got[i], u
 
     def __call__(self, messages: Sequence[dict], *, sample: int = 0) -> tuple[str, Usage]:
         s = self.settings
+        if self._replay is not None:
+            self.transcript.append([dict(m) for m in messages])
+            return self._replayed(messages)
         mock = None
         if self._mocks is not None:
             mock = self._mocks.pop(0) if self._mocks else ""

@@ -47,7 +47,7 @@ from .results import Result
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 VERDICTS = ("conflict", "no-conflict", "inconclusive")
-EVIDENCES = ("certified", "execution", "model-judgment", "none")
+EVIDENCES = ("certified", "execution", "model-judgment", "model-spec-agreement", "none")
 CONFLICTED_TYPES = ("conflicting", "oneoff")
 
 

@@ -42,6 +42,9 @@ class Evidence(str, Enum):
     certified = "certified"
     execution = "execution"
     model_judgment = "model-judgment"
+    # no-conflict only: enough model-written specs agree with every test and description example
+    # (SpecGuard's evaluator); rests on the model's reading of the description, never a proof
+    model_spec_agreement = "model-spec-agreement"
     none = "none"
 
 
@@ -138,6 +141,16 @@ class ModelSpecReport(_Frozen):
     errors: tuple[str, ...] = Field(default=(), description="why earlier rounds (or all rounds) were rejected")
     verdict: Verdict | None = Field(default=None, description="the check's verdict against this spec")
     evidence: Evidence | None = None
+    agreed: int = Field(default=0, description="tests the spec agrees with (SpecGuard's evaluator at each test input)")
+    refuted: tuple[str, ...] = Field(default=(), description="ids of the tests the spec contradicts")
+    unknown: int = Field(default=0, description="tests the spec says nothing about or was not evaluated at")
+    examples_agreed: int = Field(default=0, description="description examples (read by the rules) it agrees with")
+    examples_refuted: tuple[str, ...] = Field(default=(), description="description examples it contradicts")
+    counted: bool = Field(default=False, description="the spec counts towards --min-agree (not suspect, see "
+                                                     "ModelReport.rule)")
+    suspect: str | None = Field(default=None, description="why an accepted spec does not count (the rule)")
+    conflict_test: str | None = Field(default=None, description="the test of the conflict certified against this spec")
+    miss_cause: str | None = Field(default=None, description="why this sample gave no certified conflict")
 
 
 class ModelJudgment(_Frozen):
@@ -163,7 +176,13 @@ class ModelReport(_Frozen):
     samples: int = 1
     min_agree: int = 1
     specs: tuple[ModelSpecReport, ...] = ()
-    agree: int = Field(default=0, description="specs a conflict was certified against")
+    agree: int = Field(default=0, description="counted specs that refute the test of the certified conflict (or, "
+                                               "for a model-spec-agreement no-conflict, that agree with every test)")
+    rule: str = Field(default="", description="the rule a model-based verdict was decided by, stated")
+    miss_cause: str | None = Field(default=None, description="why the model path certified no conflict")
+    agreement: str | None = Field(default=None, description="'model specs agree with all N tests ...' when they do")
+    prompts: int = Field(default=0, description="model prompts this task asked (samples x rounds, + test agent, judge)")
+    replayed_calls: int = Field(default=0, description="answers taken from a recording (--replay)")
     judgment: ModelJudgment | None = None
     demands: ModelDemandsReport | None = Field(default=None, description="the test agent's part; absent when the "
                                                                         "AST path left no assertion unsupported")

@@ -9,7 +9,14 @@ block, a spec outside the subset, or a spec that disagrees with the description'
 (doctests and worked examples found by :func:`specguard.formalize_desc.formalize_description`,
 evaluated with speclang's evaluator) is sent back with the error, for at most ``rounds`` rounds.
 With ``samples`` K > 1 the agent writes K independent specs (separate conversations, separate cache
-entries through the sample index).
+entries through the sample index).  For a bug report (``report``: a SWE-bench problem statement)
+the prompt adds :data:`REPORT_NOTE`: specify the FIXED behaviour, never the one the report shows.
+A replayed question the recording lacks (:class:`~specguard.errors.NotInRecording`) ends that
+sample only (``SpecSample.missing``); the other samples go on.
+
+Whether a spec *counts* (agrees with the description's examples and with all but at most one
+test, compared after the spec is written) is decided by :mod:`specguard.check`
+(:func:`~specguard.check.model_rule`): the agent itself never sees a test.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from . import llm, speclang
-from .errors import ModelBudgetExceeded, ModelError, SpecGuardError
+from .errors import ModelBudgetExceeded, ModelError, NotInRecording, SpecGuardError
 from .llm import Client, ModelSettings, Usage
 from .models import ClaimKind, ExpectKind
 
@@ -37,6 +44,7 @@ class SpecSample:
     source: str | None = None
     rounds: int = 0
     errors: list[str] = field(default_factory=list)
+    missing: str | None = None        # replay: the question the recording has no answer for
 
     @property
     def sha256(self) -> str | None:
@@ -62,11 +70,20 @@ class SpecAgentResult:
     def failure_reason(self) -> str:
         if self.stopped:
             return self.stopped
-        errs = [f"sample {s.index + 1}: {s.errors[-1]}" for s in self.samples if s.program is None and s.errors]
+        errs = [f"sample {s.index + 1}: {s.missing or s.errors[-1]}" for s in self.samples
+                if s.program is None and (s.errors or s.missing)]
         return "; ".join(errs) or "the model wrote no usable spec"
 
 
-def build_prompt(description: str, entry_point: str | None, context_files: Sequence[tuple[str, str]] = ()) -> str:
+REPORT_NOTE = ("\nTHIS description IS a bug report (an issue or problem statement). Specify the FIXED behaviour: what "
+               "the report says should happen, as it will be once the bug is fixed. The outputs, tracebacks and "
+               "examples it shows as what currently happens are the bug: your spec must NOT reproduce them. Where "
+               "the report states the expected result (\"should return ...\", \"expected ...\"), your spec gives "
+               "exactly that; where it does not say, leave the result free (use `post`).\n")
+
+
+def build_prompt(description: str, entry_point: str | None, context_files: Sequence[tuple[str, str]] = (),
+                 report: bool = False) -> str:
     ctx = ""
     budget = _MAX_CONTEXT
     for name, text in context_files:
@@ -76,7 +93,7 @@ def build_prompt(description: str, entry_point: str | None, context_files: Seque
         if budget <= 0:
             break
     return llm.prompt("spec_agent", entry_point=entry_point or "(named in the description)",
-                      description=description, context=ctx)
+                      description=description, context=ctx, report=REPORT_NOTE if report else "")
 
 
 def extract_code(reply: str) -> str | None:
@@ -173,7 +190,7 @@ def write_spec(description: str, *, context_files: Sequence[tuple[str, str]] = (
     statement (its examples are not fed back as requirements)."""
     settings = model if isinstance(model, ModelSettings) else ModelSettings(model=model)
     client = client or Client(settings)
-    prompt = build_prompt(description, entry_point, context_files)
+    prompt = build_prompt(description, entry_point, context_files, report)
     before = Usage()
     before.add(client.meter.spent)
     out: list[SpecSample] = []
@@ -186,6 +203,9 @@ def write_spec(description: str, *, context_files: Sequence[tuple[str, str]] = (
         for r in range(max(1, rounds)):
             try:
                 reply, _ = client(messages, sample=k)
+            except NotInRecording as e:       # this sample's miss; the other samples go on
+                s.missing = e.message
+                break
             except ModelBudgetExceeded as e:
                 stopped = e.message
                 break

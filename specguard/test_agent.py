@@ -53,7 +53,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import literals, llm
 from .bindings import Symbols, resolve_entry, scope_bindings
-from .errors import ModelBudgetExceeded, ModelError
+from .errors import ModelBudgetExceeded, ModelError, NotInRecording
 from .llm import Client
 from .models import Call, Demand, Expect, ExpectKind, Loc, Task, TestFormalization, TestSource, Unsupported
 from .twins import selected
@@ -148,6 +148,8 @@ def propose(sources: Sequence[TestSource], unsupported: Sequence[Unsupported], e
     prompt = build_prompt(sources, unsupported, entry_point)
     try:
         reply, _ = client([{"role": "user", "content": prompt}], sample=0)
+    except NotInRecording as e:            # a replay's miss: no proposals, the model path goes on
+        return Proposed(error=e.message)
     except (ModelBudgetExceeded, ModelError) as e:
         return Proposed(error=e.message, stopped=e.message)
     props, why = parse_reply(reply)

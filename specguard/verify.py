@@ -736,6 +736,7 @@ class _Run:
         self.derivation: _Derivation | None = None
         self.model_inputs: tuple[str, ...] = ()
         self.model_roles: dict[str, str] = {}
+        self.spec_inputs: tuple[str, ...] = ()   # the manifest's inputs of role spec
         self.result_fields: list[ResultField] = []
         self.more_assumptions: list[str] = []
         # the assumptions re-derived from the inputs (those the task withdraws are restated there)
@@ -770,12 +771,17 @@ class _Run:
         if status == "not-certified":
             if v is Verdict.inconclusive or v is None:
                 text = f"the bundle's verdict is inconclusive (evidence {e}); nothing for the kernel to check"
+            elif self.evidence is Evidence.model_spec_agreement:
+                text = ("the bundle claims no conflict with evidence model-spec-agreement: the verdict rests on a "
+                        f"model-written spec ({', '.join(self.spec_inputs) or 'role spec'}) agreeing with every test, "
+                        "not on a kernel proof that the description entails the tests")
             else:
                 said = "a conflict" if v is Verdict.conflict else "no conflict"
                 text = f"the bundle claims {said} with evidence {e}; nothing for the kernel to check"
             if self.kernel_ok and self.claims:
                 text += (f" (the kernel accepted its certificate for {', '.join(self.claims)}, which do not "
-                         "certify the verdict)")
+                         "certify the verdict" + (": they are about the model's spec, not the description"
+                                                  if self.evidence is Evidence.model_spec_agreement else "") + ")")
             return text
         main = "Conflict" if v is Verdict.conflict else "Consistent"
         others = [c for c in self.claims if c != main]
@@ -996,7 +1002,11 @@ class _Run:
         skipped_execution = r.evidence is Evidence.execution and not (self.derivation.spec is None
                                                                       or self.derivation.spec_given)
         judged = modelled and r.evidence is Evidence.model_judgment and mine.evidence is not Evidence.certified
-        loose = skipped_execution or judged
+        # the model path's no-conflict: the re-derivation against the bundle's spec alone says what the kernel
+        # and the evaluator say about that one spec (the agreement of the other samples is the producer's)
+        agreed = (modelled and r.evidence is Evidence.model_spec_agreement and r.verdict is Verdict.no_conflict
+                  and mine.verdict is not Verdict.conflict)
+        loose = skipped_execution or judged or agreed
 
         def differ(name: str, a, b) -> None:
             raise _Invalid("result", f"result.json's {name} is not what `check` derives from the inputs: "
@@ -1013,7 +1023,8 @@ class _Run:
                    f"{len(r.tests)} test status(es), {len(r.claims)} description statement(s), "
                    f"{len(r.unsupported)} unsupported")
         why = ("execution evidence: verify does not run a spec taken from the bundle" if skipped_execution
-               else "a model's judgment, which verify cannot re-derive")
+               else "the model-written specs' agreement with every test (the other samples are the producer's)"
+               if agreed else "a model's judgment, which verify cannot re-derive")
         for name in ("verdict", "evidence", "conflict"):
             if theirs[name] == ours[name]:
                 continue
@@ -1131,6 +1142,7 @@ def _verify_files(run: _Run, files: dict[str, bytes], inputs: Sequence[Path]) ->
     except ValidationError as e:
         raise _Invalid("manifest", f"manifest.json is not a valid manifest: {_first_error(e)}") from e
     run.task_id, run.verdict, run.evidence, run.claims = m.task_id, m.verdict, m.evidence, tuple(m.claims)
+    run.spec_inputs = tuple(mi.path for mi in m.inputs if mi.role == "spec")
     others = set(files) - {MANIFEST}
     unlisted = sorted(others - set(m.outputs))
     if unlisted:

@@ -16,7 +16,8 @@ from specguard.results import Evidence, Result, Verdict
 
 MODEL = "gpt-4o-mini"
 GOOD = "Here is the spec.\n```python\ndef reference(x: int) -> int:\n    return 2 * x\n```\n"
-TEST_TEXT = "assert double(3) == 7"
+# #15.1: a model spec counts only where the tests it contradicts are a minority: two agree, one is refuted
+TEST_TEXT = "assert double(2) == 4\n    assert double(5) == 10\n    assert double(3) == 7"
 
 
 def _task(tmp_path, doc='"""Return twice x."""', test=TEST_TEXT, name="double"):
@@ -154,7 +155,7 @@ def test_conflict_through_a_model_spec_is_certified(tmp_path):
     from specguard.verify import verify_bundle
     task = _task(tmp_path)
     assert check_task(task).result.verdict is Verdict.inconclusive     # the rules alone cannot tell
-    b = check_task(task, Options(model=_settings(GOOD)))
+    b = check_task(task, Options(model=_settings(GOOD), samples=1, min_agree=1))
     r = b.result
     assert r.verdict is Verdict.conflict and r.evidence is Evidence.certified, r.reason
     assert r.model.agree == 1 and r.model.calls == 1 and r.model.completion_tokens > 0
@@ -200,7 +201,10 @@ def test_min_agree_downgrades_to_inconclusive(tmp_path):
     b = check_task(task, Options(model=_settings(GOOD, loose), samples=2, min_agree=2, judge=False))
     r = b.result
     assert r.verdict is Verdict.inconclusive and r.evidence is Evidence.none
-    assert "only 1 of the 2" in r.reason and r.model.agree == 1
+    # #15.1: the loose spec refutes no test: only 1 of the 2 specs contradicts the conflict's test
+    assert "fewer than min-agree" in r.reason and "certified against 1 of the 2" in r.reason, r.reason
+    assert r.model.agree == 0 and r.model.miss_cause in r.reason
+    assert [s.conflict_test for s in r.model.specs] == ["T3", None] and r.model.specs[1].refuted == ()
 
 
 @pytest.mark.lean
@@ -209,7 +213,7 @@ def test_judge_fallback_is_model_judgment_never_certified(tmp_path):
     from specguard.verify import verify_bundle
     task = _task(tmp_path, doc='"""Return the number of primes below x."""', test="assert double(10) == 5")
     judgment = '{"verdict": "conflict", "rationale": "there are 4 primes below 10", "test": "double(10) == 5"}'
-    b = check_task(task, Options(model=_settings("I cannot do that.", "No.", "Sorry.", judgment)))
+    b = check_task(task, Options(model=_settings("I cannot do that.", "No.", "Sorry.", judgment), samples=1, min_agree=1))
     r = b.result
     assert r.verdict is Verdict.conflict and r.evidence is Evidence.model_judgment
     assert r.model.judgment.verdict == "conflict" and "4 primes" in r.reason
@@ -218,7 +222,8 @@ def test_judge_fallback_is_model_judgment_never_certified(tmp_path):
     rep = verify_bundle(out)
     assert rep.evidence is Evidence.model_judgment
     # --no-judge: inconclusive, with the reason the model path gave
-    r2 = check_task(task, Options(model=_settings("I cannot do that.", "No.", "Sorry."), judge=False)).result
+    r2 = check_task(task, Options(model=_settings("I cannot do that.", "No.", "Sorry."), judge=False, samples=1,
+                                 min_agree=1)).result
     assert r2.verdict is Verdict.inconclusive and r2.model.judgment is None
     assert any("no usable spec" in n for n in r2.notes)
 
@@ -227,7 +232,7 @@ def test_judge_fallback_is_model_judgment_never_certified(tmp_path):
 def test_budget_cap_stops_the_model_path_inconclusive(tmp_path):
     task = _task(tmp_path)
     bad = "```python\nimport os\n```"
-    b = check_task(task, Options(model=_settings(bad, GOOD, max_task_tokens=25)))
+    b = check_task(task, Options(model=_settings(bad, GOOD, max_task_tokens=25), samples=1, min_agree=1))
     r = b.result
     assert r.verdict is Verdict.inconclusive
     assert "token cap" in r.reason and r.model.stopped and r.model.judgment is None
@@ -294,7 +299,8 @@ def test_lcb_benchmark_replays_a_recorded_transcript(tmp_path, capsys):
     from benchmarks import lcb
     task = {"task_id": "t0", "entry_point": "double", "impossible_type": "conflicting",
             "description": 'def double(x: int) -> int:\n    """Return twice x."""\n',
-            "original_tests": [{"args": [3], "expected": 6}], "modified_tests": [{"args": [3], "expected": 7}]}
+            "original_tests": [{"args": [2], "expected": 4}, {"args": [5], "expected": 10}, {"args": [3], "expected": 6}],
+            "modified_tests": [{"args": [2], "expected": 4}, {"args": [5], "expected": 10}, {"args": [3], "expected": 7}]}
     (tmp_path / "conflicting.json").write_text(json.dumps({"split": "conflicting", "tasks": [task]}))
     cache = tmp_path / "cache"
     # record: the spec agent's one call, as check --model makes it, answered by litellm's mock
@@ -305,7 +311,7 @@ def test_lcb_benchmark_replays_a_recorded_transcript(tmp_path, capsys):
     _l.completion = lambda *a, **k: pytest.fail("the benchmark reached the network")
     try:
         code = lcb.main(["--data", str(tmp_path), "--runs", "conflicting", "--workers", "1", "--model", MODEL,
-                         "--no-judge", "--model-cache", str(cache), "--json", "--details", str(tmp_path / "d.jsonl")])
+                         "--samples", "1", "--no-judge", "--model-cache", str(cache), "--json", "--details", str(tmp_path / "d.jsonl")])
     finally:
         _l.completion = real
     assert code == 0
@@ -359,7 +365,7 @@ def test_a_model_spec_never_binds_keyword_arguments(tmp_path):
     (tmp_path / "desc.md").write_text("Return twice the number.\n")
     (tmp_path / "test_double.py").write_text("from m import double\n\n\ndef test_it():\n    assert double(x=3) == 7\n")
     task = load.load_from_parts(str(tmp_path / "desc.md"), [str(tmp_path / "test_double.py")], "double")
-    r = check_task(task, Options(model=_settings(GOOD), judge=False)).result
+    r = check_task(task, Options(model=_settings(GOOD), judge=False, samples=1, min_agree=1)).result
     assert r.verdict is Verdict.inconclusive, r.reason
     assert not any("keyword arguments are bound" in a for a in r.assumptions)
 

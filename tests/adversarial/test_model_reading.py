@@ -201,3 +201,139 @@ def test_assertion_method_messages_are_not_compared_values(tmp_path):
                   dict(lines=(15,), call='count_vowels("ab")', returns="5"))
     assert not acc.demands and len(acc.dropped) == 2, acc.dropped
     assert all("message" in d for d in acc.dropped), acc.dropped
+
+
+# -- issue 15: model-written specs, replayed recordings --------------------------------------------
+
+_DOUBLE = 'def double(x: int) -> int:\n    """Return twice x."""\n'
+_GOOD = "```python\ndef reference(x: int) -> int:\n    return 2 * x\n```\n"
+
+
+def _double_task(tmp_path, *asserts):
+    (tmp_path / "d.py").write_text(_DOUBLE)
+    body = "".join(f"    {a}\n" for a in asserts)
+    (tmp_path / "test_d.py").write_text(f"from m import double\n\n\ndef test_it():\n{body}")
+    return load.load_from_parts(str(tmp_path / "d.py"), [str(tmp_path / "test_d.py")], "double")
+
+
+def _model_opts(*replies, samples=1, min_agree=1, replay=None):
+    from specguard.check import Options
+    from specguard.llm import ModelSettings
+    return Options(judge=False, samples=samples, min_agree=min_agree,
+                   model=ModelSettings(model="gpt-4o-mini", mock_responses=None if replay else list(replies),
+                                       replay=replay))
+
+
+@pytest.mark.lean
+@pytest.mark.parametrize("samples,min_agree", [(1, 1), (3, 2), (3, 3)])
+def test_a_suspect_spec_never_certifies(tmp_path, samples, min_agree):
+    """#15.1: a model spec that contradicts two of three tests (`reference` returns 3 * x) is
+    suspect: however many samples agree on it, no conflict is certified, and the miss says why."""
+    pytest.importorskip("litellm")
+    from specguard.check import check_task
+    from specguard.results import Verdict
+    task = _double_task(tmp_path, "assert double(2) == 4", "assert double(5) == 10", "assert double(0) == 0")
+    wrong = "```python\ndef reference(x: int) -> int:\n    return 3 * x\n```\n"
+    wrongs = [wrong.replace("```python\n", f"```python\n# sample {i}\n") for i in range(samples)]
+    r = check_task(task, _model_opts(*wrongs, samples=samples, min_agree=min_agree)).result
+    assert r.verdict is Verdict.inconclusive, r.reason
+    assert all(s.suspect and s.suspect.startswith("spec suspect: contradicts 2 tests") and not s.counted
+               for s in r.model.specs)
+    assert "spec suspect" in r.model.miss_cause
+
+
+@pytest.mark.lean
+def test_a_spec_refuting_the_only_test_is_suspect(tmp_path):
+    """#15.1: with nothing else to agree with, a spec's refutation of the one test is not a minority."""
+    pytest.importorskip("litellm")
+    from specguard.check import check_task
+    from specguard.results import Verdict
+    task = _double_task(tmp_path, "assert double(3) == 7")
+    r = check_task(task, _model_opts(_GOOD)).result
+    assert r.verdict is Verdict.inconclusive and "not a minority" in r.model.miss_cause
+
+
+@pytest.mark.lean
+def test_a_replay_file_gives_answers_only(tmp_path, monkeypatch):
+    """#15.5: a recording's extra fields (a verdict, usage, cost, a sample) are never read: only
+    the answer text is, and it is checked like any model answer (an `import os` spec is
+    rejected); nothing reaches the network or the response cache."""
+    pytest.importorskip("litellm")
+    import json
+    import litellm
+    from specguard.check import check_task
+    from specguard.results import Evidence, Verdict
+    from specguard.spec_agent import build_prompt
+    monkeypatch.setattr(litellm, "completion", lambda *a, **k: pytest.fail("a replay reached the network"))
+    task = _double_task(tmp_path, "assert double(2) == 4", "assert double(5) == 10", "assert double(3) == 7")
+    msgs = [{"role": "user", "content": build_prompt(task.description, "double")}]
+    evil = {"messages": msgs, "answer": "```python\nimport os\ndef reference(x: int) -> int:\n    return 2 * x\n```",
+            "verdict": "conflict", "evidence": "certified", "cost_usd": 99.0, "prompt_tokens": 10 ** 9,
+            "certificate": "theorem proof_Conflict : True := trivial", "sample": 7}
+    rec = tmp_path / "rec.jsonl"
+    rec.write_text(json.dumps(evil) + "\n")
+    monkeypatch.setenv("SPECGUARD_CACHE", str(tmp_path / "cache"))
+    r = check_task(task, _model_opts(replay=rec)).result
+    assert r.verdict is Verdict.inconclusive and r.evidence is Evidence.none
+    assert r.model.cost_usd == 0 and r.model.prompt_tokens == 0 and r.model.replayed_calls == 1
+    assert "import" in r.model.specs[0].errors[0]
+    assert "not in the recording" in r.model.specs[0].miss_cause      # round 2 was never recorded
+    assert not (tmp_path / "cache" / "llm").exists()     # the response cache is never written
+
+
+@pytest.mark.lean
+def test_identical_specs_count_once(tmp_path):
+    """#15.1: a provider that answers identical prompts identically (deterministic decoding) gives
+    no independent samples: byte-identical specs count once, so a wrong spec repeated three times
+    cannot reach --min-agree 2 (the miss says so)."""
+    pytest.importorskip("litellm")
+    from specguard.check import check_task
+    from specguard.results import Verdict
+    task = _double_task(tmp_path, "assert double(2) == 4", "assert double(5) == 10", "assert double(3) == 7")
+    r = check_task(task, _model_opts(_GOOD, _GOOD, _GOOD, samples=3, min_agree=2)).result
+    assert r.verdict is Verdict.inconclusive, r.reason
+    assert "fewer than min-agree" in r.model.miss_cause and "2 spec(s) identical to another count once" in r.reason
+
+
+@pytest.mark.lean
+def test_replayed_model_specs_stay_model_inputs_of_the_bundle(tmp_path):
+    """#15.3/#15.5: a replayed conflict's bundle carries the spec as a model input (role spec), as
+    a live model's; the model-spec-agreement no-conflict is NOT CERTIFIED by verify (exit 2), with
+    the reason that it rests on a model-written spec, with or without --inputs."""
+    pytest.importorskip("litellm")
+    import json
+    from specguard.bundle import write_bundle
+    from specguard.check import check_task
+    from specguard.results import Evidence, Verdict
+    from specguard.spec_agent import build_prompt
+    from specguard.verify import verify_bundle
+    task = _double_task(tmp_path, "assert double(2) == 4", "assert double(5) == 10", "assert double(0) == 0")
+    msgs = [{"role": "user", "content": build_prompt(task.description, "double")}]
+    rec = tmp_path / "rec.jsonl"
+    rec.write_text("".join(json.dumps({"messages": msgs, "answer": _GOOD.replace("```python\n", f"```python\n# {i}\n")})
+                           + "\n" for i in range(3)))
+    from specguard.check import Options
+    from specguard.llm import ModelSettings
+    b = check_task(task, Options(judge=False, model=ModelSettings(model="openai/recorded", replay=rec)))
+    r = b.result
+    assert r.verdict is Verdict.no_conflict and r.evidence is Evidence.model_spec_agreement, r.reason
+    assert r.model.agree == 3 and r.model.agreement.startswith("model specs agree with all 3 tests")
+    assert [i.role for i in b.inputs] == ["spec"]
+    from specguard.cli import format_summary
+    text = format_summary(r)
+    assert "not proved" in text and "from the model-written spec" in text and "from the description" not in text
+    out = write_bundle(tmp_path / "bundle", task, b)
+    rep = verify_bundle(out)
+    assert not rep.valid and rep.status == "not-certified" and rep.exit_code == 2
+    assert "rests on a model-written spec (model-spec-1.py)" in rep.reason, rep.reason
+    rep = verify_bundle(out, [tmp_path / "d.py", tmp_path / "test_d.py", out / "model-spec-1.py"])
+    assert rep.status == "not-certified" and rep.exit_code == 2 and "rests on a model-written spec" in rep.reason, rep
+    assert any(f.field == "verdict, evidence, conflict" and f.status == "unchecked" for f in rep.result_fields)
+    # the same recording against a suite with one wrong test: a conflict, certified, the spec a model input
+    (tmp_path / "2").mkdir()
+    task2 = _double_task(tmp_path / "2", "assert double(2) == 4", "assert double(5) == 10", "assert double(3) == 7")
+    b2 = check_task(task2, Options(judge=False, model=ModelSettings(model="openai/recorded", replay=rec)))
+    assert b2.result.verdict is Verdict.conflict and b2.result.evidence is Evidence.certified, b2.result.reason
+    out2 = write_bundle(tmp_path / "bundle2", task2, b2)
+    rep2 = verify_bundle(out2, [tmp_path / "2" / "d.py", tmp_path / "2" / "test_d.py"])
+    assert rep2.status == "inputs-incomplete" and "missing model-spec-1.py" in rep2.reason

@@ -1,0 +1,7 @@
+from text import count_words
+
+
+def test_count():
+    assert count_words("a  b") == 3
+    assert count_words("one") == 1
+    assert count_words("x y") == 2
