@@ -121,10 +121,12 @@ class Symbols:
                 continue
             body = fn.body if isinstance(fn.body, list) else [fn.body]
             declared: set[str] = set()
+            harmless = _harmless_dynamic_calls(body)
             for n in _walk_scope(body):
                 if isinstance(n, ast.Global):
                     declared.update(n.names)
-                _note_dynamic(self, n, in_function=True)
+                if id(n) not in harmless:
+                    _note_dynamic(self, n, in_function=True)
             if not declared:
                 continue
             where = getattr(fn, "name", "<lambda>")
@@ -268,6 +270,63 @@ def scope_bindings(body: Iterable[ast.AST]) -> Iterator[tuple[str, int]]:
                     yield (a.asname or a.name).split(".")[0], n.lineno
         elif isinstance(n, ast.ExceptHandler) and n.name:
             yield n.name, n.lineno
+
+
+# names through which exec'd source could reach the test module's namespace
+_REACHING_NAMES = _DYNAMIC_CALLS | {"sys", "builtins", "__builtins__", "__import__", "getattr", "importlib",
+                                    "inspect", "gc", "types"}
+
+
+def _harmless_dynamic_calls(body: list[ast.stmt]) -> set[int]:
+    """Calls in a function body that read or write no binding of the test module:
+    ``vars(x)`` as a statement of its own (its result, ``x.__dict__``, is discarded), and
+    ``exec(<string literal>, ns)`` with a namespace of its own (a dict display, or a local name only
+    ever bound to one) whose
+    source has no import (but ``from __future__``), no ``global``/``nonlocal``, no dunder attribute
+    and no name that reaches a module (``sys``, ``builtins``, ``globals``, ``getattr``...)."""
+    out: set[int] = set()
+    fresh: dict[str, bool] = {}          # a local name only ever bound to a new dict
+    for n in _walk_scope(body):
+        if isinstance(n, ast.Assign):
+            new = isinstance(n.value, ast.Dict) or (isinstance(n.value, ast.Call) and _is_name(n.value.func, "dict")
+                                                    and not n.value.args and not n.value.keywords)
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    fresh[t.id] = fresh.get(t.id, True) and new
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr, ast.For, ast.With, ast.Global,
+                            ast.Nonlocal, ast.Delete)):
+            for t in ast.walk(n):
+                if isinstance(t, ast.Name) and isinstance(t.ctx, (ast.Store, ast.Del)):
+                    fresh[t.id] = False
+            if isinstance(n, (ast.Global, ast.Nonlocal)):
+                fresh.update({name: False for name in n.names})
+    for n in _walk_scope(body):
+        if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and _is_name(n.value.func, "vars") \
+                and len(n.value.args) == 1 and not n.value.keywords:
+            out.add(id(n.value))
+        elif isinstance(n, ast.Call) and _is_name(n.func, "exec") and len(n.args) == 2 and not n.keywords \
+                and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str) \
+                and (isinstance(n.args[1], ast.Dict) or (isinstance(n.args[1], ast.Name) and fresh.get(n.args[1].id)))\
+                and _self_contained_source(n.args[0].value):
+            out.add(id(n))
+    return out
+
+
+def _self_contained_source(src: str) -> bool:
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    for m in ast.walk(tree):
+        if isinstance(m, (ast.Import, ast.Global, ast.Nonlocal)):
+            return False
+        if isinstance(m, ast.ImportFrom) and m.module != "__future__":
+            return False
+        if isinstance(m, ast.Name) and m.id in _REACHING_NAMES:
+            return False
+        if isinstance(m, ast.Attribute) and m.attr.startswith("__"):
+            return False
+    return True
 
 
 def _note_store(sym: Symbols, t: ast.AST) -> None:

@@ -563,7 +563,15 @@ def _check_task(task: Task, options: Options | None = None) -> Bundle:
         skipped = ("model path skipped: no model is configured (--model, SPECGUARD_MODEL or `model` in "
                    "your configuration file would let a model read the unsupported assertions and formalize "
                    "the prose)")
-        return dataclasses.replace(b, result=r.model_copy(update={"notes": r.notes + (skipped,)}))
+        update: dict = {"notes": r.notes + (skipped,)}
+        # "no conflict in what was read" with something left to read (an assertion unread, a test the
+        # formalized description does not decide): the model path is what was skipped
+        cov = r.coverage
+        left = cov is not None and (cov.assertions_read < cov.assertions_total or
+                                    any(t.status not in ("entailed", "contradicted") for t in r.tests))
+        if r.inconclusive_kind == "no-conflict-in-what-was-read" and left:
+            update["inconclusive_kind"] = "model-skipped"
+        return dataclasses.replace(b, result=r.model_copy(update=update))
     b = _model_path(task, opts, b)
     if b.result.verdict is not Verdict.inconclusive and b.result.inconclusive_kind is not None:
         b = dataclasses.replace(b, result=b.result.model_copy(update={"inconclusive_kind": None}))

@@ -61,7 +61,8 @@ def test_humaneval_clean_task_is_inconclusive_with_a_kind(tmp_path):
                 assert candidate(x, 0) == x
     """)
     assert r["verdict"] == "inconclusive"
-    assert r["inconclusive_kind"] == "no-conflict-in-what-was-read"
+    # both assertions read, but no description claim decides the tests: the model path would read more
+    assert r["inconclusive_kind"] == "model-skipped"
     assert r["coverage"]["assertions_total"] == 2 and r["coverage"]["assertions_read"] == 2
 
 

@@ -392,3 +392,41 @@ def test_hostile_test_file_is_read_in_bounded_time(code):
     t = time.monotonic()
     _read(code)
     assert time.monotonic() - t < 8.0
+
+
+# -- #11.10/#12.1: dynamic namespace calls that cannot rebind a name of the test module ----------------
+
+_CONFLICTING = "from m import f\n\ndef test_a():\n    assert f(1) == 1\n\ndef test_b():\n    assert f(1) == 2\n\n"
+
+
+@pytest.mark.parametrize("extra", [
+    # `vars(x)` as a statement of its own: x.__dict__ is read and discarded (more-itertools' slots test)
+    "def test_slots():\n    st = object()\n    try:\n        vars(st)\n    except TypeError:\n        pass\n",
+    # exec of a literal source into a fresh namespace of its own (toolz' PEP 563 test)
+    "def test_ns():\n    ns = {}\n    exec('from __future__ import annotations\\ndef s(x: int) -> str: return str(x)', ns)\n"
+    "    assert ns['s'](1) == '1'\n",
+])
+def test_harmless_dynamic_calls_leave_the_file_readable(tmp_path, extra):
+    """#12.1: a dynamic call that reads or writes no binding of the test module does not blank the file."""
+    r = _check(tmp_path, _CONFLICTING + extra)
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified"
+
+
+@pytest.mark.parametrize("extra", [
+    # the dict of a module, aliased then written
+    "import m\n\ndef test_z():\n    d = vars(m)\n    d['f'] = lambda x: 3\n",
+    # exec'd source that reaches the module table
+    "def test_z():\n    exec('import sys\\nsys.modules[__name__].test_b = None', {})\n",
+    "def test_z():\n    exec('test_b = None', globals())\n",
+    # a namespace that is a module's dict, or that may be rebound
+    "import m\n\ndef test_z():\n    ns = m.__dict__\n    exec('f = 1', ns)\n",
+    "def test_z(ns):\n    exec('test_b = None', ns)\n",
+    # a non-literal source
+    "def test_z():\n    src = 'test_b = None'\n    exec(src, {})\n",
+    # dunder attributes in the source
+    "def test_z():\n    exec('(1).__class__.__base__', {})\n",
+])
+def test_dynamic_calls_that_may_rebind_still_block(tmp_path, extra):
+    """#11.10: a dynamic call that may rebind a name of the test module keeps the file's tests unread."""
+    tf = _read(_CONFLICTING + extra)
+    assert any("rebound" in u.reason or "may be" in u.reason for u in tf.unsupported), _reasons(tf)
