@@ -6,4 +6,5 @@ rebuilds on one Lean commit); checked by tests/adversarial/test_runtime_cache.py
 
 PINS = [
     {"lean_commit": "eb6cafb7290e8bd5f2937522d8d804f58f02bafc", "library_hash": "22d21a94824b674a508fe6c61284e209e539d9b503b379ef32db3c7508d1ebfc", "oleans": {"SpecGuard.Core": "4a2235ea204aee2c59f895668023e4d5f79d9bbc1a4af92565e26073e9a4afc5", "SpecGuard.Py": "18edecdb4d21d686e9ecb2096f14abd2c406b7c290328a34cb3b6a08e9db4f54", "SpecGuard.Value": "a01752acc25136cedd41e1923a92cc5f7f94b8ebdc848cfbe362f8a5a3188226"}},
+    {"lean_commit": "eb6cafb7290e8bd5f2937522d8d804f58f02bafc", "library_hash": "fd95adc1fc83420ae319bd31746c81e9f5d1e9e97442bb5de194449f93fa422b", "oleans": {"SpecGuard.Core": "4a2235ea204aee2c59f895668023e4d5f79d9bbc1a4af92565e26073e9a4afc5", "SpecGuard.Py": "b035924687fe097fe077f6666542c9796264e97b5a0f575b32f49ce35655445e", "SpecGuard.Value": "a01752acc25136cedd41e1923a92cc5f7f94b8ebdc848cfbe362f8a5a3188226"}},
 ]

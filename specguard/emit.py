@@ -285,6 +285,8 @@ def lean_vpred(vp: tuple) -> str:
         lo = "Option.none" if vp[1] is None else f"(Option.some {lean_int(vp[1])})"
         hi = "Option.none" if vp[2] is None else f"(Option.some {lean_int(vp[2])})"
         return f"(Val.intIn {lo} {hi})"
+    if tag == "obs":
+        return vp[1].lean
     if tag == "near":
         return f"(fun v => Bool.and (Val.cmp 3 v {lean_val(vp[1])}) (Val.cmp 1 v {lean_val(vp[2])}))"
     raise TypeError(tag)
@@ -445,6 +447,8 @@ def eval_vpred(vp: tuple, c: V) -> bool:
         return c.kind == "int" and (vp[1] is None or vp[1] <= c.val) and (vp[2] is None or c.val <= vp[2])
     if tag == "near":
         return _num_order(c, vp[1]) in (1, 2) and _num_order(c, vp[2]) in (0, 1)
+    if tag == "obs":
+        return vp[1].holds(c)
     raise TypeError(tag)
 
 
@@ -633,7 +637,23 @@ def clause_of_expect(name: str, call: Call, e: Expect, source: Any, json: bool =
             return mk(pred=Pred("returns", ("near", vals._num_class(lo), vals._num_class(hi))), exact=False)
         # pytest compares containers elementwise: only "the call returns" is kept
         return mk(pred=Pred("returns", ("any",)), exact=False)
+    if k is ExpectKind.obs:
+        if json:
+            raise NotModelled("an observation in a JSON-table task (its tests compare JSON views of results)")
+        return mk(pred=Pred("returns", ("obs", observation_of(e))), exact=False)
     raise NotModelled(f"expectation {k.value}")
+
+
+def observation_of(e: Expect):
+    """The compiled observation of an ``obs`` expectation (:func:`specguard.speclang.observation`):
+    a predicate implied by the assertion (undefined => true), so the clause is a weakening."""
+    from . import speclang
+    if e.expr is None:
+        raise NotModelled("an observation without an expression")
+    try:
+        return speclang.observation(e.expr)
+    except speclang.ObservationError as err:
+        raise NotModelled(f"observation `{e.expr}`: {err}") from None
 
 
 _EPS = Fraction(1, 2 ** 52)

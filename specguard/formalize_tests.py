@@ -130,6 +130,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from . import observe
 from .bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from .errors import SpecGuardError
 from .literals import NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals, is_mutable
@@ -844,6 +845,15 @@ class _Subject:
 _NOT_INVOLVED = _Subject(False)
 
 
+class _Obs(Exception):
+    """Internal: not an observation; ``specific``: the reason is about the observation itself
+    (reported instead of the direct reading's)."""
+
+    def __init__(self, reason: str, specific: bool) -> None:
+        self.reason, self.specific = reason, specific
+        super().__init__(reason)
+
+
 class _Unsup(Exception):
     """Internal: an assertion cannot be formalized (carries the reason)."""
 
@@ -1353,10 +1363,47 @@ class _Walker:
             return self.assert_expr_parts(stmt, expr.operand, not negate)
         if isinstance(expr, ast.Compare):
             return self.compare_chain(stmt, expr, negate)
-        if self.is_builtin_call(expr, "isinstance"):
-            need(len(expr.args) == 2 and not expr.keywords, "`isinstance` needs two arguments")
-            return self.isinstance_(stmt, expr.args[0], expr.args[1], negate)
-        return self.truth(stmt, expr, negate)
+        try:
+            if self.is_builtin_call(expr, "isinstance"):
+                need(len(expr.args) == 2 and not expr.keywords, "`isinstance` needs two arguments")
+                return self.isinstance_(stmt, expr.args[0], expr.args[1], negate)
+            return self.truth(stmt, expr, negate)
+        except _Unsup as u:
+            self.observe_or(stmt, ast.UnaryOp(op=ast.Not(), operand=expr) if negate else expr, u)
+
+    # -- observations (specguard/observe.py) ---------------------------------------------
+    def observe_or(self, stmt: ast.AST, node: ast.expr, why: _Unsup) -> None:
+        """``node`` as an observation of one call; when it is none, the direct reading's reason
+        ``why`` (unless the observation's own reason says more: an unsound operation)."""
+        try:
+            self.observe(stmt, node)
+        except _Obs as o:
+            raise _Unsup(o.reason if o.specific else why.reason) from None
+
+    def observe(self, stmt: ast.AST, node: ast.expr) -> None:
+        if not self.involves(node):
+            raise _Obs(self.no_target(node), False)
+        try:
+            built = observe.build(node, is_call=lambda n: self.is_target_call(n) or self.result_name(n) is not None,
+                                  literal=lambda n: eval_literal(n, self.scope),
+                                  builtin=lambda name: name not in self.scope)
+        except observe.NotObservation as e:
+            raise _Obs(e.reason, "does not use the result" not in e.reason) from None
+        subjects = [self.subject(n) for n in built.calls]
+        for s in subjects:
+            if s.error:
+                raise _Obs(s.error, False)
+        if len({s.call.key() for s in subjects}) != 1:
+            raise _Obs(f"the assertion uses different calls of `{self.ctx.target}` (an observation reads one)", True)
+        s = subjects[0]
+        if len(built.calls) > 1 and s.groups:
+            raise _Obs(f"the same call of `{self.ctx.target}` is made twice with a mutable argument (the first "
+                       f"call may change it)", True)
+        for n in built.literals:
+            if self.groups_of(n) & s.groups:
+                raise _Obs(f"`{_src(n, 40)}` may share a mutable object with the arguments of `{self.ctx.target}` "
+                           f"(which may mutate them)", True)
+        self.demand(stmt, s.call, Expect(kind=ExpectKind.obs, expr=built.text))
 
     def compare_chain(self, stmt: ast.AST, expr: ast.Compare, negate: bool) -> None:
         if negate and len(expr.ops) > 1:
@@ -1370,6 +1417,13 @@ class _Walker:
 
     # -- comparisons ----------------------------------------------------------------
     def compare(self, stmt: ast.AST, left: ast.expr, op: ast.cmpop, right: ast.expr, negate: bool) -> None:
+        try:
+            return self.compare_direct(stmt, left, op, right, negate)
+        except _Unsup as u:
+            node: ast.expr = ast.Compare(left=left, ops=[op], comparators=[right])
+            self.observe_or(stmt, ast.UnaryOp(op=ast.Not(), operand=node) if negate else node, u)
+
+    def compare_direct(self, stmt: ast.AST, left: ast.expr, op: ast.cmpop, right: ast.expr, negate: bool) -> None:
         if not negate and self.abs_difference(stmt, left, op, right):
             return
         ls, rs = self.subject(left), self.subject(right)

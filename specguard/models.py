@@ -88,6 +88,7 @@ class ExpectKind(str, Enum):
     isinstance = "isinstance"  # isinstance(result, types)  (types: builtin type names)
     raises = "raises"        # the call raises one of exc (builtin or named exception classes)
     approx = "approx"        # result == pytest.approx(value, rel, abs) / assertAlmostEqual
+    obs = "obs"              # a Python expression over the result is true (``expr``, see speclang.observation)
 
 
 class Expect(Frozen):
@@ -101,6 +102,8 @@ class Expect(Frozen):
     rel: float | None = None
     abs: float | None = None
     places: int | None = None
+    expr: str | None = Field(default=None, description="obs: SpecGuard's rendering of the asserted expression, "
+                                                       "the call replaced by `result`, every other operand a literal")
 
     def source(self) -> str:
         k = self.kind
@@ -131,6 +134,8 @@ class Expect(Frozen):
             return f"raises {'/'.join(self.exc)}"
         if k is ExpectKind.approx:
             return f"== approx({r(self.value)})"
+        if k is ExpectKind.obs:
+            return f"satisfies `{self.expr}`"
         return k.value
 
 
