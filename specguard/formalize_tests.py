@@ -1378,7 +1378,8 @@ class _Walker:
         try:
             self.observe(stmt, node)
         except _Obs as o:
-            raise _Unsup(o.reason if o.specific else why.reason) from None
+            generic = why.reason.startswith(f"the result of `{self.ctx.target}` is transformed")
+            raise _Unsup(o.reason if o.specific or generic else why.reason) from None
 
     def observe(self, stmt: ast.AST, node: ast.expr) -> None:
         if not self.involves(node):
@@ -1388,21 +1389,21 @@ class _Walker:
                                   literal=lambda n: eval_literal(n, self.scope),
                                   builtin=lambda name: name not in self.scope)
         except observe.NotObservation as e:
-            raise _Obs(e.reason, "does not use the result" not in e.reason) from None
+            raise _Obs(e.reason, e.unsound) from None
         subjects = [self.subject(n) for n in built.calls]
         for s in subjects:
             if s.error:
                 raise _Obs(s.error, False)
         if len({s.call.key() for s in subjects}) != 1:
-            raise _Obs(f"the assertion uses different calls of `{self.ctx.target}` (an observation reads one)", True)
+            raise _Obs(f"the assertion uses different calls of `{self.ctx.target}` (an observation reads one)", False)
         s = subjects[0]
         if len(built.calls) > 1 and s.groups:
             raise _Obs(f"the same call of `{self.ctx.target}` is made twice with a mutable argument (the first "
-                       f"call may change it)", True)
+                       f"call may change it)", False)
         for n in built.literals:
             if self.groups_of(n) & s.groups:
                 raise _Obs(f"`{_src(n, 40)}` may share a mutable object with the arguments of `{self.ctx.target}` "
-                           f"(which may mutate them)", True)
+                           f"(which may mutate them)", False)
         self.demand(stmt, s.call, Expect(kind=ExpectKind.obs, expr=built.text))
 
     def compare_chain(self, stmt: ast.AST, expr: ast.Compare, negate: bool) -> None:

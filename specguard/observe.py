@@ -32,10 +32,12 @@ BUILTINS = frozenset({"len", "sorted", "set", "frozenset", "sum", "min", "max", 
 
 
 class NotObservation(Exception):
-    """The expression is not an observation; ``reason`` says why."""
+    """The expression is not an observation; ``reason`` says why; ``unsound``: it applies an
+    operation to the result that is not sound on its ``==``-class (a more useful reason than a
+    reading that does not know observations)."""
 
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
+    def __init__(self, reason: str, unsound: bool = False) -> None:
+        self.reason, self.unsound = reason, unsound
         super().__init__(reason)
 
 
@@ -90,6 +92,9 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
 
     def go(node: ast.AST) -> ast.AST:
         if isinstance(node, ast.expr) and is_call(node):
+            if any(isinstance(n, ast.Name) and n.id in local for n in ast.walk(node)):
+                raise NotObservation("a call of the function under test inside a comprehension or lambda (one "
+                                     "call per item: an observation reads one call)")
             out.calls.append(node)
             return ast.Name(OBS_VAR, ast.Load())
         if isinstance(node, ast.Name):
@@ -151,7 +156,7 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
     try:
         speclang.observation(text)
     except speclang.ObservationError as e:
-        raise NotObservation(str(e)) from None
+        raise NotObservation(str(e), e.unsound) from None
     out.text = text
     return out
 

@@ -3883,7 +3883,12 @@ _OBS_WHY = {
 
 
 class ObservationError(Exception):
-    """An expression over the result that cannot be modelled soundly (the reason)."""
+    """An expression over the result that cannot be modelled (the reason); ``unsound``: it is in
+    the spec language but applies an operation to the result that is not sound on its class."""
+
+    def __init__(self, reason: str, unsound: bool = True) -> None:
+        self.unsound = unsound
+        super().__init__(reason)
 
 
 @dataclass(frozen=True)
@@ -4061,9 +4066,9 @@ def compile_observation(expr: ast.expr, var: str = OBS_VAR) -> Observation:
             ir = p.expr(expr)
     except SpecError as e:
         msg = str(e).split(": ", 1)[-1] if str(e).startswith("<observation>") else str(e)
-        raise ObservationError(msg.split("\n")[0]) from None
+        raise ObservationError(msg.split("\n")[0], unsound=False) from None
     except RecursionError:
-        raise ObservationError("expression nested too deeply") from None
+        raise ObservationError("expression nested too deeply", unsound=False) from None
     ir, tainted = _obs_guard(ir, frozenset([_OBS_BINDER]))
     if not tainted:
         raise ObservationError("the expression does not use the result")
@@ -4082,7 +4087,7 @@ def observation(text: str) -> Observation:
         try:
             node = ast.parse(text, mode="eval").body
         except SyntaxError as e:
-            raise ObservationError(f"not an expression: {e.msg}") from None
+            raise ObservationError(f"not an expression: {e.msg}", unsound=False) from None
         o = _OBS_CACHE[text] = compile_observation(node)
         if len(_OBS_CACHE) > 4096:
             _OBS_CACHE.clear()
