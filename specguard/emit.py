@@ -689,6 +689,8 @@ def approx_enclosure(e: Expect) -> tuple[Fraction, Fraction]:
         b = int(b)
     if isinstance(b, float) and not math.isfinite(b):
         raise NotModelled("`approx` of an infinite or NaN value")
+    if e.isclose:
+        return isclose_enclosure(b, 1e-09 if e.rel is None else e.rel, 0.0 if e.abs is None else e.abs)
     try:
         if e.places is not None:
             if abs(e.places) > 340:
@@ -708,6 +710,32 @@ def approx_enclosure(e: Expect) -> tuple[Fraction, Fraction]:
     fb = Fraction(b)
     r = (_float_above(t) + abs(fb) * _EPS) * (1 + _EPS)
     return fb - r, fb + r
+
+
+def isclose_enclosure(b: int | float, rel: float, abs_tol: float) -> tuple[Fraction, Fraction]:
+    """Exact bounds on every ``a`` with ``math.isclose(a, b, rel_tol=rel, abs_tol=abs_tol)``.
+
+    CPython: ``a == b``, or (both finite) ``fabs(b - a) <= fabs(rel * b)`` or ``<= fabs(rel * a)``
+    or ``<= abs_tol``, in doubles (int arguments converted first).  With ``e = 2**-52`` bounding
+    each rounding and ``D`` the exact distance of the converted operands: ``D <= (1 + e) fl(D)``,
+    ``fl(rel |x|) <= rel |x| (1 + e)`` and ``|a| <= |b| + D``, so with ``k = rel (1 + e)**2 < 1``,
+    ``D <= T = max(k |b| / (1 - k), (1 + e) abs_tol)``; converting int operands moves each by at
+    most ``2**-53`` of its size, covered by ``(|b| + T) 2**-51``.  A weakening (implied by the
+    assertion, never its converse): the clause is ``exact=False``."""
+    import math
+    if not (math.isfinite(rel) and math.isfinite(abs_tol)) or rel < 0 or abs_tol < 0:
+        raise NotModelled("`math.isclose` with a negative or non-finite tolerance (it raises ValueError)")
+    try:
+        fb = Fraction(float(b))
+    except OverflowError:
+        raise NotModelled("`math.isclose` of an int beyond the float range") from None
+    k = Fraction(rel) * (1 + _EPS) ** 2
+    if k >= Fraction(1, 2):
+        raise NotModelled("`math.isclose` with rel_tol >= 1/2 (no useful enclosure)")
+    t = max(k * abs(fb) / (1 - k), (1 + _EPS) * Fraction(abs_tol))
+    r = t + (abs(fb) + t) * Fraction(1, 2 ** 51)
+    fb = Fraction(b)
+    return fb - r - abs(fb) * _EPS, fb + r + abs(fb) * _EPS
 
 
 def clause_of_demand(d: Demand, json: bool = False) -> Clause:

@@ -141,6 +141,10 @@ from .values import V, contains_nan, short_repr
 
 __all__ = ["collected_tests", "formalize_tests", "infer_entry_point"]
 
+FLOAT_NOTE = ("float comparisons (`pytest.approx`, `math.isclose`, `assertAlmostEqual`, `abs(a - b) < eps`) are "
+              "kept as exact rational enclosures of the results they accept: implied by the assertion, not "
+              "equivalent to it (they support conflicts, never a proof that the tests are met)")
+
 MAX_LOOP_ITERATIONS = 1000
 """Longest ``for`` loop unrolled."""
 MAX_UNROLL = 10_000
@@ -1363,6 +1367,9 @@ class _Walker:
             return self.assert_expr_parts(stmt, expr.operand, not negate)
         if isinstance(expr, ast.Compare):
             return self.compare_chain(stmt, expr, negate)
+        if self.is_isclose(expr):
+            need(not negate, "`not math.isclose(...)` is not supported")
+            return self.isclose(stmt, expr)
         try:
             if self.is_builtin_call(expr, "isinstance"):
                 need(len(expr.args) == 2 and not expr.keywords, "`isinstance` needs two arguments")
@@ -1370,6 +1377,36 @@ class _Walker:
             return self.truth(stmt, expr, negate)
         except _Unsup as u:
             self.observe_or(stmt, ast.UnaryOp(op=ast.Not(), operand=expr) if negate else expr, u)
+
+    # -- floats ------------------------------------------------------------------------
+    def is_isclose(self, node: ast.expr) -> bool:
+        return isinstance(node, ast.Call) and self.ctx.qual(node.func) == "math.isclose"
+
+    def isclose(self, stmt: ast.AST, call: ast.Call) -> None:
+        """``math.isclose(call, v, rel_tol=, abs_tol=)`` (either order): an exact rational
+        enclosure of the results it accepts (:func:`specguard.emit.isclose_enclosure`)."""
+        need(len(call.args) == 2 and not any(isinstance(a, ast.Starred) for a in call.args)
+             and all(k.arg in ("rel_tol", "abs_tol") for k in call.keywords),
+             "`math.isclose` takes two values and rel_tol=/abs_tol= here")
+        a, b = call.args
+        sa, sb = self.subject(a), self.subject(b)
+        need(not (sa.involves and sb.involves), f"assertion compares two calls of `{self.ctx.target}`")
+        s, other = (sa, b) if sa.involves else (sb, a)
+        if not s.involves:
+            raise _Unsup(self.no_target(a, b))
+        if s.error:
+            raise _Unsup(s.error)
+        need(not s.length and s.call is not None, "`math.isclose` of a transformed result is not supported")
+        v = self.expected(other, s)
+        need(v.kind in ("int", "float") and not contains_nan(v), "`math.isclose` with a non-numeric value")
+        kw = {k.arg: k.value for k in call.keywords}
+        rel = self.tolerance(kw.get("rel_tol"), "rel_tol")
+        abs_ = self.tolerance(kw.get("abs_tol"), "abs_tol")
+        self.float_note()
+        self.demand(stmt, s.call, Expect(kind=ExpectKind.approx, value=v, rel=rel, abs=abs_, isclose=True))
+
+    def float_note(self) -> None:
+        self.ctx.out.notes.append(FLOAT_NOTE)
 
     # -- observations (specguard/observe.py) ---------------------------------------------
     def observe_or(self, stmt: ast.AST, node: ast.expr, why: _Unsup) -> None:
@@ -1404,7 +1441,8 @@ class _Walker:
             if self.groups_of(n) & s.groups:
                 raise _Obs(f"`{_src(n, 40)}` may share a mutable object with the arguments of `{self.ctx.target}` "
                            f"(which may mutate them)", False)
-        self.demand(stmt, s.call, Expect(kind=ExpectKind.obs, expr=built.text))
+        bound = any(not isinstance(n, ast.Call) for n in built.calls)
+        self.demand(stmt, s.call, Expect(kind=ExpectKind.obs, expr=built.text, bound_result=bound))
 
     def compare_chain(self, stmt: ast.AST, expr: ast.Compare, negate: bool) -> None:
         if negate and len(expr.ops) > 1:
@@ -1447,6 +1485,7 @@ class _Walker:
         assert ls.call is not None
         if self.is_approx(right):
             need(isinstance(op, ast.Eq) and not ls.length, "`pytest.approx` is supported only as `call == approx(v)`")
+            self.float_note()
             return self.demand(stmt, ls.call, self.approx_expect(right))
         if isinstance(op, (ast.In, ast.NotIn)) and _is_iterable_call(right):
             value = self.iterable(right, ls)
@@ -1476,6 +1515,7 @@ class _Walker:
         need(v.kind in ("int", "float") and not contains_nan(v), "`abs(call - v)` with a non-numeric `v`")
         eps = self.tolerance(right, "tolerance")
         need(eps is not None, "`abs(call - v) < eps` without a tolerance")
+        self.float_note()
         self.demand(stmt, s.call, Expect(kind=ExpectKind.approx, value=v, abs=eps))
         return True
 
@@ -1582,6 +1622,7 @@ class _Walker:
             expect = Expect(kind=ExpectKind.approx, value=v, abs=delta)
         else:
             expect = Expect(kind=ExpectKind.approx, value=v, places=7 if places is None else places)
+        self.float_note()
         self.demand(stmt, ls.call, expect)
 
     def tolerance(self, node: ast.expr | None, what: str) -> float | None:

@@ -102,8 +102,13 @@ class Expect(Frozen):
     rel: float | None = None
     abs: float | None = None
     places: int | None = None
+    isclose: bool = Field(default=False, description="approx: `math.isclose(result, value, rel_tol=rel, "
+                                                     "abs_tol=abs)` (else pytest.approx / assertAlmostEqual)")
     expr: str | None = Field(default=None, description="obs: SpecGuard's rendering of the asserted expression, "
                                                        "the call replaced by `result`, every other operand a literal")
+    bound_result: bool = Field(default=False, description="obs: the result is read through a name bound earlier "
+                                                          "(`r = f(x)`), not a fresh call (an iterator it holds may "
+                                                          "have been consumed)")
 
     def source(self) -> str:
         k = self.kind
@@ -133,6 +138,8 @@ class Expect(Frozen):
         if k is ExpectKind.raises:
             return f"raises {'/'.join(self.exc)}"
         if k is ExpectKind.approx:
+            if self.isclose:
+                return f"isclose to {r(self.value)} (rel_tol={self.rel}, abs_tol={self.abs})"
             return f"== approx({r(self.value)})"
         if k is ExpectKind.obs:
             return f"satisfies `{self.expr}`"
