@@ -162,3 +162,73 @@ def test_emit_clause_is_a_weakening():
                               Expect(kind=ExpectKind.obs, expr="len(result) > 1"), None)
     assert not c.exact and c.pred.mode == "returns"
     assert "Py.obsHolds" in c.lean_prop()
+
+
+# -- #12.3: functions observed through list(...) ---------------------------------------------------
+
+@pytest.mark.lean
+def test_iterator_observed_through_list_is_certified_and_verifies(tmp_path, core):
+    """#12.3: a doctest `>>> list(f(x))` / `[1, 3]` against a test `assert list(f(x)) == [1, 2]` is
+    a certified conflict about list(f(...)) (stated as an assumption), and verify re-derives it."""
+    rc, r = check(tmp_path, "Yield the odd numbers below n.\n\n>>> list(f(4))\n[1, 3]\n>>> sorted(f(6))\n[1, 3, 5]\n",
+                  "from m import f\n\ndef test_a():\n    assert list(f(4)) == [1, 2]\n\n"
+                  "def test_b():\n    assert tuple(f(6)) == (1, 3, 5)\n    assert sum(f(8)) == 16\n")
+    assert rc == 1 and certified(r)
+    assert any("list(f(...))" in a for a in r["assumptions"])
+    assert any(n.startswith("observed through list(...)") for n in r["notes"])
+    st = {t["text"]: (t["status"], t["exact"]) for t in r["tests"]}
+    assert st["assert list(f(4)) == [1, 2]"] == ("contradicted", True)
+    assert st["assert tuple(f(6)) == (1, 3, 5)"][1] is True
+    p = run(["verify", "out", "--inputs", "description.md", "test_task.py"], tmp_path)
+    assert p.returncode == 0 and p.stdout.startswith("VALID"), p.stdout + p.stderr
+
+
+def test_direct_use_keeps_the_function():
+    """#12.3: one direct use of the result (`len(f(x))`) keeps f: the list(...) readings stay
+    observations (never combined with clauses about list(f(...)))."""
+    from specguard import iterate
+    from specguard.models import Demand, Loc
+    loc = Loc(file="t.py", line=1)
+    mk = lambda i, expr: Demand(id=f"T{i}", call=Call(target="f", args=(from_python(i),)),  # noqa: E731
+                                expect=Expect(kind=ExpectKind.obs, expr=expr), loc=loc)
+    both = (mk(1, "list(result) == [1]"), mk(2, "sorted(result) == [1]"))
+    assert iterate.through_list(both, [], "f") is not None
+    assert iterate.through_list(both + (mk(3, "len(result) == 2"),), [], "f") is None
+    assert iterate.through_list(both + (mk(4, "1 in result"),), [], "f") is None      # substring on a str
+    bound = Demand(id="T5", call=Call(target="f", args=(from_python(5),)), loc=loc,
+                   expect=Expect(kind=ExpectKind.obs, expr="list(result) == []", bound_result=True))
+    assert iterate.through_list(both + (bound,), [], "f") is None
+
+
+# -- #12.5: floats ------------------------------------------------------------------------------------
+
+def test_isclose_enclosure_contains_every_accepted_value():
+    """#12.5: every `a` with `math.isclose(a, b, rel_tol, abs_tol)` lies in the exact rational
+    enclosure (CPython decides `isclose` here on values this test draws)."""
+    import math
+    import random
+    from fractions import Fraction
+    rnd = random.Random(7)
+    for _ in range(20000):
+        b = rnd.choice([rnd.uniform(-10, 10), rnd.randint(-10 ** 6, 10 ** 6), rnd.random() * 1e300, 1e-300, 0.0])
+        rel = rnd.choice([1e-9, 1e-6, 0.1, 0.0])
+        ab = rnd.choice([0.0, 1e-12, 1e-3, 1.0])
+        a = b * (1 + rnd.uniform(-1, 1) * rel * rnd.choice([0.5, 1, 2])) + rnd.uniform(-1, 1) * ab * rnd.choice([1, 2])
+        a = rnd.choice([a, math.nextafter(a, math.inf), math.nextafter(a, -math.inf)])
+        if math.isclose(a, b, rel_tol=rel, abs_tol=ab):
+            lo, hi = emit.isclose_enclosure(b, rel, ab)
+            assert lo <= Fraction(a) <= hi, (a, b, rel, ab)
+
+
+@pytest.mark.lean
+def test_isclose_against_doctest(tmp_path, core):
+    """#12.5: `math.isclose(f(x), 0.5)` against a doctest `f(x)` -> `0.25` is a certified conflict;
+    against `0.5000000001` it is not (and the enclosure is noted as a weakening)."""
+    rc, r = check(tmp_path, "Half.\n\n>>> f(1)\n0.25\n>>> f(2)\n0.5000000001\n",
+                  "import math\nfrom m import f\n\ndef test_a():\n    assert math.isclose(f(1), 0.5)\n\n"
+                  "def test_b():\n    assert math.isclose(f(2), 0.5, rel_tol=1e-6)\n")
+    assert rc == 1 and certified(r)
+    st = {t["text"]: t["status"] for t in r["tests"]}
+    assert st["assert math.isclose(f(1), 0.5)"] == "contradicted"
+    assert st["assert math.isclose(f(2), 0.5, rel_tol=1e-6)"] != "contradicted"
+    assert any("exact rational enclosures" in n for n in r["notes"])

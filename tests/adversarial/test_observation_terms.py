@@ -96,3 +96,37 @@ def test_doctest_print_and_str_are_not_read(tmp_path, core):
     rc, r = check(tmp_path, desc, tests)
     assert r["verdict"] != "conflict", r["reason"]
     assert r["coverage"]["examples_read"] == 0
+
+
+def test_consumed_iterator_is_not_the_list_of_a_fresh_call(tmp_path, core):
+    """#12.3: `r = f(x)`, `assert list(r) == [1]`, `assert list(r) == []` passes for an iterator
+    (the second reading sees it consumed): with a doctest `>>> list(f(x))` / `[1]` the task must
+    not be certified as conflicting (the list(f(...)) model needs fresh calls)."""
+    desc = "Items.\n\n>>> list(f(1))\n[1]\n"
+    tests = "from m import f\n\ndef test_a():\n    r = f(1)\n    assert list(r) == [1]\n    assert list(r) == []\n"
+    rc, r = check(tmp_path, desc, tests)
+    assert r["verdict"] != "conflict", r["reason"]
+
+
+def test_in_on_a_str_result_is_not_membership_in_its_list(tmp_path, core):
+    """#12.3: `'ab' in f(x)` is a substring test on a str result: it keeps f (not list(f(...))), so
+    with `list(f(x)) == ['a', 'b']` nothing conflicts (f may return 'ab')."""
+    desc = "Items.\n\n>>> list(f(1))\n['a', 'b']\n"
+    tests = "from m import f\n\ndef test_a():\n    assert 'ab' in f(1)\n"
+    rc, r = check(tmp_path, desc, tests)
+    assert r["verdict"] != "conflict", r["reason"]
+
+
+def test_assert_almost_equal_places_is_a_noted_enclosure(tmp_path, core):
+    """#12.5: `assertAlmostEqual(f(x), 0.5)` (round(a - b, 7) == 0) is kept as an enclosure, never
+    an exact reading: a doctest `f(x)` -> `0.50000001` (within 0.5e-7) is no conflict, `0.5000001`
+    is one, and the note says the reading is a weakening."""
+    desc = "Half.\n\n>>> f(1)\n0.50000001\n>>> f(2)\n0.5000001\n"
+    tests = ("import unittest\nfrom m import f\n\nclass T(unittest.TestCase):\n"
+             "    def test_a(self):\n        self.assertAlmostEqual(f(1), 0.5)\n\n"
+             "    def test_b(self):\n        self.assertAlmostEqual(f(2), 0.5)\n")
+    rc, r = check(tmp_path, desc, tests)
+    st = {t["text"]: t["status"] for t in r["tests"]}
+    assert st["self.assertAlmostEqual(f(1), 0.5)"] != "contradicted"
+    assert st["self.assertAlmostEqual(f(2), 0.5)"] == "contradicted"
+    assert any("exact rational enclosures" in n for n in r["notes"])
