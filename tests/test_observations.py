@@ -232,3 +232,26 @@ def test_isclose_against_doctest(tmp_path, core):
     assert st["assert math.isclose(f(1), 0.5)"] == "contradicted"
     assert st["assert math.isclose(f(2), 0.5, rel_tol=1e-6)"] != "contradicted"
     assert any("exact rational enclosures" in n for n in r["notes"])
+
+
+@pytest.mark.lean
+def test_mirror_agrees_with_the_kernel(core):
+    """#12.2: the Python mirror of every observation predicate agrees with its Lean definition,
+    decided by the kernel (one Lean run over all cases of the differential table)."""
+    from specguard import lean_runner
+    lines = [emit.HEADER + "noncomputable section", "namespace ObsCheck", "open SpecGuard", ""]
+    n = 0
+    for text in _EXPRS:
+        try:
+            o = speclang.observation(text)
+        except speclang.ObservationError:
+            continue
+        for group in _EQUAL[:6]:
+            rep = canon(from_python(group[0]))
+            want = "Bool.true" if o.holds(rep) else "Bool.false"
+            n += 1
+            lines.append(f"theorem c{n} : Eq ({o.lean} {emit.lean_val(rep)}) {want} := Eq.refl {want}")
+    lines.append("end ObsCheck")
+    res = lean_runner.check_text("\n".join(lines) + "\n", timeout=300)
+    assert res.ok, [str(m) for m in res.errors[:3]]
+    assert n > 150
