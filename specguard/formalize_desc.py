@@ -25,6 +25,9 @@ doctest comparison     ``>>> f(<literals>) == <literal>`` output ``True``   ``ex
 doctest, wrapped       ``>>> list(f(x))`` / ``tuple(..)`` when annotated    ``example`` eq value
                        as that type; ``>>> print(f(x))`` when annotated
                        int/bool/str (one line)/list/tuple/dict/set
+doctest observation    ``>>> sorted(f(x))`` / ``[1, 2]``, ``len(f(x))``,     ``example`` obs
+                       ``f(x)[0]``, ``list(f(x))`` unannotated: one call    ``sorted(result) == [1, 2]``
+                       under operations (:mod:`specguard.observe`)
 doctest session        ``>>> xs = [1, 2]`` then ``>>> f(xs)``: the literal  (used in later calls)
                        value, until rebound or passed (if mutable)
 doctest exception      output ``Traceback (most recent call last):`` ...   ``example`` raises

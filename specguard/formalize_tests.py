@@ -35,13 +35,19 @@ form                                               demand
 ``with self.assertRaises[Regex](E): call``         ``raises``; body a single call (or ``x = call``)
 ``pytest.raises(E, f, *args)``                     ``raises`` (callable form; also a ``lambda: call``)
 ``self.assertRaises[Regex](E, [re,] f, *args)``    ``raises``
+``assert math.isclose(call, v, rel_tol=, abs_tol=)``  ``approx`` (``isclose``: exact rational enclosure)
+any other assertion over ONE call (the same call    ``obs``: the expression, call replaced by
+may repeat): ``sorted(call) == v``, ``call[0] ==    ``result``, other operands by their literal
+v``, ``x in call``, ``len(call) > 2``, ...          values (:mod:`specguard.observe`)
 =================================================  ================================================
 
-Not supported (each reported with its reason): ``or``; ``in`` a str (substring); ``x in call``;
-two calls compared; a transformed result (``sorted(f(x))``, ``f(x)[0]``, comprehensions);
-``is`` with other values; ordering with non-numbers; ``not`` of ``< <= > >=``; ``len(call)``
-compared other than by ``==``; ``assertCountEqual``, ``assertRegex``, ``assertWarns`` and other
-assertion methods and helpers (``numpy.testing``, mock asserts); ``pytest.approx(nan_ok=True)``.
+Observations are compiled by :func:`specguard.speclang.compile_observation` (the spec language's
+semantics on the result's ``==``-class, with guards where the class representative is not the
+Python value); operations outside it (``str()``, ``repr()``, ``is True``, ``**``, ...) are
+unsupported with that reason.  Not supported (each reported with its reason): ``or``; two
+different calls in one assertion; a call inside a comprehension; ``assertCountEqual``,
+``assertRegex``, ``assertWarns`` and other assertion methods and helpers (``numpy.testing``, mock
+asserts); ``pytest.approx(nan_ok=True)``.
 
 Exception classes are kept as written, dotted names reduced to their last part (``mod.MyError`` ->
 ``MyError``).  Values come from literals, from names bound to literals earlier in the test
