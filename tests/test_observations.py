@@ -70,7 +70,8 @@ def test_undefined_is_true():
 def test_unsound_operations_are_refused():
     """#12.2: operations whose result differs between ==-equal values are not modelled."""
     for text in ("str(result) == '1'", "repr(result) == '1'", "result[0] is True", "result ** 2 == 4",
-                 "f'{result}' == '1'", "list(result.keys()) == [1]"):
+                 "f'{result}' == '1'", "list(result.keys()) == [1]", "result.keys() == {1, 2}",
+                 "divmod(result, 2) == (1, 0)"):
         with pytest.raises(speclang.ObservationError):
             speclang.observation(text)
     assert speclang.observation("result is None")     # None is the only value == None
@@ -154,6 +155,19 @@ def test_description_observations_against_tests(tmp_path, core):
     assert st["assert f(6) == [7]"] != "contradicted"
     assert st["assert f(8) == [2, 1]"] != "contradicted"
     assert r["coverage"]["examples_read"] == 3
+
+
+def test_same_call_twice_and_conjunctions():
+    """#12.2: `f(x)[0] == 1 and f(x)[1] == 2` gives one observation per conjunct; `f(x)[0] ==
+    f(x)[1]` (the same call twice, literal arguments) is one observation."""
+    from specguard.formalize_tests import formalize_tests
+    from specguard.models import TestSource
+    code = ("from m import f\n\ndef test_a():\n    assert f(1)[0] == 1 and f(1)[1] == 2\n"
+            "    assert f(2)[0] == f(2)[1]\n")
+    tf = formalize_tests([TestSource(kind="python", path="t.py", text=code)], "f")
+    assert [(d.call.source(), d.expect.expr) for d in tf.demands] == [
+        ("f(1)", "result[0] == 1"), ("f(1)", "result[1] == 2"), ("f(2)", "result[0] == result[1]")]
+    assert tf.assertions_read == 2
 
 
 def test_emit_clause_is_a_weakening():
