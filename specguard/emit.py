@@ -99,6 +99,8 @@ def lean_val(v: V) -> str:
         return f"(Val.{k} {lean_seq([lean_val(x) for x in v.val])})"
     if k == "dict":
         return f"(Val.dict {lean_seq([f'(Val.pair {lean_val(a)} {lean_val(b)})' for a, b in v.val])})"
+    if k == "obj":      # an argument no list/tuple/dict can be: a bare pair tagged with its type
+        return f"(Val.pair (Val.str {lean_str(v.val[0])}) {lean_val(v.val[1])})"
     raise TypeError(k)
 
 
@@ -567,6 +569,8 @@ def json_ty(t: tuple) -> tuple:
 
 
 def _class_of(v: V, json: bool) -> V:
+    if vals.contains_obj(v):
+        raise NotModelled("a range or iterator as an expected value (only as an argument)")
     if vals.contains_nan(v):
         raise NotModelled("NaN in an expected value is not supported (NaN equals nothing)")
     c = vals.canon(v)

@@ -89,7 +89,7 @@ from typing import Callable, Iterable
 from . import observe
 from .bindings import Symbols
 from .examples_grammar import parse_for_example
-from .literals import eval_literal, eval_literals
+from .literals import eval_literal, eval_literals, is_mutable
 from .models import (Call, Claim, ClaimKind, DescFormalization, Expect, ExpectKind, Loc,
                      Signature, TypeExpr)
 from .values import V, py_repr
@@ -693,7 +693,7 @@ def _observation_claim(ex: _Example, stmt: ast.stmt, ctx: _Ctx, env: dict[str, V
         calls.append(call)
     if len(keys) != 1:
         return f"different calls of {ctx.target} on one line"
-    if len(built.calls) > 1 and any(isinstance(n, ast.Name) and n.id in env and env[n.id].kind in ("list", "dict", "set")
+    if len(built.calls) > 1 and any(isinstance(n, ast.Name) and n.id in env and is_mutable(env[n.id])
                                     for c in built.calls for n in ast.walk(c)):
         return f"the same call of {ctx.target} twice with a mutable argument (the first call may change it)"
     out.add(ClaimKind.example, ex.line, ex.src_lines + ex.want_lines, call=calls[0],
@@ -782,8 +782,7 @@ def _session_binding(stmt: ast.stmt, env: dict[str, V], target: str | None) -> b
     name = stmt.targets[0].id
     if name == target:
         return False
-    if any(isinstance(n, ast.Name) and n.id in env and env[n.id].kind in ("list", "dict", "set")
-           for n in ast.walk(stmt.value)):
+    if any(isinstance(n, ast.Name) and n.id in env and is_mutable(env[n.id]) for n in ast.walk(stmt.value)):
         return False                    # `ys = xs`, `ys = [xs]`: one object under two names
     try:
         env[name] = eval_literal(stmt.value, env)
@@ -813,7 +812,7 @@ def _forget_passed(call: ast.Call, env: dict[str, V]) -> None:
     """A mutable value passed to the function may be changed by it: later lines do not see the
     bound literal any more."""
     for node in ast.walk(call):
-        if isinstance(node, ast.Name) and node.id in env and env[node.id].kind in ("list", "dict", "set"):
+        if isinstance(node, ast.Name) and node.id in env and is_mutable(env[node.id]):
             del env[node.id]
 
 

@@ -143,7 +143,7 @@ from .literals import NotLiteral, dotted_name, eval_iterable, eval_literal, eval
 from .load import UNRECOVERED_MARKER, check_utf8
 from .models import (Call, Demand, Expect, ExpectKind, Loc, TestFormalization, TestSource,
                      Unsupported)
-from .values import V, contains_nan, short_repr
+from .values import V, contains_nan, contains_obj, short_repr
 
 __all__ = ["collected_tests", "formalize_tests", "infer_entry_point"]
 
@@ -1563,6 +1563,8 @@ class _Walker:
             v = eval_literal(node, self.scope)
         except NotLiteral as e:
             raise _Unsup(f"expected value {_what(node, e)}") from None
+        if v.kind == "obj" or contains_obj(v):
+            raise _Unsup(f"expected value `{_src(node, 40)}` is a range or iterator object (read only as an argument)")
         shared = self.groups_of(node) & s.groups
         if shared:
             raise _Unsup(f"expected value `{_src(node, 40)}` may share a mutable object with the arguments "

@@ -65,6 +65,8 @@ def value_ast(v: V) -> ast.expr:
         return ast.Set([value_ast(x) for x in v.val])
     if k == "dict":
         return ast.Dict([value_ast(a) for a, _ in v.val], [value_ast(b) for _, b in v.val])
+    if k == "obj" and v.val[0] == "range":
+        return ast.Call(ast.Name("range", ast.Load()), [value_ast(x) for x in v.val[1].val], [])
     raise NotObservation(f"a {k} value in an observation")
 
 

@@ -269,3 +269,15 @@ def test_mirror_agrees_with_the_kernel(core):
     res = lean_runner.check_text("\n".join(lines) + "\n", timeout=300)
     assert res.ok, [str(m) for m in res.errors[:3]]
     assert n > 150
+
+
+@pytest.mark.lean
+def test_range_argument_is_exact_and_verifies(tmp_path, core):
+    """#12.3 (arguments): `f(range(4))` in a doctest and in a test is one exact input (a key no
+    list can have); conflicting values are certified and verify re-derives them (VALID)."""
+    rc, r = check(tmp_path, "Sum.\n\n>>> f(range(4))\n6\n",
+                  "from m import f\n\ndef test_a():\n    assert f(range(0, 4, 1)) == 7\n    assert f(iter([1])) == 1\n")
+    assert rc == 1 and certified(r)
+    assert r["tests"][0]["statement"] == "f(range(0, 4, 1)) == 7"
+    p = run(["verify", "out", "--inputs", "description.md", "test_task.py"], tmp_path)
+    assert p.returncode == 0 and p.stdout.startswith("VALID"), p.stdout + p.stderr

@@ -130,3 +130,17 @@ def test_assert_almost_equal_places_is_a_noted_enclosure(tmp_path, core):
     assert st["self.assertAlmostEqual(f(1), 0.5)"] != "contradicted"
     assert st["self.assertAlmostEqual(f(2), 0.5)"] == "contradicted"
     assert any("exact rational enclosures" in n for n in r["notes"])
+
+
+def test_range_and_iterator_arguments_are_their_own_inputs(tmp_path, core):
+    """#12.3 (arguments): `range(4)` is not the list `[0, 1, 2, 3]` (f can tell them apart), nor
+    `iter([1, 2])` the list or `iter((1, 2))`; an iterator passed once is consumed, so a second
+    call with the same name is not the same input.  None of these may be a certified conflict."""
+    desc = "Sum.\n\n>>> f(range(4))\n6\n>>> f(iter([1, 2]))\n3\n"
+    tests = ("from m import f\n\n"
+             "def test_a():\n    assert f([0, 1, 2, 3]) == 7\n    assert f(range(1, 4)) == 7\n\n"
+             "def test_b():\n    assert f([1, 2]) == 4\n    assert f(iter((1, 2))) == 4\n\n"
+             "def test_c():\n    it = iter([1, 2])\n    assert f(it) == 3\n    assert f(it) == 0\n")
+    rc, r = check(tmp_path, desc, tests)
+    assert r["verdict"] != "conflict", r["reason"]
+    assert any("may have been mutated" in u["reason"] for u in r["unsupported"])
