@@ -364,7 +364,8 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
         # the spec replaces the description's universal rules (return type, bounds); the
         # description's worked examples stay
         claims = [c for c in claims if c.kind is ClaimKind.example] + _spec_claims(spec, entry)
-    listed = None if json else iterate.through_list(tf.demands, claims, _target(task, df, tf, claims, entry))
+    # (not with --spec: the spec states what f returns, not list(f(...)))
+    listed = None if json or spec is not None else iterate.through_list(tf.demands, claims, _target(task, df, tf, claims, entry))
     if listed is not None:      # #12.3: observed through list(...): the model is list(f(...))
         tf = tf.model_copy(update={"demands": listed.demands, "notes": tf.notes + listed.notes})
         claims = listed.claims

@@ -109,7 +109,7 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
                 v = literal(node)
             except NotLiteral as e:
                 if not isinstance(node, (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Subscript,
-                                         ast.IfExp, ast.List, ast.Tuple, ast.Set, ast.Dict)):
+                                         ast.IfExp, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Slice)):
                     raise NotObservation(f"`{_short(node)}` is not a literal: {e.reason}") from None
             else:
                 out.literals.append(node)
