@@ -65,6 +65,8 @@ class Bundle:
 
 
 def _statement(call, expect) -> str:
+    if expect.through_list:
+        return f"list({call.source()}) {expect.source()}"
     return f"{call.source()} {expect.source()}"
 
 

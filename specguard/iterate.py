@@ -129,8 +129,8 @@ def through_list(demands: tuple[Demand, ...], claims: list[Claim], target: str |
 
     def convert(e: Expect) -> Expect:
         if e.kind is ExpectKind.obs:
-            return _as_list_eq(e.expr or "") or e
-        return e
+            e = _as_list_eq(e.expr or "") or e
+        return e.model_copy(update={"through_list": True})
     new_d = tuple(d.model_copy(update={"expect": convert(d.expect)}) if d.call.target == target else d
                   for d in demands)
     new_c: list[Claim] = []

@@ -106,6 +106,8 @@ class Expect(Frozen):
                                                      "abs_tol=abs)` (else pytest.approx / assertAlmostEqual)")
     expr: str | None = Field(default=None, description="obs: SpecGuard's rendering of the asserted expression, "
                                                        "the call replaced by `result`, every other operand a literal")
+    through_list: bool = Field(default=False, description="about list(f(...)), not f(...) (a function observed "
+                                                          "through list(): specguard/iterate.py)")
     bound_result: bool = Field(default=False, description="obs: the result is read through a name bound earlier "
                                                           "(`r = f(x)`), not a fresh call (an iterator it holds may "
                                                           "have been consumed)")

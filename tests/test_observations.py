@@ -192,6 +192,7 @@ def test_iterator_observed_through_list_is_certified_and_verifies(tmp_path, core
     assert any(n.startswith("observed through list(...)") for n in r["notes"])
     st = {t["text"]: (t["status"], t["exact"]) for t in r["tests"]}
     assert st["assert list(f(4)) == [1, 2]"] == ("contradicted", True)
+    assert {t["statement"] for t in r["tests"]} >= {"list(f(4)) == [1, 2]", "list(f(6)) == [1, 3, 5]"}
     assert st["assert tuple(f(6)) == (1, 3, 5)"][1] is True
     p = run(["verify", "out", "--inputs", "description.md", "test_task.py"], tmp_path)
     assert p.returncode == 0 and p.stdout.startswith("VALID"), p.stdout + p.stderr
