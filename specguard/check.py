@@ -12,7 +12,7 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 
-from . import __version__, assumptions as assume, certcheck, emit, lean_runner, prove, speclang, test_agent
+from . import __version__, assumptions as assume, certcheck, emit, iterate, lean_runner, prove, speclang, test_agent
 from .formalize_desc import formalize_description
 from .formalize_tests import formalize_tests
 from .twins import find_twins
@@ -67,6 +67,8 @@ class Bundle:
 
 
 def _statement(call, expect) -> str:
+    if expect.through_list:
+        return f"list({call.source()}) {expect.source()}"
     return f"{call.source()} {expect.source()}"
 
 
@@ -138,6 +140,7 @@ class _Formal:
     spec: "_SpecUse | None" = None
     bound: int = 0            # calls whose keyword arguments were bound by the described signature
     contra: assume.Contradicted = field(default_factory=assume.Contradicted)   # assumptions the task contradicts
+    listed: bool = False      # modelled as list(f(...)) (specguard/iterate.py)
 
 
 @dataclass
@@ -426,6 +429,11 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
         # the spec replaces the description's universal rules (return type, bounds); the
         # description's worked examples stay
         claims = [c for c in claims if c.kind is ClaimKind.example] + _spec_claims(spec, entry)
+    # (not with --spec: the spec states what f returns, not list(f(...)))
+    listed = None if json or spec is not None else iterate.through_list(tf.demands, claims, _target(task, df, tf, claims, entry))
+    if listed is not None:      # #12.3: observed through list(...): the model is list(f(...))
+        tf = tf.model_copy(update={"demands": listed.demands, "notes": tf.notes + listed.notes})
+        claims = listed.claims
     test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
     spec_clauses, spec_unmodelled = _clauses(claims, lambda c: emit.clause_of_claim(c, json))
     contra = _contradicted(task, df, tf, claims, entry)
@@ -453,15 +461,21 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
     p = prove.plan(spec_clauses, test_clauses, classify=classify, instances=instances, witness_ok=witness_ok,
                    deterministic=contra.state is None)
     files["claim.lean"] = emit.render_claim(p.claims)
-    return _Formal(tf, df, test_clauses, unmodelled, spec_clauses, spec_unmodelled, files, p, use, nd + nc, contra)
+    return _Formal(tf, df, test_clauses, unmodelled, spec_clauses, spec_unmodelled, files, p, use, nd + nc, contra,
+                   listed is not None)
+
+
+def _target(task: Task, df: DescFormalization, tf: TestFormalization, claims, entry: str | None) -> str | None:
+    targets = {d.call.target for d in tf.demands} | {c.call.target for c in claims if c.call is not None}
+    return entry or task.entry_point or (df.signature.name if df.signature else None) \
+        or (next(iter(targets)) if len(targets) == 1 else None)
 
 
 def _contradicted(task: Task, df: DescFormalization, tf: TestFormalization, claims, entry: str | None
                   ) -> assume.Contradicted:
     """What the task says against the plain-data and function-of-its-arguments assumptions."""
     targets = {d.call.target for d in tf.demands} | {c.call.target for c in claims if c.call is not None}
-    target = entry or task.entry_point or (df.signature.name if df.signature else None) \
-        or (next(iter(targets)) if len(targets) == 1 else None)
+    target = _target(task, df, tf, claims, entry)
     return assume.Contradicted(objects=assume.object_results(task, df, targets),
                                state=assume.documented_state(task, target))
 
@@ -506,6 +520,8 @@ def derived_assumptions(task: Task, *, spec: speclang.SpecProgram | None = None,
 
 def _assumptions(f: _Formal) -> tuple[str, ...]:
     out = f.contra.assumptions(ASSUMPTIONS)
+    if f.listed:
+        out += (iterate.ASSUMPTION,)
     if f.bound:
         sig = f.df.signature
         out += (f"The implementation has the described signature {sig.name}({', '.join(sig.params)}): "

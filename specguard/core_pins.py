@@ -5,5 +5,5 @@ rebuilds on one Lean commit); checked by tests/adversarial/test_runtime_cache.py
 """
 
 PINS = [
-    {"lean_commit": "eb6cafb7290e8bd5f2937522d8d804f58f02bafc", "library_hash": "4097a5e28de8dbd2b6c59362356368eebfced3384620b032a18aea71e356fc66", "oleans": {"SpecGuard.Core": "4a2235ea204aee2c59f895668023e4d5f79d9bbc1a4af92565e26073e9a4afc5", "SpecGuard.Py": "388107c16daf7298e6ee53139fad6e8edc1f158c6bf1fdf8f969fbe7a007acab", "SpecGuard.Value": "a01752acc25136cedd41e1923a92cc5f7f94b8ebdc848cfbe362f8a5a3188226"}},
+    {"lean_commit": "eb6cafb7290e8bd5f2937522d8d804f58f02bafc", "library_hash": "035d6b416f2c26b9d5a574861ba8c8efafce161f2411754e44556351f92adefc", "oleans": {"SpecGuard.Core": "4a2235ea204aee2c59f895668023e4d5f79d9bbc1a4af92565e26073e9a4afc5", "SpecGuard.Py": "fe9d1ba15f411e9aca131a1293a4e100774b146fa9f071fa1b776e7de5ddd94b", "SpecGuard.Value": "a01752acc25136cedd41e1923a92cc5f7f94b8ebdc848cfbe362f8a5a3188226"}},
 ]

@@ -99,6 +99,8 @@ def lean_val(v: V) -> str:
         return f"(Val.{k} {lean_seq([lean_val(x) for x in v.val])})"
     if k == "dict":
         return f"(Val.dict {lean_seq([f'(Val.pair {lean_val(a)} {lean_val(b)})' for a, b in v.val])})"
+    if k == "obj":      # an argument no list/tuple/dict can be: a bare pair tagged with its type
+        return f"(Val.pair (Val.str {lean_str(v.val[0])}) {lean_val(v.val[1])})"
     raise TypeError(k)
 
 
@@ -285,6 +287,8 @@ def lean_vpred(vp: tuple) -> str:
         lo = "Option.none" if vp[1] is None else f"(Option.some {lean_int(vp[1])})"
         hi = "Option.none" if vp[2] is None else f"(Option.some {lean_int(vp[2])})"
         return f"(Val.intIn {lo} {hi})"
+    if tag == "obs":
+        return vp[1].lean
     if tag == "near":
         return f"(fun v => Bool.and (Val.cmp 3 v {lean_val(vp[1])}) (Val.cmp 1 v {lean_val(vp[2])}))"
     raise TypeError(tag)
@@ -445,6 +449,8 @@ def eval_vpred(vp: tuple, c: V) -> bool:
         return c.kind == "int" and (vp[1] is None or vp[1] <= c.val) and (vp[2] is None or c.val <= vp[2])
     if tag == "near":
         return _num_order(c, vp[1]) in (1, 2) and _num_order(c, vp[2]) in (0, 1)
+    if tag == "obs":
+        return vp[1].holds(c)
     raise TypeError(tag)
 
 
@@ -563,6 +569,8 @@ def json_ty(t: tuple) -> tuple:
 
 
 def _class_of(v: V, json: bool) -> V:
+    if vals.contains_obj(v):
+        raise NotModelled("a range or iterator as an expected value (only as an argument)")
     if vals.contains_nan(v):
         raise NotModelled("NaN in an expected value is not supported (NaN equals nothing)")
     c = vals.canon(v)
@@ -633,7 +641,23 @@ def clause_of_expect(name: str, call: Call, e: Expect, source: Any, json: bool =
             return mk(pred=Pred("returns", ("near", vals._num_class(lo), vals._num_class(hi))), exact=False)
         # pytest compares containers elementwise: only "the call returns" is kept
         return mk(pred=Pred("returns", ("any",)), exact=False)
+    if k is ExpectKind.obs:
+        if json:
+            raise NotModelled("an observation in a JSON-table task (its tests compare JSON views of results)")
+        return mk(pred=Pred("returns", ("obs", observation_of(e))), exact=False)
     raise NotModelled(f"expectation {k.value}")
+
+
+def observation_of(e: Expect):
+    """The compiled observation of an ``obs`` expectation (:func:`specguard.speclang.observation`):
+    a predicate implied by the assertion (undefined => true), so the clause is a weakening."""
+    from . import speclang
+    if e.expr is None:
+        raise NotModelled("an observation without an expression")
+    try:
+        return speclang.observation(e.expr)
+    except speclang.ObservationError as err:
+        raise NotModelled(f"observation `{e.expr}`: {err}") from None
 
 
 _EPS = Fraction(1, 2 ** 52)
@@ -669,6 +693,8 @@ def approx_enclosure(e: Expect) -> tuple[Fraction, Fraction]:
         b = int(b)
     if isinstance(b, float) and not math.isfinite(b):
         raise NotModelled("`approx` of an infinite or NaN value")
+    if e.isclose:
+        return isclose_enclosure(b, 1e-09 if e.rel is None else e.rel, 0.0 if e.abs is None else e.abs)
     try:
         if e.places is not None:
             if abs(e.places) > 340:
@@ -688,6 +714,32 @@ def approx_enclosure(e: Expect) -> tuple[Fraction, Fraction]:
     fb = Fraction(b)
     r = (_float_above(t) + abs(fb) * _EPS) * (1 + _EPS)
     return fb - r, fb + r
+
+
+def isclose_enclosure(b: int | float, rel: float, abs_tol: float) -> tuple[Fraction, Fraction]:
+    """Exact bounds on every ``a`` with ``math.isclose(a, b, rel_tol=rel, abs_tol=abs_tol)``.
+
+    CPython: ``a == b``, or (both finite) ``fabs(b - a) <= fabs(rel * b)`` or ``<= fabs(rel * a)``
+    or ``<= abs_tol``, in doubles (int arguments converted first).  With ``e = 2**-52`` bounding
+    each rounding and ``D`` the exact distance of the converted operands: ``D <= (1 + e) fl(D)``,
+    ``fl(rel |x|) <= rel |x| (1 + e)`` and ``|a| <= |b| + D``, so with ``k = rel (1 + e)**2 < 1``,
+    ``D <= T = max(k |b| / (1 - k), (1 + e) abs_tol)``; converting int operands moves each by at
+    most ``2**-53`` of its size, covered by ``(|b| + T) 2**-51``.  A weakening (implied by the
+    assertion, never its converse): the clause is ``exact=False``."""
+    import math
+    if not (math.isfinite(rel) and math.isfinite(abs_tol)) or rel < 0 or abs_tol < 0:
+        raise NotModelled("`math.isclose` with a negative or non-finite tolerance (it raises ValueError)")
+    try:
+        fb = Fraction(float(b))
+    except OverflowError:
+        raise NotModelled("`math.isclose` of an int beyond the float range") from None
+    k = Fraction(rel) * (1 + _EPS) ** 2
+    if k >= Fraction(1, 2):
+        raise NotModelled("`math.isclose` with rel_tol >= 1/2 (no useful enclosure)")
+    t = max(k * abs(fb) / (1 - k), (1 + _EPS) * Fraction(abs_tol))
+    r = t + (abs(fb) + t) * Fraction(1, 2 ** 51)
+    fb = Fraction(b)
+    return fb - r - abs(fb) * _EPS, fb + r + abs(fb) * _EPS
 
 
 def clause_of_demand(d: Demand, json: bool = False) -> Clause:

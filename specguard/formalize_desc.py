@@ -25,6 +25,9 @@ doctest comparison     ``>>> f(<literals>) == <literal>`` output ``True``   ``ex
 doctest, wrapped       ``>>> list(f(x))`` / ``tuple(..)`` when annotated    ``example`` eq value
                        as that type; ``>>> print(f(x))`` when annotated
                        int/bool/str (one line)/list/tuple/dict/set
+doctest observation    ``>>> sorted(f(x))`` / ``[1, 2]``, ``len(f(x))``,     ``example`` obs
+                       ``f(x)[0]``, ``list(f(x))`` unannotated: one call    ``sorted(result) == [1, 2]``
+                       under operations (:mod:`specguard.observe`)
 doctest session        ``>>> xs = [1, 2]`` then ``>>> f(xs)``: the literal  (used in later calls)
                        value, until rebound or passed (if mutable)
 doctest exception      output ``Traceback (most recent call last):`` ...   ``example`` raises
@@ -83,9 +86,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterable
 
+from . import observe
 from .bindings import Symbols
 from .examples_grammar import parse_for_example
-from .literals import eval_literal, eval_literals
+from .literals import eval_literal, eval_literals, is_mutable
 from .models import (Call, Claim, ClaimKind, DescFormalization, Expect, ExpectKind, Loc,
                      Signature, TypeExpr)
 from .values import V, py_repr
@@ -626,11 +630,16 @@ def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out) -> None:
         if _session_binding(stmt, env, ctx.target):
             continue
         call_node, wrapper = _direct_call(stmt, ctx.target)
-        if call_node is None:
+        if call_node is None or wrapper in ("list", "tuple") and _wrapped_expect(ex, wrapper, ctx)[0] is None:
             if _calls_of(stmt, ctx.target):
                 out.seen_example()
-                out.note(ex.line, f"doctest example skipped: the call of {ctx.target} is wrapped "
-                                  "in another expression or statement")
+                why = _observation_claim(ex, stmt, ctx, env, out)
+                if why is not None:
+                    out.note(ex.line, f"doctest example skipped: the call of {ctx.target} is wrapped "
+                                      f"in another expression or statement ({why})")
+                for c in ast.walk(stmt):
+                    if _is_target_call(c, ctx.target):
+                        _forget_passed(c, env)
             elif not isinstance(stmt, (ast.Import, ast.ImportFrom)):
                 out.note(ex.line, f"doctest line is not a call of {ctx.target or 'the entry point'}; no claim")
             continue
@@ -651,6 +660,45 @@ def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out) -> None:
             out.note(ex.line, f"doctest example skipped: {why}")
             continue
         out.add(ClaimKind.example, ex.line, ex.src_lines + ex.want_lines, call=call, expect=expect)
+
+
+def _observation_claim(ex: _Example, stmt: ast.stmt, ctx: _Ctx, env: dict[str, V], out: _Out) -> str | None:
+    """``>>> sorted(f(x))`` / ``[1, 2]``: the line's value, whose repr is the output, is ``==`` to
+    the output's literal (plain data), so the example states the observation
+    ``sorted(f(x)) == [1, 2]`` of the one call (:mod:`specguard.observe`).  Adds the claim and
+    returns None, or returns why not."""
+    if not isinstance(stmt, ast.Expr):
+        return "not an expression"
+    if not ex.want or _TRACEBACK.match(ex.want[0]):
+        return "no printed value"
+    if isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "print":
+        return "print(...) shows str() of the value"
+    value = _literal_text("\n".join(ex.want))
+    if value is None:
+        return "output is not a literal"
+    calls: list[ast.Call] = []
+    try:
+        node = ast.Compare(left=stmt.value, ops=[ast.Eq()], comparators=[observe.value_ast(value)])
+        built = observe.build(node, is_call=lambda n: _is_target_call(n, ctx.target),
+                              literal=lambda n: eval_literal(n, env or None),
+                              builtin=lambda name: name not in env and name != ctx.target)
+    except observe.NotObservation as e:
+        return e.reason
+    keys = set()
+    for c in built.calls:
+        call, why = _literal_call(c, ctx.target, env=env)
+        if call is None:
+            return why
+        keys.add(call.key())
+        calls.append(call)
+    if len(keys) != 1:
+        return f"different calls of {ctx.target} on one line"
+    if len(built.calls) > 1 and any(isinstance(n, ast.Name) and n.id in env and is_mutable(env[n.id])
+                                    for c in built.calls for n in ast.walk(c)):
+        return f"the same call of {ctx.target} twice with a mutable argument (the first call may change it)"
+    out.add(ClaimKind.example, ex.line, ex.src_lines + ex.want_lines, call=calls[0],
+            expect=Expect(kind=ExpectKind.obs, expr=built.text))
+    return None
 
 
 def _example_statement(ex: _Example) -> tuple[ast.stmt | None, str]:
@@ -734,8 +782,7 @@ def _session_binding(stmt: ast.stmt, env: dict[str, V], target: str | None) -> b
     name = stmt.targets[0].id
     if name == target:
         return False
-    if any(isinstance(n, ast.Name) and n.id in env and env[n.id].kind in ("list", "dict", "set")
-           for n in ast.walk(stmt.value)):
+    if any(isinstance(n, ast.Name) and n.id in env and is_mutable(env[n.id]) for n in ast.walk(stmt.value)):
         return False                    # `ys = xs`, `ys = [xs]`: one object under two names
     try:
         env[name] = eval_literal(stmt.value, env)
@@ -765,7 +812,7 @@ def _forget_passed(call: ast.Call, env: dict[str, V]) -> None:
     """A mutable value passed to the function may be changed by it: later lines do not see the
     bound literal any more."""
     for node in ast.walk(call):
-        if isinstance(node, ast.Name) and node.id in env and env[node.id].kind in ("list", "dict", "set"):
+        if isinstance(node, ast.Name) and node.id in env and is_mutable(env[node.id]):
             del env[node.id]
 
 

@@ -35,13 +35,19 @@ form                                               demand
 ``with self.assertRaises[Regex](E): call``         ``raises``; body a single call (or ``x = call``)
 ``pytest.raises(E, f, *args)``                     ``raises`` (callable form; also a ``lambda: call``)
 ``self.assertRaises[Regex](E, [re,] f, *args)``    ``raises``
+``assert math.isclose(call, v, rel_tol=, abs_tol=)``  ``approx`` (``isclose``: exact rational enclosure)
+any other assertion over ONE call (the same call    ``obs``: the expression, call replaced by
+may repeat): ``sorted(call) == v``, ``call[0] ==    ``result``, other operands by their literal
+v``, ``x in call``, ``len(call) > 2``, ...          values (:mod:`specguard.observe`)
 =================================================  ================================================
 
-Not supported (each reported with its reason): ``or``; ``in`` a str (substring); ``x in call``;
-two calls compared; a transformed result (``sorted(f(x))``, ``f(x)[0]``, comprehensions);
-``is`` with other values; ordering with non-numbers; ``not`` of ``< <= > >=``; ``len(call)``
-compared other than by ``==``; ``assertCountEqual``, ``assertRegex``, ``assertWarns`` and other
-assertion methods and helpers (``numpy.testing``, mock asserts); ``pytest.approx(nan_ok=True)``.
+Observations are compiled by :func:`specguard.speclang.compile_observation` (the spec language's
+semantics on the result's ``==``-class, with guards where the class representative is not the
+Python value); operations outside it (``str()``, ``repr()``, ``is True``, ``**``, ...) are
+unsupported with that reason.  Not supported (each reported with its reason): ``or``; two
+different calls in one assertion; a call inside a comprehension; ``assertCountEqual``,
+``assertRegex``, ``assertWarns`` and other assertion methods and helpers (``numpy.testing``, mock
+asserts); ``pytest.approx(nan_ok=True)``.
 
 Exception classes are kept as written, dotted names reduced to their last part (``mod.MyError`` ->
 ``MyError``).  Values come from literals, from names bound to literals earlier in the test
@@ -130,15 +136,20 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from . import observe
 from .bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from .errors import SpecGuardError
 from .literals import NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals, is_mutable
 from .load import UNRECOVERED_MARKER, check_utf8
 from .models import (Call, Demand, Expect, ExpectKind, Loc, TestFormalization, TestSource,
                      Unsupported)
-from .values import V, contains_nan, short_repr
+from .values import V, contains_nan, contains_obj, short_repr
 
 __all__ = ["collected_tests", "formalize_tests", "infer_entry_point"]
+
+FLOAT_NOTE = ("float comparisons (`pytest.approx`, `math.isclose`, `assertAlmostEqual`, `abs(a - b) < eps`) are "
+              "kept as exact rational enclosures of the results they accept: implied by the assertion, not "
+              "equivalent to it (they support conflicts, never a proof that the tests are met)")
 
 MAX_LOOP_ITERATIONS = 1000
 """Longest ``for`` loop unrolled."""
@@ -844,6 +855,15 @@ class _Subject:
 _NOT_INVOLVED = _Subject(False)
 
 
+class _Obs(Exception):
+    """Internal: not an observation; ``specific``: the reason is about the observation itself
+    (reported instead of the direct reading's)."""
+
+    def __init__(self, reason: str, specific: bool) -> None:
+        self.reason, self.specific = reason, specific
+        super().__init__(reason)
+
+
 class _Unsup(Exception):
     """Internal: an assertion cannot be formalized (carries the reason)."""
 
@@ -1353,10 +1373,82 @@ class _Walker:
             return self.assert_expr_parts(stmt, expr.operand, not negate)
         if isinstance(expr, ast.Compare):
             return self.compare_chain(stmt, expr, negate)
-        if self.is_builtin_call(expr, "isinstance"):
-            need(len(expr.args) == 2 and not expr.keywords, "`isinstance` needs two arguments")
-            return self.isinstance_(stmt, expr.args[0], expr.args[1], negate)
-        return self.truth(stmt, expr, negate)
+        if self.is_isclose(expr):
+            need(not negate, "`not math.isclose(...)` is not supported")
+            return self.isclose(stmt, expr)
+        try:
+            if self.is_builtin_call(expr, "isinstance"):
+                need(len(expr.args) == 2 and not expr.keywords, "`isinstance` needs two arguments")
+                return self.isinstance_(stmt, expr.args[0], expr.args[1], negate)
+            return self.truth(stmt, expr, negate)
+        except _Unsup as u:
+            self.observe_or(stmt, ast.UnaryOp(op=ast.Not(), operand=expr) if negate else expr, u)
+
+    # -- floats ------------------------------------------------------------------------
+    def is_isclose(self, node: ast.expr) -> bool:
+        return isinstance(node, ast.Call) and self.ctx.qual(node.func) == "math.isclose"
+
+    def isclose(self, stmt: ast.AST, call: ast.Call) -> None:
+        """``math.isclose(call, v, rel_tol=, abs_tol=)`` (either order): an exact rational
+        enclosure of the results it accepts (:func:`specguard.emit.isclose_enclosure`)."""
+        need(len(call.args) == 2 and not any(isinstance(a, ast.Starred) for a in call.args)
+             and all(k.arg in ("rel_tol", "abs_tol") for k in call.keywords),
+             "`math.isclose` takes two values and rel_tol=/abs_tol= here")
+        a, b = call.args
+        sa, sb = self.subject(a), self.subject(b)
+        need(not (sa.involves and sb.involves), f"assertion compares two calls of `{self.ctx.target}`")
+        s, other = (sa, b) if sa.involves else (sb, a)
+        if not s.involves:
+            raise _Unsup(self.no_target(a, b))
+        if s.error:
+            raise _Unsup(s.error)
+        need(not s.length and s.call is not None, "`math.isclose` of a transformed result is not supported")
+        v = self.expected(other, s)
+        need(v.kind in ("int", "float") and not contains_nan(v), "`math.isclose` with a non-numeric value")
+        kw = {k.arg: k.value for k in call.keywords}
+        rel = self.tolerance(kw.get("rel_tol"), "rel_tol")
+        abs_ = self.tolerance(kw.get("abs_tol"), "abs_tol")
+        self.float_note()
+        self.demand(stmt, s.call, Expect(kind=ExpectKind.approx, value=v, rel=rel, abs=abs_, isclose=True))
+
+    def float_note(self) -> None:
+        self.ctx.out.notes.append(FLOAT_NOTE)
+
+    # -- observations (specguard/observe.py) ---------------------------------------------
+    def observe_or(self, stmt: ast.AST, node: ast.expr, why: _Unsup) -> None:
+        """``node`` as an observation of one call; when it is none, the direct reading's reason
+        ``why`` (unless the observation's own reason says more: an unsound operation)."""
+        try:
+            self.observe(stmt, node)
+        except _Obs as o:
+            generic = why.reason.startswith(f"the result of `{self.ctx.target}` is transformed")
+            raise _Unsup(o.reason if o.specific or generic else why.reason) from None
+
+    def observe(self, stmt: ast.AST, node: ast.expr) -> None:
+        if not self.involves(node):
+            raise _Obs(self.no_target(node), False)
+        try:
+            built = observe.build(node, is_call=lambda n: self.is_target_call(n) or self.result_name(n) is not None,
+                                  literal=lambda n: eval_literal(n, self.scope),
+                                  builtin=lambda name: name not in self.scope)
+        except observe.NotObservation as e:
+            raise _Obs(e.reason, e.unsound) from None
+        subjects = [self.subject(n) for n in built.calls]
+        for s in subjects:
+            if s.error:
+                raise _Obs(s.error, False)
+        if len({s.call.key() for s in subjects}) != 1:
+            raise _Obs(f"the assertion uses different calls of `{self.ctx.target}` (an observation reads one)", False)
+        s = subjects[0]
+        if len(built.calls) > 1 and s.groups:
+            raise _Obs(f"the same call of `{self.ctx.target}` is made twice with a mutable argument (the first "
+                       f"call may change it)", False)
+        for n in built.literals:
+            if self.groups_of(n) & s.groups:
+                raise _Obs(f"`{_src(n, 40)}` may share a mutable object with the arguments of `{self.ctx.target}` "
+                           f"(which may mutate them)", False)
+        bound = any(not isinstance(n, ast.Call) for n in built.calls)
+        self.demand(stmt, s.call, Expect(kind=ExpectKind.obs, expr=built.text, bound_result=bound))
 
     def compare_chain(self, stmt: ast.AST, expr: ast.Compare, negate: bool) -> None:
         if negate and len(expr.ops) > 1:
@@ -1370,6 +1462,13 @@ class _Walker:
 
     # -- comparisons ----------------------------------------------------------------
     def compare(self, stmt: ast.AST, left: ast.expr, op: ast.cmpop, right: ast.expr, negate: bool) -> None:
+        try:
+            return self.compare_direct(stmt, left, op, right, negate)
+        except _Unsup as u:
+            node: ast.expr = ast.Compare(left=left, ops=[op], comparators=[right])
+            self.observe_or(stmt, ast.UnaryOp(op=ast.Not(), operand=node) if negate else node, u)
+
+    def compare_direct(self, stmt: ast.AST, left: ast.expr, op: ast.cmpop, right: ast.expr, negate: bool) -> None:
         if not negate and self.abs_difference(stmt, left, op, right):
             return
         ls, rs = self.subject(left), self.subject(right)
@@ -1392,6 +1491,7 @@ class _Walker:
         assert ls.call is not None
         if self.is_approx(right):
             need(isinstance(op, ast.Eq) and not ls.length, "`pytest.approx` is supported only as `call == approx(v)`")
+            self.float_note()
             return self.demand(stmt, ls.call, self.approx_expect(right))
         if isinstance(op, (ast.In, ast.NotIn)) and _is_iterable_call(right):
             value = self.iterable(right, ls)
@@ -1421,6 +1521,7 @@ class _Walker:
         need(v.kind in ("int", "float") and not contains_nan(v), "`abs(call - v)` with a non-numeric `v`")
         eps = self.tolerance(right, "tolerance")
         need(eps is not None, "`abs(call - v) < eps` without a tolerance")
+        self.float_note()
         self.demand(stmt, s.call, Expect(kind=ExpectKind.approx, value=v, abs=eps))
         return True
 
@@ -1462,6 +1563,8 @@ class _Walker:
             v = eval_literal(node, self.scope)
         except NotLiteral as e:
             raise _Unsup(f"expected value {_what(node, e)}") from None
+        if v.kind == "obj" or contains_obj(v):
+            raise _Unsup(f"expected value `{_src(node, 40)}` is a range or iterator object (read only as an argument)")
         shared = self.groups_of(node) & s.groups
         if shared:
             raise _Unsup(f"expected value `{_src(node, 40)}` may share a mutable object with the arguments "
@@ -1527,6 +1630,7 @@ class _Walker:
             expect = Expect(kind=ExpectKind.approx, value=v, abs=delta)
         else:
             expect = Expect(kind=ExpectKind.approx, value=v, places=7 if places is None else places)
+        self.float_note()
         self.demand(stmt, ls.call, expect)
 
     def tolerance(self, node: ast.expr | None, what: str) -> float | None:

@@ -129,8 +129,9 @@ def eval_iterable(node: ast.expr, env: Mapping[str, V] | None = None) -> list[V]
 
 
 def is_mutable(v: V) -> bool:
-    """Whether ``v`` contains a list, dict or set (an object a callee could mutate)."""
-    if v.kind in _MUTABLE_KINDS:
+    """Whether ``v`` contains a list, dict or set, or an iterator (an object a callee could
+    mutate, or consume)."""
+    if v.kind in _MUTABLE_KINDS or v.kind == "obj" and v.val[0] == "iter":
         return True
     if v.kind in ("tuple", "frozenset"):
         return any(is_mutable(x) for x in v.val)
@@ -714,7 +715,12 @@ class _Evaluator:
             return [_R(a, value_size(a)) for a, _ in v.val]
         if v.kind in ("list", "tuple", "set", "frozenset"):
             return [_R(x, value_size(x)) for x in v.val]
-        raise NotLiteral(f"a {v.kind} is not iterable")
+        if v.kind == "obj" and v.val[0] == "range":
+            r = range(*(b.val for b in v.val[1].val))
+            if len(r) > MAX_RANGE:
+                raise NotLiteral(f"range of {len(r):,} elements is longer than the {MAX_RANGE:,} limit")
+            return [_scalar(V("int", i)) for i in r]
+        raise NotLiteral(f"a {v.kind} is not iterable here")
 
     def iter_call(self, node: ast.Call) -> list[_R] | None:
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("keys", "values", "items"):
@@ -756,6 +762,30 @@ class _Evaluator:
             raise NotLiteral(f"range of {len(r):,} elements is longer than the {MAX_RANGE:,} limit")
         return [_scalar(V("int", i)) for i in r]
 
+    def call_range(self, node: ast.Call) -> _R:
+        """``range(...)`` as a value (an argument): its start, stop and step, exactly (a range is
+        not a list: the function can tell them apart; equal ranges with other bounds too)."""
+        bounds = [self.ev(a).v for a in self.only_args(node, 3)]
+        if not bounds or any(b.kind not in ("int", "bool") for b in bounds):
+            raise NotLiteral("range() arguments are not ints")
+        try:
+            r = range(*(b.val for b in bounds))
+        except ValueError as e:
+            raise NotLiteral(str(e)) from None
+        ints = V("tuple", (V("int", r.start), V("int", r.stop), V("int", r.step)))
+        return _R(V("obj", ("range", ints)), 5)
+
+    def call_iter(self, node: ast.Call) -> _R:
+        """``iter(x)`` of a literal list, tuple, str or range: a fresh iterator over it (an
+        argument; consumed by the call it is passed to, so it counts as mutable)."""
+        (arg,) = self.only_args(node, 1) or [None]
+        if arg is None:
+            raise NotLiteral("iter() needs an argument")
+        r = self.ev(arg)
+        if not (r.v.kind in ("list", "tuple", "str") or r.v.kind == "obj" and r.v.val[0] == "range"):
+            raise NotLiteral(f"iter() of a {r.v.kind} is not modelled (only list, tuple, str and range)")
+        return _R(V("obj", ("iter", r.v)), r.size + 1)
+
     def enumerate_items(self, node: ast.Call) -> list[_R]:
         if node.keywords or not 1 <= len(node.args) <= 2:
             raise NotLiteral("unsupported arguments to `enumerate`")
@@ -776,6 +806,7 @@ class _Evaluator:
 
 
 _CALLS: dict[str, Callable[[_Evaluator, ast.Call], _R]] = {
+    "range": _Evaluator.call_range, "iter": _Evaluator.call_iter,
     "list": _Evaluator.call_sequence, "tuple": _Evaluator.call_sequence,
     "set": _Evaluator.call_sequence, "frozenset": _Evaluator.call_sequence,
     "dict": _Evaluator.call_dict, "float": _Evaluator.call_float, "int": _Evaluator.call_int,

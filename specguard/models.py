@@ -88,6 +88,7 @@ class ExpectKind(str, Enum):
     isinstance = "isinstance"  # isinstance(result, types)  (types: builtin type names)
     raises = "raises"        # the call raises one of exc (builtin or named exception classes)
     approx = "approx"        # result == pytest.approx(value, rel, abs) / assertAlmostEqual
+    obs = "obs"              # a Python expression over the result is true (``expr``, see speclang.observation)
 
 
 class Expect(Frozen):
@@ -101,6 +102,15 @@ class Expect(Frozen):
     rel: float | None = None
     abs: float | None = None
     places: int | None = None
+    isclose: bool = Field(default=False, description="approx: `math.isclose(result, value, rel_tol=rel, "
+                                                     "abs_tol=abs)` (else pytest.approx / assertAlmostEqual)")
+    expr: str | None = Field(default=None, description="obs: SpecGuard's rendering of the asserted expression, "
+                                                       "the call replaced by `result`, every other operand a literal")
+    through_list: bool = Field(default=False, description="about list(f(...)), not f(...) (a function observed "
+                                                          "through list(): specguard/iterate.py)")
+    bound_result: bool = Field(default=False, description="obs: the result is read through a name bound earlier "
+                                                          "(`r = f(x)`), not a fresh call (an iterator it holds may "
+                                                          "have been consumed)")
 
     def source(self) -> str:
         k = self.kind
@@ -130,7 +140,11 @@ class Expect(Frozen):
         if k is ExpectKind.raises:
             return f"raises {'/'.join(self.exc)}"
         if k is ExpectKind.approx:
+            if self.isclose:
+                return f"isclose to {r(self.value)} (rel_tol={self.rel}, abs_tol={self.abs})"
             return f"== approx({r(self.value)})"
+        if k is ExpectKind.obs:
+            return f"satisfies `{self.expr}`"
         return k.value
 
 

@@ -3848,3 +3848,283 @@ def load_spec(path: str | Path) -> SpecProgram:
     except (OSError, UnicodeDecodeError) as e:
         raise SpecError(f"cannot read the spec: {e}", path=str(path)) from None
     return SpecProgram(text, str(path))
+
+
+# =====================================================================================
+# observations: an assertion's Python expression over the result of the function under test
+# =====================================================================================
+# ``sorted(f(x)) == [1, 2]`` becomes one predicate on the result's ``==``-class: the expression
+# with the call replaced by a variable, compiled by the parser, emitter and mirror above (one
+# semantics).  The class representative is not the Python value (``1``, ``1.0`` and ``True`` are
+# one class; a dict's entries and a set's elements are sorted), so only operations that give
+# ``==``-equal results on ``==``-equal plain data may touch a value derived from the result, with
+# guards (``Py.ordered``, ``Py.fexact``, ``Py.sumExact`` in Py.lean) where they would not.
+
+OBS_VAR = "result"
+_OBS_BINDER = "obsr"
+
+# operations that give ==-equal results on ==-equal arguments (as long as no argument is an int
+# beyond 2**53 that could be a float, or an order-carrying dict/set: guarded below)
+_OBS_PLAIN = {
+    "Py.neg", "Py.pos", "Py.absV", "Py.invert", "Py.notOp", "Py.bitand", "Py.bitor", "Py.bitxor",
+    "Py.lshift", "Py.rshift", "Py.eqOp", "Py.neOp", "Py.cmpOp", "Py.inOp", "Py.notInOp", "Py.getItem",
+    "Py.slice", "Py.lenV", "Py.boolV", "Py.intOf", "Py.ord", "Py.chr", "Py.setOf", "Py.dictOf", "Py.anyB",
+    "Py.allB", "Py.listV", "Py.tupleV", "Py.mkSet", "Py.mkDict", "Py.entryV", "Py.rangeV", "Py.split",
+    "Py.replace", "Py.findM", "Py.countAny", "Py.indexAny", "Py.dictGet", "Py.copy",
+    "(Py.caseMap Bool.false)", "(Py.caseMap Bool.true)", "(Py.strip 0)", "(Py.strip 1)", "(Py.strip 2)",
+    "(Py.affix Bool.false)", "(Py.affix Bool.true)", "(Py.strTest 0)", "(Py.strTest 1)", "(Py.strTest 2)",
+    "(Py.strTest 3)", "(Py.caseTest Bool.true)", "(Py.caseTest Bool.false)",
+}
+# float arithmetic on integral values is exact while the operands/result stay within 2**53
+_OBS_ARITH = {"Py.add", "Py.sub", "Py.mul"}
+_OBS_DIV = {"Py.floordiv", "Py.mod"}
+# operations whose result shows the order of their (tainted) argument's items
+_OBS_ORDERED = {"Py.listOf", "Py.tupleOf", "Py.reversed", "Py.enumerate", "Py.zip", "Py.join"}
+# dict views (lists in insertion order): only under a consumer that ignores order
+_OBS_VIEWS = {"Py.dictKeys", "Py.dictValues", "Py.dictItems"}
+_OBS_INSENSITIVE = {"Py.setOf", "Py.lenV", "Py.anyB", "Py.allB", "Py.sum", "Py.sumExact"}
+_OBS_WHY = {
+    "Py.strOf": "`str()` of a value derived from the result (1, 1.0 and True print differently)",
+    "Py.reprV": "`repr()` of a value derived from the result (1, 1.0 and True print differently)",
+    "Py.fstr": "an f-string of a value derived from the result (1, 1.0 and True print differently)",
+    "Py.pow": "`**` on a value derived from the result (float powers may round)",
+    "Py.divmod": "`divmod()` on a value derived from the result",
+    "Py.isOp": "`is` on a value derived from the result (identity: 1, 1.0 and True are ==-equal, "
+               "not identical); only `is None` is supported",
+    "Py.isNotOp": "`is not` on a value derived from the result (identity: 1, 1.0 and True are "
+                  "==-equal, not identical); only `is not None` is supported",
+}
+
+
+class ObservationError(Exception):
+    """An expression over the result that cannot be modelled (the reason); ``unsound``: it is in
+    the spec language but applies an operation to the result that is not sound on its class."""
+
+    def __init__(self, reason: str, unsound: bool = True) -> None:
+        self.unsound = unsound
+        super().__init__(reason)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A compiled observation: ``text`` (Python, over :data:`OBS_VAR`), ``lean`` (a Lean
+    ``Val → Bool``: ``Py.obsHolds`` of the expression), and the mirror of the same predicate."""
+
+    text: str
+    lean: str
+    ir: Any = field(compare=False, hash=False, repr=False)
+
+    def holds(self, cls: V) -> bool:
+        """``Py.obsHolds``: the expression's truth on class representative ``cls``, True when it
+        is undefined (an implicit Python error, outside the subset, beyond the budget)."""
+        m = Mirror([], DEFAULT_FUEL, budget=EvalBudget())
+        try:
+            with _deep_stack(), m:
+                return m_truth(m.ev(self.ir, {_OBS_BINDER: to_mirror(cls)}))
+        except (Undefined, TooLong, RecursionError, MemoryError, _SpecRaise):
+            return True
+
+
+def _obs_vis(a, tainted: frozenset, parent_ok: bool):
+    """Guard one operation argument; returns (new argument, tainted?)."""
+    if isinstance(a, ERaw):
+        return a, False
+    if isinstance(a, EOpt):
+        if a.item is None:
+            return a, False
+        x, t = _obs_guard(a.item, tainted, parent_ok)
+        return EOpt(x), t
+    if isinstance(a, EList):
+        out, any_t = [], False
+        for x in a.items:
+            y, t = _obs_guard(x, tainted, parent_ok)
+            out.append(y)
+            any_t |= t
+        return EList(out), any_t
+    return _obs_guard(a, tainted, parent_ok)
+
+
+def _ordered(e, tainted: bool):
+    return EOp("Py.ordered", [e], line=getattr(e, "line", 0)) if tainted else e
+
+
+def _obs_gens(gens, tainted: frozenset, guard: bool):
+    out, any_t = [], False
+    for g in gens:
+        it, t = _obs_guard(g.iter, tainted, False)
+        if t:
+            it = _ordered(it, guard)
+            any_t = True
+            tainted = tainted | frozenset(_target_names(g.target))
+        conds = []
+        for c in g.conds:
+            c2, ct = _obs_guard(c, tainted, False)
+            conds.append(c2)
+            any_t |= ct
+        out.append(Gen(g.target, it, conds))
+    return out, tainted, any_t
+
+
+def _obs_guard(e, tainted: frozenset, parent_ok: bool = False):
+    """``e`` with the guards an observation needs, and whether it derives from the result
+    (``parent_ok``: its consumer ignores the order of its items).  Raises ObservationError."""
+    if isinstance(e, ELit):
+        return e, False
+    if isinstance(e, EVar):
+        return e, e.name in tainted
+    ln = getattr(e, "line", 0)
+    if isinstance(e, EOp):
+        fn = e.fn
+        insensitive = fn in _OBS_INSENSITIVE
+        if fn in ("Py.inOp", "Py.notInOp"):
+            x, tx = _obs_vis(e.args[0], tainted, False)
+            c, tc = _obs_vis(e.args[1], tainted, True)
+            args, t = [x, c], tx or tc
+        elif fn in _OBS_ORDERED:        # guard each tainted iterable (zip: each list item)
+            args, t = [], False
+            for a in e.args:
+                if isinstance(a, EList):
+                    items = []
+                    for x in a.items:
+                        y, ty = _obs_guard(x, tainted)
+                        items.append(_ordered(y, ty))
+                        t |= ty
+                    args.append(EList(items))
+                else:
+                    y, ty = _obs_vis(a, tainted, False)
+                    args.append(_ordered(y, ty) if not isinstance(y, (ERaw, EOpt)) else y)
+                    t |= ty
+        else:
+            pairs = [_obs_vis(a, tainted, insensitive) for a in e.args]
+            args, t = [p[0] for p in pairs], any(p[1] for p in pairs)
+        if not t:
+            return EOp(fn, args, line=ln), False
+        if fn in ("Py.isOp", "Py.isNotOp") and any(isinstance(a, ELit) and a.value is None for a in args):
+            return EOp(fn, args, line=ln), True
+        if fn in _OBS_PLAIN:
+            return EOp(fn, args, line=ln), True
+        if fn in _OBS_ARITH:
+            return EOp("Py.fexact", [EOp(fn, args, line=ln)], line=ln), True
+        if fn in _OBS_DIV:
+            args = [EOp("Py.fexact", [a], line=ln) for a in args]
+            return EOp("Py.fexact", [EOp(fn, args, line=ln)], line=ln), True
+        if fn == "Py.sum":
+            return EOp("Py.sumExact", args, line=ln), True
+        if fn in _OBS_ORDERED:
+            return EOp(fn, args, line=ln), True
+        if fn in _OBS_VIEWS:
+            if not parent_ok:
+                raise ObservationError("`.keys()`/`.values()`/`.items()` of the result in insertion order "
+                                       "(only under sorted/set/len/sum/min/max/any/all/`in`)")
+            return EOp(fn, args, line=ln), True
+        raise ObservationError(_OBS_WHY.get(fn, f"operation `{fn}` on a value derived from the result is not "
+                                                "modelled"))
+    if isinstance(e, EBool):
+        a, ta = _obs_guard(e.a, tainted)
+        b, tb = _obs_guard(e.b, tainted)
+        return EBool(e.is_and, a, b, line=ln), ta or tb
+    if isinstance(e, EIf):
+        c, tc = _obs_guard(e.cond, tainted)
+        a, ta = _obs_guard(e.a, tainted)
+        b, tb = _obs_guard(e.b, tainted)
+        return EIf(c, a, b, line=ln), tc or ta or tb
+    if isinstance(e, EChain):
+        ops = []
+        outs, any_t = [], False
+        for x in e.operands:
+            y, t = _obs_guard(x, tainted)
+            outs.append(y)
+            any_t |= t
+        if any_t:
+            for fn, _ in e.ops:
+                if fn in ("Py.isOp", "Py.isNotOp"):
+                    raise ObservationError(_OBS_WHY[fn])
+        ops = list(e.ops)
+        return EChain(outs, ops, line=ln), any_t
+    if isinstance(e, EComp):
+        gens, inner, t = _obs_gens(e.gens, tainted, e.kind != "set")
+        if e.kind == "dict":
+            k, tk = _obs_guard(e.elt[0], inner)
+            v, tv = _obs_guard(e.elt[1], inner)
+            return EComp("dict", (k, v), gens, line=ln), t or tk or tv
+        x, tx = _obs_guard(e.elt, inner)
+        return EComp(e.kind, x, gens, line=ln), t or tx
+    if isinstance(e, EAnyAll):
+        gens, inner, t = _obs_gens(e.gens, tainted, False)
+        x, tx = _obs_guard(e.elt, inner)
+        return EAnyAll(e.want, x, gens, line=ln), t or tx
+    if isinstance(e, EKeyed):
+        it, t = _obs_guard(e.iterable, tainted, e.key is None)
+        key = e.key
+        if key is not None:
+            body, tb = _obs_guard(key.body, tainted | frozenset([key.param]) if t else tainted)
+            key = ELambda(key.param, body)
+            if t:
+                it = _ordered(it, True)     # ties between keys keep the items' order
+            t = t or tb
+        rev, tr = (None, False) if e.reverse is None else _obs_guard(e.reverse, tainted)
+        dflt, td = (None, False) if e.default is None else _obs_guard(e.default, tainted)
+        return EKeyed(e.kind, it, key, rev, dflt, line=ln), t or tr or td
+    raise ObservationError(f"`{type(e).__name__}` in an observation is not modelled")
+
+
+def compile_observation(expr: ast.expr, var: str = OBS_VAR) -> Observation:
+    """Compile a Python expression whose only free name is ``var`` (the result of the function
+    under test; every other operand a literal) into an :class:`Observation`.  Raises
+    :class:`ObservationError` with the reason when it is outside the spec language or applies an
+    operation to the result that is not sound on its ``==``-class."""
+    p = _Parser("", "<observation>")
+    p.scope = _Scope({var: _OBS_BINDER})
+    try:
+        with _deep_stack():
+            ir = p.expr(expr)
+    except SpecError as e:
+        msg = str(e).split(": ", 1)[-1] if str(e).startswith("<observation>") else str(e)
+        raise ObservationError(msg.split("\n")[0], unsound=False) from None
+    except RecursionError:
+        raise ObservationError("expression nested too deeply", unsound=False) from None
+    ir, tainted = _obs_guard(ir, frozenset([_OBS_BINDER]))
+    if not tainted:
+        raise ObservationError("the expression does not use the result")
+    term = _Emitter(DEFAULT_FUEL).gen(ir, lambda t: f"(Py.ret {t})")
+    return Observation(ast.unparse(expr), f"(fun {_OBS_BINDER} => Py.obsHolds {term})", ir)
+
+
+_OBS_CACHE: dict[str, Observation] = {}
+
+
+def observation(text: str) -> Observation:
+    """:func:`compile_observation` of SpecGuard's own rendering ``text`` of an expression (the
+    text is parsed with :mod:`ast`, never run); cached."""
+    o = _OBS_CACHE.get(text)
+    if o is None:
+        try:
+            node = ast.parse(text, mode="eval").body
+        except SyntaxError as e:
+            raise ObservationError(f"not an expression: {e.msg}", unsound=False) from None
+        o = _OBS_CACHE[text] = compile_observation(node)
+        if len(_OBS_CACHE) > 4096:
+            _OBS_CACHE.clear()
+    return o
+
+
+def m_ordered(x):
+    if type(x) in (dict, set) or isinstance(x, Opaque) and x.kind in ("dict", "set"):
+        raise _U("the order of a dict or set derived from the result")
+    return x
+
+
+def m_fexact(x):
+    if type(x) is int and abs(x) > 2 ** 53:
+        raise _U("an int beyond 2**53 derived from the result (a float of it may round)")
+    return x
+
+
+def m_sum_exact(v, start):
+    items = m_iter_u(v)
+    if sum(abs(x) for x in [start, *items] if type(x) is int) > 2 ** 53:
+        raise _U("a sum beyond 2**53 derived from the result (a float sum may round)")
+    return m_sum(v, start)
+
+
+MIRROR_OPS.update({"Py.ordered": m_ordered, "Py.fexact": m_fexact, "Py.sumExact": m_sum_exact})

@@ -53,7 +53,9 @@ class V:
     scalar, a tuple of :class:`V` (list, tuple, set, frozenset, in source order)
     or a tuple of ``(V, V)`` pairs (dict, in source order).  For class values
     (see :func:`canon`) two more kinds appear: ``rat`` (``val=(num, den)``) and
-    ``inf`` (``val=negative: bool``), and ``nan``.
+    ``inf`` (``val=negative: bool``), and ``nan``.  Arguments may also be ``obj``
+    (``val=(type name, V)``): ``range`` (payload the tuple of start, stop, step) and ``iter``
+    (a fresh iterator over the payload, a list/tuple/str/range) -- never results or expected values.
     """
 
     kind: str
@@ -131,6 +133,13 @@ def to_python(v: V) -> Any:
     raise TypeError(f"not an exact value kind: {k}")
 
 
+def contains_obj(v: V) -> bool:
+    """Whether ``v`` holds a range or iterator argument value (``obj``)."""
+    if v.kind == "obj":
+        return True
+    return any(contains_obj(x) for x in iter_children(v))
+
+
 def contains_nan(v: V) -> bool:
     if v.kind == "float":
         return math.isnan(v.val)
@@ -142,7 +151,7 @@ def contains_nan(v: V) -> bool:
 
 
 def is_hashable(v: V) -> bool:
-    if v.kind in ("list", "dict", "set"):
+    if v.kind in ("list", "dict", "set", "obj"):
         return False
     if v.kind in ("tuple", "frozenset"):
         return all(is_hashable(x) for x in v.val)
@@ -190,6 +199,8 @@ def canon(v: V) -> V:
         return V("set", tuple(elems[key] for key in sorted(elems)))
     if k in ("rat", "inf", "nan"):
         return v
+    if k == "obj":
+        raise TypeError(f"a {v.val[0]} object has no ==-class in the model (arguments only)")
     raise TypeError(f"unknown value kind: {k}")
 
 
@@ -221,6 +232,8 @@ def to_json(v: V) -> Any:
         return [k, [to_json(x) for x in v.val]]
     if k == "dict":
         return [k, [[to_json(a), to_json(b)] for a, b in v.val]]
+    if k == "obj":
+        return [k, v.val[0], to_json(v.val[1])]
     raise TypeError(f"unknown value kind: {k}")
 
 
@@ -245,7 +258,12 @@ def from_json(j: Any) -> V:
         return V(k, tuple(from_json(x) for x in j[1]))
     if k == "dict":
         return V(k, tuple((from_json(a), from_json(b)) for a, b in j[1]))
+    if k == "obj" and j[1] in OBJ_KINDS:
+        return V(k, (j[1], from_json(j[2])))
     raise ValueError(f"unknown value tag: {k!r}")
+
+
+OBJ_KINDS = ("range", "iter")
 
 
 # -- human display --------------------------------------------------------------
@@ -282,6 +300,11 @@ def py_repr(v: V) -> str:
             return "set()" if k == "set" else "frozenset()"
         inner = "{" + ", ".join(py_repr(x) for x in v.val) + "}"
         return inner if k == "set" else f"frozenset({inner})"
+    if k == "obj":
+        name, payload = v.val
+        if name == "range":
+            return "range(" + ", ".join(py_repr(x) for x in payload.val) + ")"
+        return f"{name}({py_repr(payload)})"
     raise TypeError(k)
 
 
@@ -296,6 +319,8 @@ def value_size(v: V) -> int:
         return 1 + sum(value_size(x) for x in v.val)
     if v.kind == "dict":
         return 1 + sum(value_size(a) + value_size(b) for a, b in v.val)
+    if v.kind == "obj":
+        return 1 + value_size(v.val[1])
     return 1
 
 
@@ -306,6 +331,8 @@ def iter_children(v: V) -> Iterable[V]:
         for a, b in v.val:
             yield a
             yield b
+    elif v.kind == "obj":
+        yield v.val[1]
 
 
 def make_dict(pairs: Iterable[tuple[V, V]]) -> V:

@@ -207,7 +207,8 @@ def test_doctest_float_repr_is_exact():
 
 
 @pytest.mark.parametrize("lines, reason", [
-    (">>> sorted(f(1))\n[1, 2]", "wrapped"),
+    (">>> str(f(1))\n'1'", "str()"),
+    (">>> print(sorted(f(1)))\n[1, 2]", "print(...)"),
     (">>> print(f(1))\n3", "printed output"),   # no annotation: print(...) does not pin the result down
     (">>> f(1)\n<Thing object at 0x7f>", "not a literal"),
     (">>> f(1)\nhello world", "not a literal"),
@@ -224,6 +225,18 @@ def test_non_literal_doctests_become_notes(lines, reason):
     r = fd(f"def f(n):\n    '''Doc.\n\n{body}\n    '''\n")
     assert not examples(r)
     assert has_note(r, ":4:", reason), r.notes
+
+
+def test_doctest_observations_are_claims():
+    """#12.2: `>>> sorted(f(x))` / `[1, 2]`, `>>> len(f(x))`, `>>> f(x)[0]`, `>>> list(f(x))` (no
+    annotation) are observation claims of the one call, earlier lines binding names."""
+    body = textwrap.indent(">>> xs = 3\n>>> sorted(f(xs))\n[1, 2]\n>>> len(f(2))\n2\n>>> f(4)[0]\n'a'\n"
+                           ">>> list(f(5))\n[1, 3]", "    ")
+    r = fd(f"def f(n):\n    '''Doc.\n\n{body}\n    '''\n")
+    got = [(c.call.source(), c.expect.expr) for c in examples(r)]
+    assert got == [("f(3)", "sorted(result) == [1, 2]"), ("f(2)", "len(result) == 2"), ("f(4)", "result[0] == 'a'"),
+                   ("f(5)", "list(result) == [1, 3]")]
+    assert r.examples_read == 4
 
 
 def test_printed_output_is_not_a_result():

@@ -17,15 +17,16 @@ def test_smoke_subset(core):
                                             "HumanEval/53"]
     out = {r["task_id"]: humaneval.check_row(r) for r in rows}
     s = humaneval.summarize(list(out.values()))
-    # HumanEval/0: 7 of 7; /2: 3 of 3 (two `abs(c(x) - v) < 1e-6`); /33: 0 of 7 (compares with
-    # another function's result); /47: 5 of 5; /53: 5 of 6 (the random loop is not read)
+    # HumanEval/0: 7 of 7; /2: 3 of 3 (two `abs(c(x) - v) < 1e-6`); /33: 7 of 7 (#12.2: observations
+    # `tuple(c(x)) == ...`, three compare the function with itself on one input); /47: 5 of 5; /53: 5
+    # of 6 (the random loop is not read)
     assert [(t, r["read"], r["total"]) for t, r in out.items()] == [
-        ("HumanEval/0", 7, 7), ("HumanEval/2", 3, 3), ("HumanEval/33", 0, 7), ("HumanEval/47", 5, 5),
+        ("HumanEval/0", 7, 7), ("HumanEval/2", 3, 3), ("HumanEval/33", 7, 7), ("HumanEval/47", 5, 5),
         ("HumanEval/53", 5, 6)]
     assert [t for t, _ in s["certified_conflicts"]] == ["HumanEval/47"]
     assert "median([-10, 4, 6, 1000, 10, 20]) == 8.0" in out["HumanEval/47"]["conflict"]
     assert "== 15.0" in out["HumanEval/47"]["conflict"]
-    assert out["HumanEval/33"]["kind"] == "tests-unread"
+    assert out["HumanEval/33"]["kind"] == "no-conflict-in-what-was-read"
     assert all(r["verdict"] != "error" for r in out.values())
 
 

@@ -111,7 +111,7 @@ def test_nan_is_refused(src):
     ("(-8) ** 0.5", "complex"), ("2.0 ** 5000", "overflow"), ("x", "name `x`"), ("f(1)", "call of `f`"),
     ("a.b", "attribute `a.b`"), ("1 < 2", "comparison"), ("[x for x in y]", "name `y`"), ("[x async for x in y]", "async"),
     ("lambda: 1", "lambda"), ("1 if x else 2", "conditional"), ("'%d' % 1", "operator %"),
-    ("[1][5]", "out of range"), ("{1: 2}[3]", "not in dict"), ("range(3)", "call of `range`"),
+    ("[1][5]", "out of range"), ("{1: 2}[3]", "not in dict"), ("iter({1: 2})", "iter() of a dict"),
     ("1 << -1", "negative shift"), ("int('x')", "int() fails"), ("1.5 & 1", "on a float"),
 ])
 def test_unsupported_forms_are_refused_with_a_reason(src, reason):
@@ -285,3 +285,14 @@ def test_comprehension_cannot_share_a_mutable_value():
 def test_comprehension_step_limit():
     """#12: a comprehension of more steps than the limit is refused, not evaluated."""
     assert "steps" in refused("[0 for i in range(1000) for j in range(1001)]")
+
+
+def test_range_and_iter_are_argument_values():
+    """#12.3: `range(...)` and `iter(<list/tuple/str/range>)` are exact values of their own kind
+    (arguments only): a range is not the list of its items; an iterator counts as mutable."""
+    from specguard.literals import eval_literal_text, is_mutable
+    r = eval_literal_text("range(1, 4)")
+    assert r.kind == "obj" and r != eval_literal_text("[1, 2, 3]") and r == eval_literal_text("range(True, 4, 1)")
+    it = eval_literal_text("iter([1, 2])")
+    assert it.kind == "obj" and it != eval_literal_text("iter((1, 2))") and is_mutable(it) and not is_mutable(r)
+    assert eval_literal_text("list(range(3))") == eval_literal_text("[0, 1, 2]")

@@ -2070,5 +2070,54 @@ theorem vwit_sat (s : Spec) (t : VTree) (h : Eq (allSatT s t) Bool.true) (k : Va
 theorem wit_sat (s : Spec) (t : List (Prod Val Outcome)) (h : Eq (allSat s t) Bool.true) (k : Val) :
     Sat s k (wit s t k) := lookup_sat s k t h
 
+/-! ## Observations of a result (`speclang.compile_observation`)
+
+An assertion that applies Python operations to the result of the function under test
+(`sorted(f(x)) == [1, 2]`, `f(x)[0] == 5`) is evaluated on the result's `==`-class
+representative.  The representative is not the Python value: `1`, `1.0` and `True` are one
+class, a dict's entries and a set's elements are kept sorted.  The operations allowed on values
+derived from the result give `==`-equal results on `==`-equal plain data, with these guards
+where they would not: -/
+
+/-- `v` unless it is a dict or a set: guards an order-revealing operation (`list()`,
+iteration, `enumerate`, ...) on a value derived from the result, since the real object's
+insertion or hash order is unknown. -/
+def ordered (v : Val) : Option Val :=
+  match v with
+  | Val.dict _ => Option.none
+  | Val.set _ => Option.none
+  | _ => Option.some v
+
+/-- An integer a float computes exactly: `|i| <= 2^53`. -/
+def smallInt (i : Int) : Bool := Nat.ble (Int.natAbs i) 9007199254740992
+
+/-- `v` unless it is an int beyond `2^53`: integer arithmetic on a value derived from the
+result (which may be a float of that integral value) is the float's only within that range. -/
+def fexact (v : Val) : Option Val :=
+  match v with
+  | Val.int i => cond (smallInt i) (Option.some v) Option.none
+  | _ => Option.some v
+
+def absSum (l : List Val) : Nat :=
+  List.rec (motive := fun _ => Nat) 0 (fun x _ ih => match x with
+    | Val.int i => Nat.add (Int.natAbs i) ih
+    | _ => ih) l
+
+/-- `sum(v, start)` where every partial sum of floats of the same values is exact (the sum of
+the absolute values is at most `2^53`). -/
+def sumExact (v start : Val) : Option Val :=
+  bindO (iterU v) (fun l => cond (smallInt (Int.ofNat (absSum (List.cons start l)))) (sum v start) Option.none)
+
+/-- The value predicate of an observation: its truth, `true` when it is undefined (`none`: an
+implicit Python error or outside the subset), so that the clause is implied by the assertion. -/
+def obsHolds (o : Option Res) : Bool :=
+  match o with
+  | Option.none => Bool.true
+  | Option.some r => match r with
+    | Res.raise _ => Bool.true
+    | Res.ret v => match truth v with
+      | Option.none => Bool.true
+      | Option.some b => b
+
 end Py
 end SpecGuard

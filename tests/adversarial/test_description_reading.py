@@ -73,7 +73,8 @@ def test_double_arrow_is_not_equality_then_greater():
 @pytest.mark.parametrize("ret", ["", " -> Iterator[int]", " -> Iterable[int]", " -> tuple"])
 def test_list_of_result_is_not_the_result(ret):
     """#12.6: `>>> list(f(3))` / `[1, 2, 3]` observes the result through list(); unless the
-    annotation says the result is a list, it is not read as f(3) == [1, 2, 3]."""
+    annotation says the result is a list, it is not read as f(3) == [1, 2, 3] (#12.2: it is the
+    observation `list(result) == [1, 2, 3]` of the call)."""
     r = fd(f'''\
         from typing import Iterator, Iterable
         def f(n){ret}:
@@ -84,7 +85,9 @@ def test_list_of_result_is_not_the_result(ret):
             """
         ''')
     assert eqs(r) == {}
-    assert r.examples_seen == 1 and r.examples_read == 0
+    assert r.examples_seen == 1 and r.examples_read == 1
+    [c] = [c for c in r.claims if c.kind is ClaimKind.example]
+    assert c.expect.kind is ExpectKind.obs and c.expect.expr == "list(result) == [1, 2, 3]"
 
 
 @pytest.mark.parametrize("ret, out", [("", ["3"]), (" -> float", ["0.5"]), (" -> str", ["a", "b"]),

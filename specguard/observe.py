@@ -1,0 +1,175 @@
+"""Observations: an assertion (or a doctest line) that applies Python operations to the result
+of ONE call of the function under test, ``sorted(f(x)) == [1, 2]``, ``f(x)[0] == 5``,
+``3 in f(x)``, ``len(f(x)) > 2``, becomes one ``obs`` expectation of that call.
+
+Both front ends (:mod:`specguard.formalize_tests`, :mod:`specguard.formalize_desc`) use
+:func:`build`: the call (every occurrence of it: the same call may appear several times) is
+replaced by the name :data:`specguard.speclang.OBS_VAR`, every sub-expression that does not use
+it by its exact literal value (computed by :mod:`specguard.literals`), and the result is
+SpecGuard's own rendering of the expression (``ast.unparse``).  What that expression means, and
+which operations on the result are sound on its ``==``-class, is decided in one place:
+:func:`specguard.speclang.compile_observation` (checked here already, so an expression outside
+it is reported at its line with the reason).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Callable
+
+from . import speclang
+from .literals import NotLiteral
+from .values import V
+
+OBS_VAR = speclang.OBS_VAR
+MAX_TEXT = 4000
+
+# builtins an observation may call (the spec language decides what each does to the result)
+BUILTINS = frozenset({"len", "sorted", "set", "frozenset", "sum", "min", "max", "any", "all", "list", "tuple",
+                      "dict", "abs", "bool", "int", "reversed", "enumerate", "zip", "range", "ord", "chr",
+                      "str", "repr", "divmod", "pow"})
+
+
+class NotObservation(Exception):
+    """The expression is not an observation; ``reason`` says why; ``unsound``: it applies an
+    operation to the result that is not sound on its ``==``-class (a more useful reason than a
+    reading that does not know observations)."""
+
+    def __init__(self, reason: str, unsound: bool = False) -> None:
+        self.reason, self.unsound = reason, unsound
+        super().__init__(reason)
+
+
+@dataclass
+class Built:
+    text: str                                   # the expression over OBS_VAR
+    calls: list = field(default_factory=list)   # the nodes replaced by OBS_VAR (calls or result names)
+    literals: list = field(default_factory=list)  # the sub-expressions replaced by their values
+
+
+def value_ast(v: V) -> ast.expr:
+    """An expression node denoting the exact value ``v`` (plain data only)."""
+    k = v.kind
+    if k in ("none", "bool", "int", "str"):
+        return ast.Constant(v.val)
+    if k == "float":
+        raise NotObservation("a float in an observation (the spec language has no floats)")
+    if k == "list":
+        return ast.List([value_ast(x) for x in v.val], ast.Load())
+    if k == "tuple":
+        return ast.Tuple([value_ast(x) for x in v.val], ast.Load())
+    if k in ("set", "frozenset"):
+        if not v.val:
+            return ast.Call(ast.Name("set", ast.Load()), [], [])
+        return ast.Set([value_ast(x) for x in v.val])
+    if k == "dict":
+        return ast.Dict([value_ast(a) for a, _ in v.val], [value_ast(b) for _, b in v.val])
+    if k == "obj" and v.val[0] == "range":
+        return ast.Call(ast.Name("range", ast.Load()), [value_ast(x) for x in v.val[1].val], [])
+    raise NotObservation(f"a {k} value in an observation")
+
+
+def _bound_names(node: ast.AST) -> set[str]:
+    out: set[str] = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.comprehension):
+            out |= {x.id for x in ast.walk(n.target) if isinstance(x, ast.Name)}
+        elif isinstance(n, ast.Lambda):
+            out |= {a.arg for a in n.args.args}
+    return out
+
+
+def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callable[[ast.expr], V],
+          builtin: Callable[[str], bool]) -> Built:
+    """The observation text of ``expr``; ``is_call(node)``: the node denotes the result (a call
+    of the function under test, or a name bound to its result); ``literal(node)``: the exact value
+    of a sub-expression (raises NotLiteral); ``builtin(name)``: ``name`` is Python's builtin there.
+    Raises NotObservation."""
+    out = Built("")
+    local = _bound_names(expr)
+
+    def uses(node: ast.AST) -> bool:
+        return any(is_call(n) or (isinstance(n, ast.Name) and n.id in local) for n in ast.walk(node))
+
+    def go(node: ast.AST) -> ast.AST:
+        if isinstance(node, ast.expr) and is_call(node):
+            if any(isinstance(n, ast.Name) and n.id in local for n in ast.walk(node)):
+                raise NotObservation("a call of the function under test inside a comprehension or lambda (one "
+                                     "call per item: an observation reads one call)")
+            out.calls.append(node)
+            return ast.Name(OBS_VAR, ast.Load())
+        if isinstance(node, ast.Name):
+            if node.id in local:
+                return node
+            if node.id == OBS_VAR:
+                raise NotObservation(f"a test name `{OBS_VAR}` in an observation")
+        if isinstance(node, ast.expr) and not isinstance(node, (ast.Lambda, ast.Starred)) and not uses(node):
+            try:
+                v = literal(node)
+            except NotLiteral as e:
+                if not isinstance(node, (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Subscript,
+                                         ast.IfExp, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Slice)):
+                    raise NotObservation(f"`{_short(node)}` is not a literal: {e.reason}") from None
+            else:
+                out.literals.append(node)
+                return value_ast(v)
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Name):
+                if f.id not in BUILTINS or f.id in local or not builtin(f.id):
+                    raise NotObservation(f"`{f.id}(...)` applied to the result is not a builtin the spec "
+                                         f"language models")
+                func = ast.Name(f.id, ast.Load())
+            elif isinstance(f, ast.Attribute):
+                func = ast.Attribute(go(f.value), f.attr, ast.Load())
+            else:
+                raise NotObservation(f"call of `{_short(f)}` in an observation")
+            return ast.Call(func, [go(a) for a in node.args],
+                            [ast.keyword(k.arg, go(k.value)) for k in node.keywords])
+        if isinstance(node, ast.Lambda):
+            return ast.Lambda(node.args, go(node.body))
+        if isinstance(node, (ast.expr, ast.comprehension, ast.keyword)):
+            new = type(node)()
+            for name, val in ast.iter_fields(node):
+                if name == "ctx":
+                    setattr(new, name, val)
+                elif isinstance(val, list):
+                    setattr(new, name, [go(x) if isinstance(x, ast.AST) and not _is_op(x) else x for x in val])
+                elif isinstance(val, ast.AST) and not _is_op(val):
+                    if name == "target" and isinstance(node, ast.comprehension):
+                        setattr(new, name, val)
+                    else:
+                        setattr(new, name, go(val))
+                else:
+                    setattr(new, name, val)
+            return new
+        raise NotObservation(f"`{type(node).__name__}` in an observation")
+
+    try:
+        new = go(expr)
+        text = ast.unparse(ast.fix_missing_locations(new))
+    except RecursionError:
+        raise NotObservation("expression nested too deeply") from None
+    if not out.calls:
+        raise NotObservation("the expression does not use the result")
+    if len(text) > MAX_TEXT:
+        raise NotObservation(f"observation longer than {MAX_TEXT} characters")
+    try:
+        speclang.observation(text)
+    except speclang.ObservationError as e:
+        raise NotObservation(str(e), e.unsound) from None
+    out.text = text
+    return out
+
+
+def _is_op(x: ast.AST) -> bool:
+    return isinstance(x, (ast.operator, ast.cmpop, ast.unaryop, ast.boolop, ast.expr_context))
+
+
+def _short(node: ast.AST, limit: int = 40) -> str:
+    try:
+        s = ast.unparse(node)
+    except Exception:       # noqa: BLE001 - only for a message
+        s = type(node).__name__
+    return s if len(s) <= limit else s[: limit - 3] + "..."

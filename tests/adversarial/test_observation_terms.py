@@ -1,0 +1,146 @@
+"""Observation terms (#12.2, #12.3, #12.5): assertions that transform the result before comparing
+it.  Each case here would have been a false certificate without the guards of
+``speclang.compile_observation`` (the class representative is not the Python value)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+pytestmark = pytest.mark.lean
+
+
+def check(tmp_path, desc: str, tests: str):
+    (tmp_path / "description.md").write_text(desc)
+    (tmp_path / "test_task.py").write_text(tests)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-m", "specguard", "check", "--description", "description.md", "--tests",
+                        "test_task.py", "--entry-point", "f", "--out", "out", "--json"],
+                       capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert p.returncode in (0, 1, 2), p.stdout + p.stderr
+    return p.returncode, json.loads(p.stdout)
+
+
+def by_text(r) -> dict:
+    return {t["text"]: t for t in r["tests"]}
+
+
+def unsupported(r) -> dict:
+    return {u["text"]: u["reason"] for u in r["unsupported"]}
+
+
+def test_order_and_float_guards(tmp_path, core):
+    """#12.2: `list(f(x)) == [2, 1]` (and a comprehension over it) against a doctest
+    `f(x)` -> `{1: 'a', 2: 'b'}` is not a conflict (a dict built in the other order); `f(x) + 1 ==
+    2**60` against `f(x)` -> `2**60` is not one either (a float result of that value rounds the
+    sum); `sum(f(x)) == 2**60` against `[2**60, 1]` likewise."""
+    big = 2 ** 60
+    desc = (f"Items.\n\n>>> f(1)\n{{1: 'a', 2: 'b'}}\n>>> f(3)\n{big}\n>>> f(4)\n[{big}, 1]\n")
+    tests = ("from m import f\n\n"
+             "def test_a():\n    assert list(f(1)) == [2, 1]\n\n"
+             "def test_b():\n    assert [k for k in f(1)] == [2, 1]\n\n"
+             f"def test_c():\n    assert f(3) + 1 == {big}\n\n"
+             f"def test_d():\n    assert sum(f(4)) == {big}\n")
+    rc, r = check(tmp_path, desc, tests)
+    assert r["verdict"] != "conflict", r["reason"]
+    st = by_text(r)
+    assert all(t["status"] != "contradicted" for t in st.values())
+    assert r["coverage"]["assertions_read"] == 4
+
+
+def test_printed_forms_and_identity_are_unsupported(tmp_path, core):
+    """#12.2: `str(f(x)) == '1.0'` against a doctest `f(x)` -> `1` is not a conflict (str of 1.0);
+    `f(x)[0] is True`, `repr(...)`, `type(...)` are unsupported with the reason."""
+    desc = "Items.\n\n>>> f(2)\n1\n>>> f(5)\n[1]\n"
+    tests = ("from m import f\n\n"
+             "def test_a():\n    assert str(f(2)) == '1.0'\n\n"
+             "def test_b():\n    assert f(5)[0] is True\n\n"
+             "def test_c():\n    assert repr(f(5)) == '[True]'\n\n"
+             "def test_d():\n    assert type(f(2)) == float\n")
+    rc, r = check(tmp_path, desc, tests)
+    assert r["verdict"] != "conflict", r["reason"]
+    u = unsupported(r)
+    assert "str()" in u["assert str(f(2)) == '1.0'"]
+    assert "`is`" in u["assert f(5)[0] is True"]
+    assert "repr()" in u["assert repr(f(5)) == '[True]'"]
+    assert "assert type(f(2)) == float" in u
+
+
+def test_mutated_argument_and_two_calls(tmp_path, core):
+    """#12.2: `sorted(f(xs)) == xs` may compare with xs as f changed it (unsupported, not read as
+    the literal written before the call); two different calls in one observation are unsupported;
+    the same call twice with a mutable argument too (the first call may change it)."""
+    desc = "Items.\n\n>>> f([3, 1])\n[5]\n>>> f(1)\n[1]\n>>> f(2)\n[2]\n"
+    tests = ("from m import f\n\n"
+             "def test_a():\n    xs = [3, 1]\n    assert sorted(f(xs)) == xs\n\n"
+             "def test_b():\n    assert f(1)[0] == f(2)[0]\n\n"
+             "def test_c():\n    xs = [3, 1]\n    assert f(xs)[0] == 5 and len(f(xs)) == 9\n")
+    rc, r = check(tmp_path, desc, tests)
+    u = unsupported(r)
+    assert any("share a mutable object" in why for why in u.values()), u
+    assert "assert f(1)[0] == f(2)[0]" in u
+    assert r["verdict"] != "conflict", r["reason"]
+
+
+def test_doctest_print_and_str_are_not_read(tmp_path, core):
+    """#12.2 (description side): `>>> print(sorted(f(x)))` shows str() and is not read as an
+    observation; `>>> str(f(x))` is refused; neither gives a conflict with a float-valued test."""
+    desc = "Items.\n\n>>> print(sorted(f(3)))\n[1, 3]\n>>> str(f(4))\n'1'\n"
+    tests = "from m import f\n\ndef test_a():\n    assert f(3) == [3.0, 2]\n\ndef test_b():\n    assert f(4) == 1.0\n"
+    rc, r = check(tmp_path, desc, tests)
+    assert r["verdict"] != "conflict", r["reason"]
+    assert r["coverage"]["examples_read"] == 0
+
+
+def test_consumed_iterator_is_not_the_list_of_a_fresh_call(tmp_path, core):
+    """#12.3: `r = f(x)`, `assert list(r) == [1]`, `assert list(r) == []` passes for an iterator
+    (the second reading sees it consumed): with a doctest `>>> list(f(x))` / `[1]` the task must
+    not be certified as conflicting (the list(f(...)) model needs fresh calls)."""
+    desc = "Items.\n\n>>> list(f(1))\n[1]\n"
+    tests = "from m import f\n\ndef test_a():\n    r = f(1)\n    assert list(r) == [1]\n    assert list(r) == []\n"
+    rc, r = check(tmp_path, desc, tests)
+    assert r["verdict"] != "conflict", r["reason"]
+
+
+def test_in_on_a_str_result_is_not_membership_in_its_list(tmp_path, core):
+    """#12.3: `'ab' in f(x)` is a substring test on a str result: it keeps f (not list(f(...))), so
+    with `list(f(x)) == ['a', 'b']` nothing conflicts (f may return 'ab')."""
+    desc = "Items.\n\n>>> list(f(1))\n['a', 'b']\n"
+    tests = "from m import f\n\ndef test_a():\n    assert 'ab' in f(1)\n"
+    rc, r = check(tmp_path, desc, tests)
+    assert r["verdict"] != "conflict", r["reason"]
+
+
+def test_assert_almost_equal_places_is_a_noted_enclosure(tmp_path, core):
+    """#12.5: `assertAlmostEqual(f(x), 0.5)` (round(a - b, 7) == 0) is kept as an enclosure, never
+    an exact reading: a doctest `f(x)` -> `0.50000001` (within 0.5e-7) is no conflict, `0.5000001`
+    is one, and the note says the reading is a weakening."""
+    desc = "Half.\n\n>>> f(1)\n0.50000001\n>>> f(2)\n0.5000001\n"
+    tests = ("import unittest\nfrom m import f\n\nclass T(unittest.TestCase):\n"
+             "    def test_a(self):\n        self.assertAlmostEqual(f(1), 0.5)\n\n"
+             "    def test_b(self):\n        self.assertAlmostEqual(f(2), 0.5)\n")
+    rc, r = check(tmp_path, desc, tests)
+    st = {t["text"]: t["status"] for t in r["tests"]}
+    assert st["self.assertAlmostEqual(f(1), 0.5)"] != "contradicted"
+    assert st["self.assertAlmostEqual(f(2), 0.5)"] == "contradicted"
+    assert any("exact rational enclosures" in n for n in r["notes"])
+
+
+def test_range_and_iterator_arguments_are_their_own_inputs(tmp_path, core):
+    """#12.3 (arguments): `range(4)` is not the list `[0, 1, 2, 3]` (f can tell them apart), nor
+    `iter([1, 2])` the list or `iter((1, 2))`; an iterator passed once is consumed, so a second
+    call with the same name is not the same input.  None of these may be a certified conflict."""
+    desc = "Sum.\n\n>>> f(range(4))\n6\n>>> f(iter([1, 2]))\n3\n"
+    tests = ("from m import f\n\n"
+             "def test_a():\n    assert f([0, 1, 2, 3]) == 7\n    assert f(range(1, 4)) == 7\n\n"
+             "def test_b():\n    assert f([1, 2]) == 4\n    assert f(iter((1, 2))) == 4\n\n"
+             "def test_c():\n    it = iter([1, 2])\n    assert f(it) == 3\n    assert f(it) == 0\n")
+    rc, r = check(tmp_path, desc, tests)
+    assert r["verdict"] != "conflict", r["reason"]
+    assert any("may have been mutated" in u["reason"] for u in r["unsupported"])
