@@ -62,15 +62,8 @@ def task_of(row: dict, files: dict[str, str]):
 
 
 def _planted_lines(row: dict) -> set[str]:
-    """file:line of the planted change (and, for a duplicate, of the original assertion)."""
-    out = set()
-    for t in row["tests"]:
-        e = t.get("edit")
-        if e:
-            out.add(f"{t['file']}:{e['line']}")
-            if row["kind"] == "conflicting":
-                out.add(f"{t['file']}:{e['start']}")
-    return out
+    """file:line of the planted change and of the assertion it belongs to (as numbered in the variant)."""
+    return {f"{t['file']}:{n}" for t in row["tests"] if t.get("edit") for n in t["edit"]["planted_lines"]}
 
 
 def check_row(row: dict, files: dict[str, str], classify: bool = False) -> dict:

@@ -36,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,8 +59,8 @@ LIBS = (
     Lib("inflection", "0.5.1", "inflection-0.5.1", "inflection", "MIT"),
     Lib("humanize", "4.17.0", "humanize-4.17.0", "src/humanize", "MIT"),
 )
-# needed by the libraries' test files only (humanize's tests import freezegun)
-TEST_DEPS = ("freezegun==1.5.5",)
+# needed by the libraries' test files only (humanize's tests import freezegun), pinned with their own
+TEST_DEPS = ("freezegun==1.5.5", "python-dateutil==4.0.0", "six==1.17.0")
 
 RUN_TIMEOUT = 900     # seconds per library for one pytest or doctest run
 
@@ -96,7 +97,7 @@ def fetch(root: Path) -> None:
         log("pip install --no-deps --target site (the downloaded sdists)")
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site)]
                        + [str(sd / f"{lib.sdist}.tar.gz") for lib in LIBS], check=True)
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--target", str(site / "testdeps"),
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site / "testdeps"),
                         *TEST_DEPS], check=True)
         marker.write_text(want)
 
@@ -359,10 +360,17 @@ def doc_keys(docstring: str, fname: str) -> set:
 
 @dataclass
 class Site:
+    """An equality assertion of a test whose one side calls the function with exact (literal) inputs
+    and whose other side is an exact expected value: ``key`` is the call's input, ``expected`` the
+    literal node to change.  ``stmt`` is the assertion (to duplicate), ``name`` the expected side when
+    it is a name (bound once in the test to ``expected``, or a parameter whose row holds it), ``row``
+    the parametrize row (to duplicate instead of the assertion)."""
     stmt: ast.stmt
-    call: ast.Call
+    key: tuple
     expected: ast.AST
     test: str
+    name: ast.Name | None = None
+    row: ast.AST | None = None
 
 
 def _walk_body(node: ast.AST):
@@ -375,27 +383,113 @@ def _walk_body(node: ast.AST):
         yield from _walk_body(child)
 
 
-def sites(test: TestDef, fname: str) -> list[Site]:
-    """Equality assertions ``CALL == LITERAL`` whose CALL side calls fname with literal arguments."""
+def _eq_pair(st: ast.stmt):
+    if isinstance(st, ast.Assert) and isinstance(st.test, ast.Compare) and len(st.test.ops) == 1 and \
+            isinstance(st.test.ops[0], (ast.Eq, ast.Is)):
+        pair = (st.test.left, st.test.comparators[0])
+        if isinstance(st.test.ops[0], ast.Is) and not any(
+                isinstance(x, ast.Constant) and isinstance(x.value, bool) for x in pair):
+            return None
+        return pair
+    if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+            isinstance(st.value.func, ast.Attribute) and st.value.func.attr in _EQ_METHODS and \
+            len(st.value.args) == 2 and not st.value.keywords and st.value.func.attr != "assertCountEqual":
+        return tuple(st.value.args)
+    return None
+
+
+def _single_bindings(fn: ast.AST) -> dict[str, ast.Assign]:
+    """Names assigned exactly once in a test (and never otherwise bound there)."""
+    count: Counter = Counter()
+    first: dict[str, ast.Assign] = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            count[n.id] += 1
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            first.setdefault(n.targets[0].id, n)
+    return {k: v for k, v in first.items() if count[k] == 1}
+
+
+def _parametrize(test: TestDef, module: dict[str, ast.AST]) -> tuple[list[str], list[ast.AST]] | None:
+    """(argnames, rows) of a test's one ``parametrize`` decorator with literal rows."""
+    decs = [d for d in test.node.decorator_list if isinstance(d, ast.Call) and
+            isinstance(d.func, ast.Attribute) and d.func.attr == "parametrize"]
+    if len(decs) != 1 or len(decs[0].args) < 2:
+        return None
+    names_node, values = decs[0].args[:2]
+    ok, names = _literal(names_node)
+    if not ok:
+        return None
+    names = [x.strip() for x in names.split(",")] if isinstance(names, str) else list(names)
+    if isinstance(values, ast.Name):
+        values = module.get(values.id)
+    if not isinstance(values, (ast.List, ast.Tuple)):
+        return None
+    rows = []
+    for r in values.elts:
+        if len(names) == 1:
+            rows.append(r)
+        elif isinstance(r, (ast.Tuple, ast.List)) and len(r.elts) == len(names):
+            rows.append(r)
+    return names, rows
+
+
+def _module_values(tree: ast.Module) -> dict[str, ast.AST]:
+    count: Counter = Counter()
+    out = {}
+    for n in tree.body:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            count[n.targets[0].id] += 1
+            out[n.targets[0].id] = n.value
+    return {k: v for k, v in out.items() if count[k] == 1}
+
+
+def _row_key(call: ast.Call, names: list[str], row: ast.AST):
+    vals = [row] if len(names) == 1 else list(row.elts)
+    env = dict(zip(names, vals))
+    subst = lambda a: env[a.id] if isinstance(a, ast.Name) and a.id in env else a  # noqa: E731
+    fake = ast.Call(func=call.func, args=[subst(a) for a in call.args],
+                    keywords=[ast.keyword(arg=k.arg, value=subst(k.value)) for k in call.keywords])
+    return _call_key(fake)
+
+
+def sites(test: TestDef, fname: str, module: dict[str, ast.AST]) -> list[Site]:
+    """Equality assertions ``CALL == EXPECTED`` whose CALL side calls fname with exact inputs."""
     out = []
+    binds = _single_bindings(test.node)
+    param = _parametrize(test, module)
     for st in _walk_body(test.node):
-        pair = None
-        if isinstance(st, ast.Assert) and isinstance(st.test, ast.Compare) and len(st.test.ops) == 1 and \
-                isinstance(st.test.ops[0], (ast.Eq, ast.Is)):
-            pair = (st.test.left, st.test.comparators[0])
-            if isinstance(st.test.ops[0], ast.Is) and not any(
-                    isinstance(x, ast.Constant) and isinstance(x.value, bool) for x in pair):
-                continue
-        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
-                isinstance(st.value.func, ast.Attribute) and st.value.func.attr in _EQ_METHODS and \
-                len(st.value.args) == 2 and not st.value.keywords and st.value.func.attr != "assertCountEqual":
-            pair = tuple(st.value.args)
+        pair = _eq_pair(st)
         if pair is None:
             continue
         for side, other in (pair, pair[::-1]):
-            calls = _calls(side, fname)
-            if calls and not _calls(other, fname) and _literal(other)[0] and _call_key(calls[0]) is not None:
-                out.append(Site(st, calls[0], other, test.name))
+            if _calls(other, fname):
+                continue
+            call_side = side
+            if isinstance(side, ast.Name) and side.id in binds and binds[side.id].lineno < st.lineno:
+                call_side = binds[side.id].value        # actual = f(...); assertEqual(actual, ...)
+            calls = _calls(call_side, fname)
+            if not calls:
+                continue
+            if _literal(other)[0]:
+                key = _call_key(calls[0])
+                if key is not None:
+                    out.append(Site(st, key, other, test.name))
+                    break
+            if isinstance(other, ast.Name) and other.id in binds and binds[other.id].lineno < st.lineno and \
+                    _literal(binds[other.id].value)[0]:
+                key = _call_key(calls[0])
+                if key is not None:
+                    out.append(Site(st, key, binds[other.id].value, test.name, name=other))
+                    break
+            if param and isinstance(other, ast.Name) and other.id in param[0]:
+                names, rows = param
+                i = names.index(other.id)
+                for row in rows:
+                    key = _row_key(calls[0], names, row)
+                    exp = row if len(names) == 1 else row.elts[i]
+                    if key is not None and _literal(exp)[0]:
+                        out.append(Site(st, key, exp, test.name, name=other, row=row))
                 break
     return out
 
@@ -444,32 +538,62 @@ def _replace(line: str, node: ast.AST, new: str) -> str:
 
 
 def make_oneoff(lines: list[str], site: Site) -> dict | None:
+    """The expected literal changed in place (in the assertion, its binding or its parametrize row)."""
     got = _leaf(site.expected)
     if not got:
         return None
     node, new = got
     i = node.lineno - 1
     return {"start": i, "end": i + 1, "lines": [_replace(lines[i], node, new)], "line": node.lineno,
-            "old": lines[i].strip(), "new": _replace(lines[i], node, new).strip()}
+            "planted_lines": sorted({node.lineno, site.stmt.lineno}), "old": lines[i].strip(), "new": _replace(lines[i], node, new).strip()}
+
+
+def _own_lines(lines: list[str], node: ast.AST, tail: tuple[str, ...] = ("#",)) -> bool:
+    first, last = lines[node.lineno - 1], lines[node.end_lineno - 1]
+    if first[:_byte_col(first, node.col_offset)].strip():
+        return False
+    rest = last[_byte_col(last, node.end_col_offset):].strip()
+    return not rest or rest.startswith(tail)
 
 
 def make_duplicate(lines: list[str], site: Site) -> dict | None:
-    st = site.stmt
-    first, last = lines[st.lineno - 1], lines[st.end_lineno - 1]
-    if first[:_byte_col(first, st.col_offset)].strip():
-        return None
-    rest = last[_byte_col(last, st.end_col_offset):].strip()
-    if rest and not rest.startswith("#"):
-        return None
+    """The assertion (or parametrize row) repeated right after itself with another expected value."""
     got = _leaf(site.expected)
     if not got:
         return None
     node, new = got
+    if site.row is not None:        # a table row: the copy goes before it, with its own comma
+        row = site.row
+        if not _own_lines(lines, row, ("#", ",", ")", "]")):
+            return None
+        copy = list(lines[row.lineno - 1:row.end_lineno])
+        copy[-1] = copy[-1][:_byte_col(copy[-1], row.end_col_offset)]
+        j = node.lineno - row.lineno
+        copy[j] = _replace(copy[j], node, new)
+        copy[-1] += ",\n"
+        start, n = row.lineno - 1, len(copy)
+        st = site.stmt
+        return {"start": start, "end": start, "lines": copy, "line": row.lineno,
+                "planted_lines": sorted({row.lineno, row.lineno + n, st.lineno + (n if st.lineno > start else 0)}),
+                "old": " ".join(x.strip() for x in lines[start:row.end_lineno]),
+                "new": " ".join(x.strip() for x in copy)}
+    st = site.stmt
+    if not _own_lines(lines, st):
+        return None
     copy = list(lines[st.lineno - 1:st.end_lineno])
-    j = node.lineno - st.lineno
-    copy[j] = _replace(copy[j], node, new)
+    if site.name is not None:       # the expected side is a name: the copy compares with the changed literal
+        import copy as _copy
+        lit = _copy.deepcopy(site.expected)
+        leaf = _leaf(lit)[0]
+        leaf.value = ast.literal_eval(new)
+        j = site.name.lineno - st.lineno
+        copy[j] = _replace(copy[j], site.name, ast.unparse(lit))
+    else:
+        j = node.lineno - st.lineno
+        copy[j] = _replace(copy[j], node, new)
     end = st.end_lineno
     return {"start": end, "end": end, "lines": copy, "line": end + 1,
+            "planted_lines": sorted({st.lineno, end + 1}),
             "old": " ".join(x.strip() for x in lines[st.lineno - 1:end]),
             "new": " ".join(x.strip() for x in copy)}
 
@@ -576,8 +700,9 @@ def _variants(root: Path, lib: Lib, todo: list, parsed: dict, build_log: list) -
             text = parsed[rel][0]
             lines = text.splitlines(keepends=True)
             keys = doc_keys(fn.docstring, fn.name)
-            all_sites = [s for t in passing for s in sites(t, fn.name)]
-            one = next(((s.test, e) for s in all_sites if _call_key(s.call) in keys
+            module = _module_values(parsed[rel][1])
+            all_sites = [s for t in passing for s in sites(t, fn.name, module)]
+            one = next(((s.test, e) for s in all_sites if s.key in keys
                         for e in [make_oneoff(lines, s)] if e), None)
             dup = next(((s.test, e) for s in all_sites for e in [make_duplicate(lines, s)] if e), None)
             for kind, got in (("oneoff", one), ("conflicting", dup)):
