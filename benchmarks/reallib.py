@@ -66,21 +66,59 @@ def _planted_lines(row: dict) -> set[str]:
     return {f"{t['file']}:{n}" for t in row["tests"] if t.get("edit") for n in t["edit"]["planted_lines"]}
 
 
+def test_spans(text: str) -> dict[str, tuple[int, int]]:
+    """Test name ("test_x" / "Class::test_x") -> its lines, decorators included (the harness's own
+    reading of the test file, to tell which unread assertions belong to the selected tests)."""
+    import ast
+    out = {}
+
+    def span(n):
+        return (min([n.lineno] + [d.lineno for d in n.decorator_list]), n.end_lineno)
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef):
+            out[node.name] = span(node)
+        elif isinstance(node, ast.ClassDef):
+            for m in node.body:
+                if isinstance(m, ast.FunctionDef):
+                    out[f"{node.name}::{m.name}"] = span(m)
+    return out
+
+
+def _in_selection(loc: str, row: dict, spans: dict[str, dict]) -> bool:
+    """An unsupported entry at ``loc`` is about the selected tests: in one of their line spans, or
+    about the file as a whole (no line)."""
+    m = re.match(r"(.*):(\d+)$", loc)
+    path, line = (m.group(1), int(m.group(2))) if m else (loc, None)
+    for t in row["tests"]:
+        if t["file"] != path:
+            continue
+        if line is None:
+            return True
+        sp = spans[t["file"]]
+        if any(sp[n][0] <= line <= sp[n][1] for n in t["only_tests"] if n in sp):
+            return True
+    return False
+
+
 def check_row(row: dict, files: dict[str, str], classify: bool = False) -> dict:
     from specguard.check import Options, check_task
     t0 = time.monotonic()
     base = {"task_id": row["id"], "library": row["library"], "kind": row["kind"]}
+    task = task_of(row, files)
     try:
-        r = check_task(task_of(row, files), Options(classify=classify)).result
+        r = check_task(task, Options(classify=classify)).result
+        seconds = time.monotonic() - t0
     except Exception as e:  # recorded as a bug, the benchmark goes on
         import traceback
         return {**base, "verdict": "error", "evidence": "none", "seconds": time.monotonic() - t0,
                 "reason": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()[-3000:]}
+    spans = {t.path: test_spans(t.text) for t in task.tests}
     cov = r.coverage
     certified = r.conflict is not None and r.evidence.value == "certified"
     items = [str(i.loc) for i in r.conflict.items] if r.conflict is not None else []
     desc = row["description_path"]
-    return {**base, "verdict": r.verdict.value, "evidence": r.evidence.value, "seconds": time.monotonic() - t0,
+    planted = _planted_lines(row)
+    return {**base, "verdict": r.verdict.value, "evidence": r.evidence.value, "seconds": seconds,
             "reason": r.reason, "inconclusive_kind": r.inconclusive_kind,
             "read": cov.assertions_read if cov else 0, "total": cov.assertions_total if cov else 0,
             "examples_read": cov.examples_read if cov else 0, "examples_seen": cov.examples_seen if cov else 0,
@@ -88,8 +126,11 @@ def check_row(row: dict, files: dict[str, str], classify: bool = False) -> dict:
             "certified_conflict": certified,
             "conflict": r.conflict.explanation if r.conflict is not None else None,
             "conflict_items": items,
-            "on_planted_line": bool(set(items) & _planted_lines(row)) if row["kind"] != "clean" else None,
-            "unsupported": [[str(u.loc), u.reason] for u in r.unsupported],
+            "on_planted_line": bool(set(items) & planted) if row["kind"] != "clean" else None,
+            "planted_unsupported": [[str(u.loc), u.reason] for u in r.unsupported if str(u.loc) in planted],
+            "unsupported": [[str(u.loc), u.reason] for u in r.unsupported
+                            if _in_selection(str(u.loc), row, spans)],
+            "unsupported_elsewhere": sum(not _in_selection(str(u.loc), row, spans) for u in r.unsupported),
             "description_notes": [n for n in r.notes if n.startswith(desc)]}
 
 
@@ -244,9 +285,25 @@ def ranked(rows: list[dict], field: str, top: int = 15) -> list[dict]:
     return [{"reason": k, "count": n, "example": example[k]} for k, n in count.most_common(top)]
 
 
+def missed_reasons(rows: list[dict], top: int = 10) -> list[dict]:
+    """Why planted variants were missed: the reader's reason at the planted lines, else the verdict's."""
+    count: Counter = Counter()
+    example: dict[str, str] = {}
+    for r in rows:
+        if r["kind"] == "clean" or r.get("certified_conflict"):
+            continue
+        got = r.get("planted_unsupported") or [["", f"(nothing unsupported at the planted lines) {r['verdict']}: "
+                                                      f"{r.get('reason', '')}"]]
+        for loc, reason in got[:1]:
+            key = normalize(reason)
+            count[key] += 1
+            example.setdefault(key, f"{r['task_id']} {loc}  [{reason[:160]}]")
+    return [{"reason": k, "count": n, "example": example[k]} for k, n in count.most_common(top)]
+
+
 def summarize(rows: list[dict]) -> dict:
     libs = sorted({r["library"] for r in rows})
-    return {"overall": summarize_group(rows),
+    return {"missed_planted_reasons": missed_reasons(rows),"overall": summarize_group(rows),
             "libraries": {lib: summarize_group([r for r in rows if r["library"] == lib]) for lib in libs},
             "unsupported_reasons": ranked(rows, "unsupported"),
             "description_reasons": ranked(rows, "description_notes")}
@@ -254,14 +311,16 @@ def summarize(rows: list[dict]) -> dict:
 
 def print_summary(s: dict) -> None:
     groups = list(s["libraries"].items()) + [("OVERALL", s["overall"])]
-    print(f"{'library':16}{'tasks':>6}{'assertions read/total':>28}{'(harness count)':>16}{'examples read/seen':>24}"
+    print(f"{'library':16}{'tasks':>6}{'assertions read/total':>28}{'read/in selected tests':>26}{'examples read/seen':>24}"
           f"{'oneoff cert':>13}{'conflicting cert':>18}{'false confl':>12}{'p50 s':>8}{'p95 s':>8}")
     for name, g in groups:
         p = g["planted"]
         print(f"{name:16}{g['tasks']:>6}{_pct(g['assertions_read'], g['assertions_total']):>28}"
-              f"{g['harness_assertions']:>16}{_pct(g['examples_read'], g['examples_seen']):>24}"
+              f"{_pct(g['assertions_read'], g['harness_assertions']):>26}{_pct(g['examples_read'], g['examples_seen']):>24}"
               f"{p['oneoff']['certified']:>7}/{p['oneoff']['total']:<5}{p['conflicting']['certified']:>11}/"
               f"{p['conflicting']['total']:<6}{len(g['false_conflicts']):>12}{g['seconds_p50']:>8}{g['seconds_p95']:>8}")
+    print("(total: SpecGuard's count, result.json coverage; in selected tests: the harness's count of assertion "
+          "statements in the tests that only_tests selects: they differ where SpecGuard counts a whole file)")
     print("verdicts on clean tasks:")
     for name, g in groups:
         print(f"  {name:16} " + ", ".join(f"{k} {n}" for k, n in sorted(g["verdicts"].items()))
@@ -280,14 +339,40 @@ def print_summary(s: dict) -> None:
                  if p["certified_off_planted_line"] else ""))
     for e in o["errors"]:
         print(f"  ERROR {e['task']}: {e['reason']}")
-    print("top reasons of unread assertions (clean tasks; count, normalized reason, one example):")
+    print("top reasons of unread assertions (clean tasks, entries in the selected tests; count, normalized reason, "
+          "one example):")
     for i, x in enumerate(s["unsupported_reasons"], 1):
         print(f"  {i:2}. {x['count']:5}  {x['reason']}\n             e.g. {x['example']}")
     print("top reasons description examples were not read (clean tasks):")
     for i, x in enumerate(s["description_reasons"], 1):
         print(f"  {i:2}. {x['count']:5}  {x['reason']}\n             e.g. {x['example']}")
+    print("why planted variants were missed (count, normalized reason, one example):")
+    for i, x in enumerate(s["missed_planted_reasons"], 1):
+        print(f"  {i:2}. {x['count']:5}  {x['reason']}\n             e.g. {x['example']}")
     print(f"time per task: p50 {o['seconds_p50']} s, p95 {o['seconds_p95']} s, max {o['seconds_max']} s "
           f"(total {o['seconds_total']} s of checking)")
+
+
+def export(doc: dict, rows: list[dict], out: Path) -> Path:
+    """A self-contained subset (tasks.json with only the files its rows use, and the libraries'
+    licence files from the cache's sdists): how tests/data/reallib_smoke/ was made."""
+    out.mkdir(parents=True, exist_ok=True)
+    used = {t["file"] for r in rows for t in r["tests"]}
+    libs = [lib for lib in doc["libraries"] if any(r["library"] == lib["name"] for r in rows)]
+    src = reallib_build.cache_dir() / "src"
+    for lib in libs:
+        for name in ("LICENSE", "LICENSE.txt", "LICENSE.rst", "LICENCE", "COPYING"):
+            p = src / lib["sdist"] / name
+            if p.is_file():
+                (out / f"LICENSE-{lib['name']}").write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+                break
+    sub = {"format": doc["format"], "libraries": libs, "files": {k: v for k, v in doc["files"].items() if k in used},
+           "tasks": rows, "log": []}
+    path = out / "tasks.json"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(sub, indent=0), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
 
 
 def main(argv=None) -> int:
@@ -302,6 +387,8 @@ def main(argv=None) -> int:
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per task (default 120)")
     ap.add_argument("--classify", action="store_true", help="also the per-test classification (slower)")
     ap.add_argument("--no-variants", action="store_true", help="the clean tasks only")
+    ap.add_argument("--export", type=Path, metavar="DIR", help="write the selected tasks as a self-contained "
+                                                             "tasks.json (plus licences) into DIR and exit")
     ap.add_argument("--json", nargs="?", const="-", help="write the summary and the rows as JSON (to FILE, or stdout)")
     a = ap.parse_args(argv)
     if a.setup:
@@ -323,6 +410,9 @@ def main(argv=None) -> int:
         rows = [r for r in rows if r["id"] in keep or r.get("base") in keep]
     if a.no_variants:
         rows = [r for r in rows if r["kind"] == "clean"]
+    if a.export:
+        print(f"exported {len(rows)} tasks to {export(doc, rows, a.export)}")
+        return 0
     out = run_all(rows, doc["files"], a.workers, a.time_limit, a.classify, progress=not a.json or a.json != "-")
     s = summarize(out)
     if a.json:
