@@ -379,6 +379,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.reallib", description=__doc__.split("\n")[0])
     ap.add_argument("--setup", action="store_true", help="download and install the libraries with pip, build and "
                                                          "label the tasks (by running them), and exit")
+    ap.add_argument("--rebuild", action="store_true", help="--setup: build the tasks again even if they are cached")
     ap.add_argument("--data", type=Path, help="tasks.json to read instead of the cache's")
     ap.add_argument("--library", action="append", default=[], help="only this library (repeatable)")
     ap.add_argument("--task", action="append", default=[], help="only this task id and its variants (repeatable)")
@@ -392,7 +393,7 @@ def main(argv=None) -> int:
     ap.add_argument("--json", nargs="?", const="-", help="write the summary and the rows as JSON (to FILE, or stdout)")
     a = ap.parse_args(argv)
     if a.setup:
-        print(f"reallib tasks in {reallib_build.build()}")
+        print(f"reallib tasks in {reallib_build.build(force=a.rebuild)}")
         return 0
     doc = load(a.data)
     rows = doc["tasks"]

@@ -609,8 +609,20 @@ def apply_edit(text: str, edit: dict | None) -> str:
 # 5. the whole build
 # =====================================================================================
 
-def build(root: Path | None = None, libs: tuple[Lib, ...] = LIBS) -> Path:
+def built(root: Path, libs: tuple[Lib, ...] = LIBS) -> bool:
+    """tasks.json is there, of this format, for these very libraries and versions."""
+    try:
+        doc = json.loads((root / "tasks.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return doc.get("format") == FORMAT and doc.get("libraries") == [vars(lib) for lib in libs]
+
+
+def build(root: Path | None = None, libs: tuple[Lib, ...] = LIBS, force: bool = False) -> Path:
     root = root or cache_dir()
+    if not force and built(root, libs):
+        log(f"{root / 'tasks.json'} is up to date (--rebuild to build it again)")
+        return root / "tasks.json"
     fetch(root)
     files: dict[str, str] = {}
     tasks: list[dict] = []
