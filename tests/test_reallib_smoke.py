@@ -8,7 +8,11 @@ the conflict is on that line), coverage present in every row.  No network."""
 import json
 from pathlib import Path
 
+import pytest
+
 from benchmarks import reallib
+
+pytestmark = pytest.mark.lean
 
 DATA = Path(__file__).parent / "data" / "reallib_smoke" / "tasks.json"
 
