@@ -1,8 +1,9 @@
 """reallib: SpecGuard on real open-source libraries (real docstrings, real test files, verbatim).
 
-    python -m benchmarks.reallib --setup        # once: pip download + install, build and label the tasks
-    python -m benchmarks.reallib [--data FILE] [--library NAME ...] [--task ID ...] [--limit N]
+    python -m benchmarks.reallib --setup [--rebuild]   # once: pip download + install, build and label the tasks
+    python -m benchmarks.reallib [--data FILE] [--library NAME ...] [--task ID ...] [--limit N] [--no-variants]
                                  [--workers N] [--time-limit S] [--classify] [--json [FILE]]
+    python -m benchmarks.reallib --export DIR --task ID ...   # a self-contained subset (the smoke fixture)
 
 One task per library function that has doctests and tests naming it (built by
 :mod:`benchmarks.reallib_build`, which checks every task by running it against the real library):
