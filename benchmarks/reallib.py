@@ -302,9 +302,24 @@ def missed_reasons(rows: list[dict], top: int = 10) -> list[dict]:
     return [{"reason": k, "count": n, "example": example[k]} for k, n in count.most_common(top)]
 
 
+def blocking_reasons(rows: list[dict], top: int = 10) -> list[dict]:
+    """Clean tasks none of whose assertions was read, by the most frequent reason among their
+    unread assertions (one per task): which fix would open the most tasks."""
+    count: Counter = Counter()
+    example: dict[str, str] = {}
+    for r in rows:
+        if r["kind"] != "clean" or r.get("read", 0) or r["verdict"] in ("error", "timeout"):
+            continue
+        mine = Counter(normalize(reason) for _, reason in r.get("unsupported", []))
+        key = mine.most_common(1)[0][0] if mine else "(no unread assertion in the selected tests)"
+        count[key] += 1
+        example.setdefault(key, r["task_id"])
+    return [{"reason": k, "tasks": n, "example": example[k]} for k, n in count.most_common(top)]
+
+
 def summarize(rows: list[dict]) -> dict:
     libs = sorted({r["library"] for r in rows})
-    return {"missed_planted_reasons": missed_reasons(rows),"overall": summarize_group(rows),
+    return {"blocking_reasons": blocking_reasons(rows),"missed_planted_reasons": missed_reasons(rows),"overall": summarize_group(rows),
             "libraries": {lib: summarize_group([r for r in rows if r["library"] == lib]) for lib in libs},
             "unsupported_reasons": ranked(rows, "unsupported"),
             "description_reasons": ranked(rows, "description_notes")}
@@ -344,6 +359,9 @@ def print_summary(s: dict) -> None:
           "one example):")
     for i, x in enumerate(s["unsupported_reasons"], 1):
         print(f"  {i:2}. {x['count']:5}  {x['reason']}\n             e.g. {x['example']}")
+    print("clean tasks with no assertion read, by their most frequent reason (tasks, reason, one task):")
+    for i, x in enumerate(s["blocking_reasons"], 1):
+        print(f"  {i:2}. {x['tasks']:5}  {x['reason']}\n             e.g. {x['example']}")
     print("top reasons description examples were not read (clean tasks):")
     for i, x in enumerate(s["description_reasons"], 1):
         print(f"  {i:2}. {x['count']:5}  {x['reason']}\n             e.g. {x['example']}")
@@ -391,10 +409,15 @@ def main(argv=None) -> int:
     ap.add_argument("--no-variants", action="store_true", help="the clean tasks only")
     ap.add_argument("--export", type=Path, metavar="DIR", help="write the selected tasks as a self-contained "
                                                              "tasks.json (plus licences) into DIR and exit")
+    ap.add_argument("--summarize", type=Path, metavar="JSON", help="print the summary of the rows of an earlier "
+                                                                  "--json FILE (no checking)")
     ap.add_argument("--json", nargs="?", const="-", help="write the summary and the rows as JSON (to FILE, or stdout)")
     a = ap.parse_args(argv)
     if a.setup:
         print(f"reallib tasks in {reallib_build.build(force=a.rebuild)}")
+        return 0
+    if a.summarize:
+        print_summary(summarize(json.loads(a.summarize.read_text(encoding="utf-8"))["rows"]))
         return 0
     doc = load(a.data)
     rows = doc["tasks"]
