@@ -689,18 +689,34 @@ def build(root: Path | None = None, libs: tuple[Lib, ...] = LIBS, force: bool = 
 
 
 def _count_assertions(fn: ast.AST) -> int:
-    """Assertion statements of a test as SpecGuard counts them: `assert`, `self.assert*(...)`,
-    `pytest.raises`/`raises` blocks and calls."""
+    """Assertion statements of a test as SpecGuard counts them: `assert` statements, `assert*(...)`
+    method calls, `raises(...)` calls (`pytest.raises` blocks, a project's own `raises` helper)
+    that are not inside an `assert` statement already counted."""
+    inside = {id(n) for a in ast.walk(fn) if isinstance(a, ast.Assert) for n in ast.walk(a.test)}
     n = 0
     for node in ast.walk(fn):
         if isinstance(node, ast.Assert):
             n += 1
-        elif isinstance(node, ast.Call):
+        elif isinstance(node, ast.Call) and id(node) not in inside:
             f = node.func
             name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
             if (isinstance(f, ast.Attribute) and name.startswith("assert")) or name == "raises":
                 n += 1
     return n
+
+
+def count_selected(text: str, only_tests: list[str]) -> int:
+    """The harness's count of assertion statements in the selected tests of a test file."""
+    tree = ast.parse(text)
+    tests = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            tests[node.name] = node
+        elif isinstance(node, ast.ClassDef):
+            for m in node.body:
+                if isinstance(m, ast.FunctionDef):
+                    tests[f"{node.name}::{m.name}"] = m
+    return sum(_count_assertions(tests[n]) for n in only_tests if n in tests)
 
 
 def _variants(root: Path, lib: Lib, todo: list, parsed: dict, build_log: list) -> list[dict]:
