@@ -38,8 +38,9 @@ RUNS = {
 
 def default_data() -> Path:
     here = Path(__file__).resolve().parent.parent
-    for cand in (here.parent / "shared" / "data" / "livecodebench", here / ".." / "shared" / "data" / "livecodebench",
-                 here.parent.parent / "shared" / "data" / "livecodebench"):   # a worktree under the project
+    # beside the checkout, or beside the folder of worktrees (/work/wt/NAME -> /work/shared)
+    for cand in (here.parent / "shared" / "data" / "livecodebench",
+                 here.parent.parent / "shared" / "data" / "livecodebench"):
         if cand.is_dir():
             return cand
     return here.parent / "shared" / "data" / "livecodebench"
