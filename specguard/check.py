@@ -708,6 +708,8 @@ def _spec_samples(task: Task, opts: Options, client, k: int):
             except speclang.SpecError as e:
                 s.errors.append(f"the spec could not be used: {e}")
                 sb = None
+            if sb is not None and sb.result.evidence is Evidence.execution and opts.spec_budget < MODEL_KERNEL_BUDGET:
+                sb = _kernel_retry(task, opts, s.program) or sb
             if sb is not None:
                 verdict, evidence, a = sb.result.verdict, sb.result.evidence, sb.agreement
         suspect = _suspect(a, opts.max_refuted) if a is not None else None
@@ -725,6 +727,21 @@ def _spec_samples(task: Task, opts: Options, client, k: int):
                               miss_cause=miss)
         uses.append(_SampleUse(s, sb, rep))
     return agent, uses
+
+
+# A model spec's conflict found only beyond the kernel budget (execution evidence) is checked once more
+# with this kernel budget and without the per-test classification, so that only the conflict's own
+# input is evaluated by the kernel (the bundle records the options; `verify` re-derives with them).
+MODEL_KERNEL_BUDGET = 400_000
+
+
+def _kernel_retry(task: Task, opts: Options, program) -> "Bundle | None":
+    try:
+        b = _check_rules(task, dataclasses.replace(opts, spec=program, model=None, spec_binds=False,
+                                                   spec_budget=MODEL_KERNEL_BUDGET, classify=False))
+    except speclang.SpecError:
+        return None
+    return b if b.result.evidence is Evidence.certified else None
 
 
 def _model_verdict(uses: list[_SampleUse], need: int, k: int, base: Result):

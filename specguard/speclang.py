@@ -68,8 +68,8 @@ DEFAULT_KERNEL_BUDGET = 10_000
 # growth for all evaluations of one spec in one run (:class:`EvalBudget`).  A spec's FUEL is part
 # of its semantics (the kernel evaluates it too); nothing in a spec raises these bounds.
 MIRROR_STEP_LIMIT = 1_000_000
-EVAL_STEPS_TOTAL = 2_000_000
-EVAL_SECONDS = 20.0
+EVAL_STEPS_TOTAL = 6_000_000
+EVAL_SECONDS = 600.0     # a safety net only: under load the steps bound is what ends an evaluation
 EVAL_MEMORY_MB = 512
 MAX_DEPTH = 450          # nesting depth the mirror accepts (Py.DEPTH is 500)
 MAX_BITS = 1 << 20       # integer size the mirror computes (larger: outside the subset)
