@@ -219,14 +219,49 @@ def formalize_tests(sources: Sequence[TestSource], entry_point: str | None) -> T
         out = _Out()
         ctxs = {id(f): _Ctx(f, target, why, out) for f in parsed if f.source.kind == "python"}
         _one_source_module(list(ctxs.values()))
+        conftests = _attach_conftests(list(ctxs.values()))
         for source, f in zip(sources, files):
             if source.kind == "table":
                 _formalize_table(source, target, why, out)
             elif isinstance(f, Unsupported):
                 out.errors.append(f)
-            else:
+            elif ctxs[id(f)] not in conftests:
                 _formalize_file(f, target, why, out, ctxs[id(f)])
+        for c in conftests:
+            _finish_conftest(c)
         return out.result()
+
+
+def is_conftest(path: str) -> bool:
+    """A ``conftest.py``: read for the fixtures it defines (pytest never collects tests from it)."""
+    return path.replace("\\", "/").rsplit("/", 1)[-1] == "conftest.py"
+
+
+def _attach_conftests(ctxs: Sequence["_Ctx"]) -> list["_Ctx"]:
+    """Give each test file the conftest files pytest loads for it (closest folder first)."""
+    from .fixtures import applies_to
+    confs = [c for c in ctxs if is_conftest(c.file.path)]
+    for c in ctxs:
+        if c not in confs:
+            mine = [k for k in confs if applies_to(k.file.path, c.file.path)]
+            c.conftests = sorted(mine, key=lambda k: -len(k.file.path.replace("\\", "/").split("/")))
+    return confs
+
+
+def _finish_conftest(ctx: "_Ctx") -> None:
+    """A conftest's assertions are not tests: those no read test ran (in its fixtures) are
+    reported; all are counted."""
+    from .fixtures import _prepare_conftest
+    start = len(ctx.out.unsupported_)
+    _prepare_conftest(ctx)
+    f = ctx.file
+    keys = f.nodes[ast.Assert] + [c for c in f.nodes[ast.Call] if ctx.is_assertion_call(c)]
+    for key in keys:
+        if id(key) not in ctx.handled:
+            ctx.unsupported(key, "assertion in conftest.py outside a fixture that a read test runs")
+    ctx.out.assertions_total += len(keys)
+    ctx.out.assertions_read += sum(id(k) in ctx.read for k in keys)
+    ctx.out.sort_unsupported_from(start)
 
 
 def _one_source_module(ctxs: Sequence["_Ctx"]) -> None:
@@ -2714,12 +2749,40 @@ def _run_test(ctx: _Ctx, test: _TestDef, selection: _Selection) -> None:
     facts = ctx.file.facts[id(test.node)]
     local_names = frozenset(facts.names)
     block = _test_block(ctx, test, facts.generator)
+    bracketed = selection.active and any(s.bracket is not None for s in selection.matches(test))
     for row, row_block in rows_to_run:
-        scope = _Scope(ctx.module, local_names)
-        for name, b in _parameters(test, row).items():
-            scope.bind(name, b)
         reason = block or row_block or ("test is marked skip/xfail" if row.skip else None)
-        _guarded(ctx, test.node.body, lambda: _Walker(ctx, scope, "test", test.name, reason).run(test.node.body))
+        for values, run_block in _setup_runs(ctx, test, row, reason, bracketed):
+            scope = _Scope(ctx.module, local_names)
+            for name, b in _parameters(test, row).items():
+                scope.bind(name, values.get(name, b) if name not in row.values else b)
+            for name, b in values.items():
+                if name.startswith("self."):
+                    scope.bind(name, b)
+            why = reason or run_block
+            _guarded(ctx, test.node.body, lambda: _Walker(ctx, scope, "test", test.name, why).run(test.node.body))
+
+
+def _setup_runs(ctx: _Ctx, test: _TestDef, row: _Row, reason: str | None,
+                bracketed: bool) -> list[tuple[dict[str, _Binding], str | None]]:
+    """The runs of one row over what is set up before the test (:mod:`specguard.fixtures`): the
+    bindings of its fixture parameters and ``self.NAME`` attributes, and why a run's assertions do
+    not count."""
+    from . import fixtures
+    out: list[tuple[dict[str, _Binding], str | None]] = []
+    try:
+        runs = fixtures.fixture_runs(ctx, test, row, reason)
+        attrs, setup_block = fixtures.setup_attributes(ctx, test, reason)
+    except RecursionError:
+        return [({}, _TOO_DEEP)]
+    if not runs:
+        return [({}, "a fixture's `params` list is empty (pytest skips the test)")]
+    for run in runs:
+        why = run.block or setup_block
+        if why is None and bracketed and run.fixture_params:
+            why = "cannot tell whether this case of the fixture params is among the selected tests"
+        out.append(({**run.values, **attrs}, why))
+    return out
 
 
 _TOO_DEEP = "the code is nested too deeply to be analysed"
