@@ -93,7 +93,8 @@ def _levels(ctx: _Ctx, test: _TestDef) -> list[_Level]:
     out: list[_Level] = []
     for cls in reversed(test.classes):
         for k in _with_bases(cls, ctx):
-            out.append(_level(ctx, k.body, f"class `{k.name}`", True, len(out), _class_symbols(k)))
+            out.append(_level(ctx, k.body, f"class `{k.name}`", True, len(out), None if (id(k.body), len(out)) in
+                              ctx.__dict__.get("_fixture_levels", {}) else _class_symbols(k)))
     out.append(_level(ctx, ctx.file.tree.body, "the test module", False, len(out), ctx.symbols))
     for conf in getattr(ctx, "conftests", ()):
         _prepare_conftest(conf)
@@ -111,6 +112,16 @@ def _class_symbols(cls: ast.ClassDef):
 
 
 def _level(ctx: _Ctx, body: list[ast.stmt], what: str, method: bool, index: int, symbols) -> _Level:
+    """The fixtures a body defines (memoised per body and position: every test of a file asks)."""
+    cache = ctx.__dict__.setdefault("_fixture_levels", {})
+    key = (id(body), index)
+    if key not in cache:
+        cache[key] = _level_uncached(ctx, body, what, method, index, symbols)
+    hit = cache[key]
+    return _Level(hit.what, hit.defs, hit.autouse, hit.unknown)
+
+
+def _level_uncached(ctx: _Ctx, body: list[ast.stmt], what: str, method: bool, index: int, symbols) -> _Level:
     lvl = _Level(what)
     for st in body:
         if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -205,7 +216,10 @@ class _Resolver:
         a = t.node.args
         params = [p.arg for p in (a.posonlyargs + a.args + a.kwonlyargs)[1 if t.method else 0:]]
         names = [p for p in params if p not in self.row.values]
-        marks = t.decorators + t.class_marks + _pytestmarks(self.ctx.file.tree.body)
+        module_marks = self.ctx.__dict__.get("_module_marks")
+        if module_marks is None:
+            module_marks = self.ctx._module_marks = _pytestmarks(self.ctx.file.tree.body)
+        marks = t.decorators + t.class_marks + module_marks
         for n in _walk_all(marks):
             if isinstance(n, ast.Call) and _mark_name(self.ctx, n).endswith("usefixtures"):
                 for x in n.args:

@@ -2813,7 +2813,9 @@ def _parameters(test: _TestDef, row: _Row) -> dict[str, _Binding]:
 def _test_block(ctx: _Ctx, test: _TestDef, generator: bool) -> str | None:
     """Why none of a test's assertions count, if so."""
     fn = test.node
-    module_marks = _pytestmarks(ctx.file.tree.body)
+    module_marks = ctx.__dict__.get("_module_marks")
+    if module_marks is None:
+        module_marks = ctx._module_marks = _pytestmarks(ctx.file.tree.body)
     marks = [d for d in test.decorators if not _is_parametrize(ctx, d)] + test.class_marks + module_marks
     for d in test.decorators:
         q = _mark_name(ctx, d)
