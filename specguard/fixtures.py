@@ -86,6 +86,7 @@ class _Level:
     defs: dict[str, list[_Fx]] = field(default_factory=dict)
     autouse: list[str] = field(default_factory=list)
     unknown: str | None = None       # any name may be defined here (why)
+    blocks: str | None = None        # a conftest that may change how every test under it runs (why)
 
 
 def _levels(ctx: _Ctx, test: _TestDef) -> list[_Level]:
@@ -99,7 +100,7 @@ def _levels(ctx: _Ctx, test: _TestDef) -> list[_Level]:
     for conf in getattr(ctx, "conftests", ()):
         _prepare_conftest(conf)
         lvl = _level(conf, conf.file.tree.body, conf.file.path, False, len(out), conf.symbols)
-        lvl.unknown = lvl.unknown or conf.__dict__.get("conftest_problem")
+        lvl.blocks = conf.__dict__.get("conftest_problem")
         out.append(lvl)
     return out
 
@@ -264,6 +265,7 @@ def fixture_runs(ctx: _Ctx, test: _TestDef, row: _Row, outer: str | None = None)
     r = _Resolver(ctx, test, row)
     r.outer = outer
     names, why = r.requested()
+    why = why or next((lvl.blocks for lvl in r.levels if lvl.blocks), None)
     if why is not None:
         return [FixtureRun({}, why)]
     reached, why = r.closure(names)
