@@ -136,7 +136,7 @@ from .literals import NotLiteral, dotted_name, eval_iterable, eval_literal, eval
 from .load import UNRECOVERED_MARKER, check_utf8
 from .models import (Call, Demand, Expect, ExpectKind, Loc, TestFormalization, TestSource,
                      Unsupported)
-from .values import V, contains_nan, short_repr
+from .values import FUNCTION as vals_FUNCTION, V, contains_nan, short_repr
 
 __all__ = ["collected_tests", "formalize_tests", "infer_entry_point"]
 
@@ -1748,9 +1748,9 @@ class _Walker:
         """Exact argument values; one mutable object may not be passed twice."""
         exprs = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]
         try:
-            values = eval_literals(exprs, self.scope)
+            values = self.argument_values(exprs)
         except NotLiteral as e:
-            bad = self.first_bad_arg(exprs)
+            bad = self.first_bad_arg([x for x in exprs if function_value(self, x) is None])
             raise _Unsup(f"argument {_what(bad, e)}" if bad is not None else f"arguments are not literals: {e.reason}") from None
         groups = [self.groups_of(e) for e in exprs]
         if any(a & b for a, b in itertools.combinations(groups, 2)):
@@ -1772,6 +1772,15 @@ class _Walker:
         names = [k for k, _ in kwargs]
         need(len(names) == len(set(names)), "keyword argument given twice")
         return args, kwargs, frozenset().union(*groups) if groups else frozenset()
+
+    def argument_values(self, exprs: list[ast.expr]) -> list[V]:
+        """The exact values of a call's arguments: functions passed as values (``key=len``, a
+        lambda, a function of the test module) are named constants (:func:`function_value`)."""
+        fns = {i: v for i, e in enumerate(exprs) if (v := function_value(self, e)) is not None}
+        if not fns:
+            return eval_literals(exprs, self.scope)
+        rest = iter(eval_literals([e for i, e in enumerate(exprs) if i not in fns], self.scope))
+        return [fns[i] if i in fns else next(rest) for i in range(len(exprs))]
 
     def first_bad_arg(self, exprs: list[ast.expr]) -> ast.expr | None:
         for e in exprs:
@@ -1974,6 +1983,78 @@ class _Walker:
             if b is not None and b.value is None and b.origin in ("assign", "loop", "unbound"):
                 return f"assertion does not call `{target}` (`{n.id}` is not its result: {b.why})"
         return f"assertion does not call the function under test `{target}`"
+
+
+# -- functions as values (issue 12, item 4) ------------------------------------------------------
+
+# builtins whose result depends on their arguments only (no I/O, no identity, no hash seed)
+_PURE_BUILTINS = frozenset({
+    "abs", "all", "any", "ascii", "bin", "bool", "bytes", "callable", "chr", "dict", "divmod", "enumerate",
+    "filter", "float", "format", "frozenset", "hex", "int", "isinstance", "issubclass", "iter", "len", "list",
+    "map", "max", "min", "next", "oct", "ord", "pow", "range", "repr", "reversed", "round", "set", "sorted",
+    "str", "sum", "tuple", "type", "zip"})
+_BUILTIN_TYPES = {"str": str, "bytes": bytes, "list": list, "tuple": tuple, "dict": dict, "set": set,
+                  "frozenset": frozenset, "int": int, "float": float}
+
+
+def _builtin_unshadowed(w: "_Walker", name: str) -> bool:
+    """``name`` surely denotes the builtin: nothing in the file or the test binds it."""
+    sym = w.ctx.symbols
+    return (w.scope.binding(name) is None and sym is not None and not sym.of(name) and not sym.stars
+            and sym.unknown_writes(name) is None)
+
+
+def function_value(w: "_Walker", node: ast.expr) -> V | None:
+    """The named constant a function passed as an argument is (None: ``node`` is not one), keyed so
+    that equal keys mean the very same function object: a pure builtin by its name (``len``,
+    ``str.lower``), a function of the test module by its one binding (file, name, line), a lambda by
+    each evaluation of its expression (a new object every time).  A lambda or function is used
+    only when closed and plain (it reads nothing but its parameters, its locals and pure builtins;
+    no defaults, decorators, globals or yields): otherwise what it returns could change between
+    calls and one key could have two outcomes."""
+    path = w.ctx.file.path
+    if isinstance(node, ast.Name):
+        if node.id in _PURE_BUILTINS and _builtin_unshadowed(w, node.id):
+            return V(vals_FUNCTION, (f"builtin:{node.id}", node.id))
+        b = w.scope.binding(node.id)
+        fn = b.fn if b is not None and b.origin == "def" else None
+        if fn is None or w.module_name_problem(node.id) is not None or fn.decorator_list \
+                or not _closed_function(w, fn.args, fn.body):
+            return None
+        return V(vals_FUNCTION, (f"def:{path}:{fn.name}:{fn.lineno}", fn.name))
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in _BUILTIN_TYPES \
+            and _builtin_unshadowed(w, node.value.id):
+        t = _BUILTIN_TYPES[node.value.id]
+        attr = getattr(t, node.attr, None)
+        if attr is None or node.attr.startswith("_") or not callable(attr) or getattr(t, node.attr) is not attr:
+            return None
+        name = f"{node.value.id}.{node.attr}"
+        return V(vals_FUNCTION, (f"builtin:{name}", name))
+    if isinstance(node, ast.Lambda) and _closed_function(w, node.args, [node.body]):
+        n = w.ctx.__dict__.get("_lambda_evaluations", 0) + 1
+        w.ctx._lambda_evaluations = n
+        return V(vals_FUNCTION, (f"lambda:{path}:{node.lineno}:{node.col_offset}#{n}",
+                                 f"<lambda at line {node.lineno}>"))
+    return None
+
+
+def _closed_function(w: "_Walker", args: ast.arguments, body: list[ast.AST]) -> bool:
+    if args.defaults or any(d is not None for d in args.kw_defaults):
+        return False
+    bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg] if a is not None}
+    loads: set[str] = set()
+    for n in _walk_all(body):
+        if isinstance(n, (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.Await, ast.ClassDef)):
+            return False
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.decorator_list:
+            return False
+        if isinstance(n, ast.arg):
+            bound.add(n.arg)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            bound.add(n.name)
+        elif isinstance(n, ast.Name):
+            (loads if isinstance(n.ctx, ast.Load) else bound).add(n.id)
+    return all(x in bound or (x in _PURE_BUILTINS and _builtin_unshadowed(w, x)) for x in loads)
 
 
 def _is_safe_qual(q: str) -> bool:

@@ -38,6 +38,10 @@ from fractions import Fraction
 from typing import Any, Iterable
 
 KINDS = ("none", "bool", "int", "float", "str", "bytes", "list", "tuple", "dict", "set", "frozenset")
+FUNCTION = "fn"
+"""A function passed as an argument (``key=len``, a lambda, a function of the test module): ``val``
+is ``(key, shown)``; equal keys only for the very same function object (issue 12, item 4).  Only
+an input: never a result or an expected value, never inside a container."""
 CLASS_KINDS = ("none", "int", "rat", "inf", "nan", "str", "bytes", "list", "tuple", "dict", "set")
 
 
@@ -188,8 +192,8 @@ def canon(v: V) -> V:
     if k in ("set", "frozenset"):
         elems = {sort_key(c): c for c in (canon(x) for x in v.val)}
         return V("set", tuple(elems[key] for key in sorted(elems)))
-    if k in ("rat", "inf", "nan"):
-        return v
+    if k in ("rat", "inf", "nan", FUNCTION):
+        return v                      # a function equals only itself (`==` is identity)
     raise TypeError(f"unknown value kind: {k}")
 
 
@@ -221,6 +225,8 @@ def to_json(v: V) -> Any:
         return [k, [to_json(x) for x in v.val]]
     if k == "dict":
         return [k, [[to_json(a), to_json(b)] for a, b in v.val]]
+    if k == FUNCTION:
+        return [k, v.val[0], v.val[1]]
     raise TypeError(f"unknown value kind: {k}")
 
 
@@ -245,6 +251,8 @@ def from_json(j: Any) -> V:
         return V(k, tuple(from_json(x) for x in j[1]))
     if k == "dict":
         return V(k, tuple((from_json(a), from_json(b)) for a, b in j[1]))
+    if k == FUNCTION:
+        return V(k, (str(j[1]), str(j[2])))
     raise ValueError(f"unknown value tag: {k!r}")
 
 
@@ -282,6 +290,8 @@ def py_repr(v: V) -> str:
             return "set()" if k == "set" else "frozenset()"
         inner = "{" + ", ".join(py_repr(x) for x in v.val) + "}"
         return inner if k == "set" else f"frozenset({inner})"
+    if k == FUNCTION:
+        return v.val[1]
     raise TypeError(k)
 
 
