@@ -323,3 +323,105 @@ def test_subtest_iterations_each_count_and_statements_once():
     """)
     assert _demands(tf) == ["f(1) == 1", "f(2) == 4", "f(3) == 9"]
     assert (tf.assertions_read, tf.assertions_total) == (1, 1)
+
+
+# -- #12.4: functions as values -------------------------------------------------------------------
+
+def _check_files(tmp_path, tests: str, extra: list[str] = (), desc: str = "Sort xs by key.\n") -> tuple[dict, str]:
+    (tmp_path / "d.md").write_text(desc)
+    (tmp_path / "test_k.py").write_text(textwrap.dedent(tests))
+    out = tmp_path / "out"
+    cli.main(["check", "--description", str(tmp_path / "d.md"), "--tests", str(tmp_path / "test_k.py"),
+              "--entry-point", "f", "--out", str(out), "-q", *extra])
+    return json.loads((out / "result.json").read_text()), str(out)
+
+
+def test_same_builtin_key_twice_is_a_certified_conflict_and_verifies(tmp_path):
+    """#12.4: `key=len` is the very same object in both tests: the two expectations conflict,
+    certified by the kernel, and `specguard verify --inputs` re-derives it (the function's constant
+    goes through emit, prove and verify's shape checks unchanged)."""
+    r, out = _check_files(tmp_path, """
+        from m import f
+
+        def test_a():
+            assert f(["bb", "a"], key=len) == ["a", "bb"]
+
+        def test_b():
+            assert f(["bb", "a"], key=len) == ["bb", "a"]
+    """)
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+    assert cli.main(["verify", out, "--inputs", str(tmp_path / "d.md"), str(tmp_path / "test_k.py")]) == 0
+
+
+def test_each_lambda_evaluation_is_a_new_object(tmp_path):
+    """#12.4: two evaluations of a lambda (even the same text, in a loop or in two tests) are
+    distinct objects: distinct inputs, so their different expectations are no certified conflict."""
+    r, _ = _check_files(tmp_path, """
+        from m import f
+
+        def test_a():
+            assert f(["bb", "a"], key=lambda s: len(s)) == ["a", "bb"]
+
+        def test_b():
+            for want in [["bb", "a"], ["a", "bb"]]:
+                assert f(["bb", "a"], key=lambda s: len(s)) == want
+    """)
+    assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
+    assert r["coverage"]["assertions_read"] == 2
+
+
+def test_module_function_key_is_its_one_binding():
+    """#12.4: a function of the test module bound once is one object in every test (one key);
+    rebound, decorated, with defaults, or reading a module name (its value may change between
+    calls), it is not a constant."""
+    tf = _read("""
+        from m import f
+
+        def neg(x):
+            return -x
+
+        def test_a():
+            assert f([1, 2], key=neg) == [2, 1]
+            assert f([1, 2], key=str.lower) == [2, 1]
+    """)
+    keys = [d.call.key() for d in tf.demands]
+    assert len(keys) == 2 and '"def:tests/test_x.py:neg:4"' in keys[0] and '"builtin:str.lower"' in keys[1]
+    for defn in ["def neg(x):\n    return -x\n\nneg = abs\n",
+                 "def neg(x, k=[]):\n    return -x\n",
+                 "OFF = 1\n\ndef neg(x):\n    return OFF - x\n",
+                 "def deco(fn):\n    return fn\n\n@deco\ndef neg(x):\n    return -x\n"]:
+        tf = _read("from m import f\n\n" + defn + "\ndef test_a():\n    assert f([1, 2], key=neg) == [2, 1]\n")
+        assert not tf.demands, defn
+
+
+@pytest.mark.parametrize("arg", [
+    "print", "input", "id", "hash",                 # impure or identity-dependent builtins
+    "lambda x: OFF + x",                          # a lambda reading a module name
+    "lambda x, k=[]: x",                          # a lambda with a (shared, mutable) default
+    "dict.fromkeys",                              # a new bound method object at each access
+])
+def test_functions_that_are_not_constants(arg):
+    """#12.4: only functions whose outcome depends on their arguments alone, and whose identity is
+    known, are named constants; the rest stay unsupported."""
+    tf = _read(f"from m import f\nOFF = 1\n\ndef test_a():\n    assert f([1, 2], key={arg}) == [2, 1]\n")
+    assert not tf.demands and tf.unsupported
+
+
+def test_shadowed_builtin_is_not_the_builtin():
+    """#12.4: `len` rebound in the test module (or `import *`) is not the builtin `len`."""
+    for head in ["len = lambda s: 0\n", "from helpers import *\n"]:
+        tf = _read("from m import f\n" + head + "\ndef test_a():\n    assert f(['bb'], key=len) == ['bb']\n")
+        assert not tf.demands, head
+
+
+def test_function_inputs_are_set_aside_with_a_spec_program(tmp_path):
+    """#12.4: a spec program is evaluated over plain data (SpecGuard.Py): a call passing a function
+    is not compared with it (unsupported with the reason), never evaluated on the constant."""
+    (tmp_path / "spec.py").write_text("def reference(x: int, key: int) -> int:\n    return x\n")
+    (tmp_path / "test_k.py").write_text("from m import f\n\ndef test_a():\n    assert f(1, len) == 2\n")
+    out = tmp_path / "out"
+    cli.main(["check", "--spec", str(tmp_path / "spec.py"), "--tests", str(tmp_path / "test_k.py"),
+              "--entry-point", "f", "--out", str(out), "-q"])
+    r = json.loads((out / "result.json").read_text())
+    assert r["verdict"] != "conflict"
+    assert any("passes a function" in u["reason"] for u in r["unsupported"]), r["unsupported"]
