@@ -94,8 +94,7 @@ def _levels(ctx: _Ctx, test: _TestDef) -> list[_Level]:
     out: list[_Level] = []
     for cls in reversed(test.classes):
         for k in _with_bases(cls, ctx):
-            out.append(_level(ctx, k.body, f"class `{k.name}`", True, len(out), None if (id(k.body), len(out)) in
-                              ctx.__dict__.get("_fixture_levels", {}) else _class_symbols(k)))
+            out.append(_level(ctx, k.body, f"class `{k.name}`", True, len(out), _class_symbols(ctx, k)))
     out.append(_level(ctx, ctx.file.tree.body, "the test module", False, len(out), ctx.symbols))
     for conf in getattr(ctx, "conftests", ()):
         _prepare_conftest(conf)
@@ -105,11 +104,21 @@ def _levels(ctx: _Ctx, test: _TestDef) -> list[_Level]:
     return out
 
 
-def _class_symbols(cls: ast.ClassDef):
-    try:
-        return Symbols.of_class(cls)
-    except RecursionError:
-        return None
+def _class_symbols(ctx: _Ctx, cls: ast.ClassDef) -> Symbols | None:
+    def build() -> Symbols | None:
+        try:
+            return Symbols.of_class(cls)
+        except RecursionError:
+            return None
+    return _memo(ctx, ("symbols", id(cls)), build)
+
+
+def _memo(ctx: _Ctx, key: tuple, compute):
+    """A per-file memo (every test of a class asks the same questions about it: linear, not quadratic)."""
+    cache = ctx.__dict__.setdefault("_collection_memo", {})
+    if key not in cache:
+        cache[key] = compute()
+    return cache[key]
 
 
 def _level(ctx: _Ctx, body: list[ast.stmt], what: str, method: bool, index: int, symbols) -> _Level:
@@ -468,15 +477,17 @@ def setup_attributes(ctx: _Ctx, test: _TestDef, outer: str | None = None) -> tup
     the test is blocked by what a setup runs (None: it is not)."""
     if not test.method or not test.classes:
         return {}, None
-    chain = list(_with_bases(test.classes[-1], ctx))
+    cls = test.classes[-1]
+    chain = _memo(ctx, ("chain", id(cls)), lambda: list(_with_bases(cls, ctx)))
     owner = _first_param(test.node)
     block: str | None = None
     known = owner is not None and _self_only_read(ctx, test.node.body, owner, chain) is None \
-        and not any(_setup_fn(chain, (n,))[0] is not None for n in _OTHER_SETUPS) \
-        and not _fixture_sets_attributes(ctx, chain)
-    attrs = _class_constants(ctx, chain) if known else {}
+        and not _memo(ctx, ("other", id(cls)), lambda: any(_setup_fn(chain, (n,))[0] is not None
+                                                             for n in _OTHER_SETUPS)) \
+        and not _memo(ctx, ("fixture-sets", id(cls)), lambda: _fixture_sets_attributes(ctx, chain))
+    attrs = dict(_memo(ctx, ("constants", id(cls)), lambda: _class_constants(ctx, chain))) if known else {}
     for names, key in ((_CLASS_SETUPS, "cls"), (_INSTANCE_SETUPS, "self")):
-        fn, why = _setup_fn(chain, names)
+        fn, why = _memo(ctx, ("setup", id(cls), names), lambda: _setup_fn(chain, names))
         if fn is None:
             continue
         values, assigned, block_here = _run_setup(ctx, test, fn, outer)
@@ -564,7 +575,7 @@ def _class_constants(ctx: _Ctx, chain: list[ast.ClassDef]) -> dict[str, _Binding
     """Immutable exact values the class bodies bind once (a derived class's binding hides a base's)."""
     out: dict[str, _Binding] = {}
     for k in reversed(chain):
-        sym = _class_symbols(k)
+        sym = _class_symbols(ctx, k)
         if sym is None:
             return {}
         for name in sym.bindings:
@@ -612,7 +623,8 @@ def _self_only_read(ctx: _Ctx, body: list[ast.stmt], owner: str, chain: list[ast
     """Why ``owner`` (``self``) is used in ``body`` other than by reading ``owner.NAME`` (an
     attribute that is no method of the class) and calling assertion methods (``stores``: a setup,
     whose top-level ``owner.NAME = ...`` assignments are allowed too)."""
-    methods = {st.name for k in chain for st in k.body if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    methods = _memo(ctx, ("methods", tuple(id(k) for k in chain)), lambda: {
+        st.name for k in chain for st in k.body if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))})
     allowed_stores: set[int] = set()
     if stores:
         for st in body:

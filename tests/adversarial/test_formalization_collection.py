@@ -425,3 +425,19 @@ def test_function_inputs_are_set_aside_with_a_spec_program(tmp_path):
     r = json.loads((out / "result.json").read_text())
     assert r["verdict"] != "conflict"
     assert any("passes a function" in u["reason"] for u in r["unsupported"]), r["unsupported"]
+
+
+def test_many_methods_with_setups_and_fixtures_stay_linear():
+    """#12.1 (bounded work, as #11.18): a class of 1500 test methods with setUp and class constants,
+    and 1500 tests requesting a conftest fixture, are read in seconds (each question about the
+    class or the fixtures is answered once per file, not once per test)."""
+    import time
+    cls = "import unittest\nfrom m import f\n\nclass T(unittest.TestCase):\n    K = 1\n    def setUp(self):\n" \
+          "        self.x = 2\n\n" + "".join(f"    def test_{i}(self):\n        self.assertEqual(f(self.x, {i}), {i})\n"
+                                         for i in range(1500))
+    fx = "from m import f\n\n" + "".join(f"def test_{i}(n):\n    assert f(n, {i}) == {i}\n" for i in range(1500))
+    t = time.monotonic()
+    a = _read(cls)
+    b = _read(fx, conftests={"tests/conftest.py": "import pytest\n\n@pytest.fixture\ndef n():\n    return 3\n"})
+    assert time.monotonic() - t < 8.0
+    assert len(a.demands) == len(b.demands) == 1500
