@@ -74,7 +74,9 @@ file; a tie gives no entry point (every assertion is then unsupported with that 
 Soundness rules (SpecGuard must never certify a conflict Python would not produce):
 
 * never a guessed value: anything not literal is unsupported with the reason (``x`` bound by a
-  call, in a branch, in a loop, as a fixture, ...); 1, 1.0 and True stay distinct values;
+  call, in a branch, in a loop, a fixture not defined in the file or its conftest files, ...); 1, 1.0
+  and True stay distinct values (fixtures, setups and functions passed as values: :mod:`specguard.fixtures`,
+  :func:`function_value`);
 * only unconditional assertions: inside ``if``/``while``/``try``/``match``, loops that cannot be
   unrolled, unknown ``with`` blocks (which may suppress failures) and nested functions, they are
   unsupported; so is everything after a possible early exit (``return``, ``raise``,
@@ -104,7 +106,7 @@ Soundness rules (SpecGuard must never certify a conflict Python would not produc
 
 Assumptions (stated by every certificate): the implementation returns plain data and is
 deterministic in its arguments (it does not depend on state the tests change in ways not seen
-here: fixtures defined in other files, ``conftest.py``, plugins, command-line options).
+here: fixtures of plugins or of conftest files outside the task folder, command-line options).
 
 Test names are pytest's (``Class::method``); ``only_tests`` entries may be pytest node ids
 (``path::Class::test[id]``), Django/unittest ids (``test_x (pkg.mod.Class)``) or bare names.  A
