@@ -176,11 +176,9 @@ def _prepare_conftest(conf: _Ctx) -> None:
 def applies_to(conftest_path: str, test_path: str) -> bool:
     """Whether pytest loads ``conftest_path`` for ``test_path``: it sits in the test file's folder or
     in a folder above it."""
-    conf_dir = os.path.normpath(os.path.dirname(conftest_path) or ".")
-    here = os.path.normpath(os.path.dirname(test_path) or ".")
-    if conf_dir == here or conf_dir == ".":
-        return True
-    return here.startswith(conf_dir.rstrip(os.sep) + os.sep)
+    conf_dir = os.path.abspath(os.path.dirname(conftest_path) or ".")
+    here = os.path.abspath(os.path.dirname(test_path) or ".")
+    return here == conf_dir or here.startswith(conf_dir.rstrip(os.sep) + os.sep)
 
 
 # =====================================================================================
@@ -481,11 +479,14 @@ def setup_attributes(ctx: _Ctx, test: _TestDef, outer: str | None = None) -> tup
     chain = _memo(ctx, ("chain", id(cls)), lambda: list(_with_bases(cls, ctx)))
     owner = _first_param(test.node)
     block: str | None = None
-    known = owner is not None and _self_only_read(ctx, test.node.body, owner, chain) is None \
-        and not _memo(ctx, ("other", id(cls)), lambda: any(_setup_fn(chain, (n,))[0] is not None
-                                                             for n in _OTHER_SETUPS)) \
-        and not _memo(ctx, ("fixture-sets", id(cls)), lambda: _fixture_sets_attributes(ctx, chain))
-    attrs = dict(_memo(ctx, ("constants", id(cls)), lambda: _class_constants(ctx, chain))) if known else {}
+    unknown = "the test has no `self` parameter" if owner is None else \
+        _self_only_read(ctx, test.node.body, owner, chain)
+    if unknown is None and _memo(ctx, ("other", id(cls)), lambda: any(_setup_fn(chain, (n,))[0] is not None
+                                                                         for n in _OTHER_SETUPS)):
+        unknown = "the class has an `asyncSetUp` or `setup` method (not read)"
+    if unknown is None and _memo(ctx, ("fixture-sets", id(cls)), lambda: _fixture_sets_attributes(ctx, chain)):
+        unknown = "a fixture method of the class sets attributes of the test object"
+    attrs = dict(_memo(ctx, ("constants", id(cls)), lambda: _class_constants(ctx, chain)))
     for names, key in ((_CLASS_SETUPS, "cls"), (_INSTANCE_SETUPS, "self")):
         fn, why = _memo(ctx, ("setup", id(cls), names), lambda: _setup_fn(chain, names))
         if fn is None:
@@ -493,15 +494,21 @@ def setup_attributes(ctx: _Ctx, test: _TestDef, outer: str | None = None) -> tup
         values, assigned, block_here = _run_setup(ctx, test, fn, outer)
         block = block or block_here
         if why is not None or assigned is None:
-            known = False
+            unknown = unknown or (f"`{fn.name}` is not read ({why})" if why else
+                                  f"`{fn.name}` does more than assign values to attributes")
             continue
         for name in assigned:                     # what the setup assigns hides what was there
             attrs.pop(name, None)
         for name, b in values.items():
-            if key == "self" or _never_stored_elsewhere(ctx, name, fn):
-                attrs[name] = b
-    if not known:
-        return {}, block
+            if key == "cls" and b.value is not None and not _never_stored_elsewhere(ctx, name, fn):
+                b = _opaque(f"set by `{fn.name}` and shared by the class's tests, but stored elsewhere in the file "
+                            "too (state carried between tests)", "param")
+            attrs[name] = b
+    if unknown is not None:
+        read = {n.attr for s in test.node.body for n in ast.walk(s) if isinstance(n, ast.Attribute)
+                and isinstance(n.value, ast.Name) and n.value.id == owner and isinstance(n.ctx, ast.Load)}
+        return {f"self.{n}": _opaque(f"set up before the test, but not read: {unknown}", "param")
+                for n in sorted(read)}, block
     return {f"self.{name}": b for name, b in attrs.items()}, block
 
 
@@ -568,6 +575,11 @@ def _run_setup(ctx: _Ctx, test: _TestDef, fn: ast.FunctionDef, outer: str | None
             assigned.add(name)
             if b.value is not None and not is_mutable(b.value):
                 values[name] = replace(b, origin="param", fn=None)
+            elif b.value is not None:
+                values[name] = _opaque(f"set by `{fn.name}` to a mutable value (what may change it is not "
+                                       "tracked)", "param")
+            else:
+                values[name] = _opaque(f"set by `{fn.name}`: {b.why}", "param")
     return values, assigned, block
 
 
