@@ -87,6 +87,16 @@ class _Level:
     autouse: list[str] = field(default_factory=list)
     unknown: str | None = None       # any name may be defined here (why)
     blocks: str | None = None        # a conftest that may change how every test under it runs (why)
+    symbols: Symbols | None = None
+
+    def elsewhere(self, name: str) -> bool:
+        """``name`` may be a fixture this body gets from elsewhere (an import, ``import *``, an
+        assignment, ``pytest_plugins``): pytest would find it here, so the search stops here."""
+        sym = self.symbols
+        if sym is None:
+            return True
+        return bool(sym.stars) or bool(sym.of("pytest_plugins")) or sym.unknown_writes(name) is not None \
+            or any(b.kind not in ("def", "class") for b in sym.of(name))
 
 
 def _levels(ctx: _Ctx, test: _TestDef) -> list[_Level]:
@@ -128,7 +138,7 @@ def _level(ctx: _Ctx, body: list[ast.stmt], what: str, method: bool, index: int,
     if key not in cache:
         cache[key] = _level_uncached(ctx, body, what, method, index, symbols)
     hit = cache[key]
-    return _Level(hit.what, hit.defs, hit.autouse, hit.unknown)
+    return _Level(hit.what, hit.defs, hit.autouse, hit.unknown, symbols=symbols)
 
 
 def _level_uncached(ctx: _Ctx, body: list[ast.stmt], what: str, method: bool, index: int, symbols) -> _Level:
@@ -215,6 +225,8 @@ class _Resolver:
                     return f"the fixture `{name}` is defined twice in {lvl.what} (lines {defs[0].fn.lineno} and " \
                            f"{defs[1].fn.lineno})"
                 return defs[0]
+            if lvl.elsewhere(name):
+                return None       # its value is not known (as one found nowhere), and outer levels do not apply
         return None
 
     def requested(self) -> tuple[list[str], str | None]:

@@ -441,3 +441,13 @@ def test_many_methods_with_setups_and_fixtures_stay_linear():
     b = _read(fx, conftests={"tests/conftest.py": "import pytest\n\n@pytest.fixture\ndef n():\n    return 3\n"})
     assert time.monotonic() - t < 8.0
     assert len(a.demands) == len(b.demands) == 1500
+
+
+@pytest.mark.parametrize("head", ["from helpers import n\n", "from helpers import *\n", "pytest_plugins = ['p']\n"])
+def test_a_fixture_the_module_may_import_hides_the_conftest_one(head):
+    """#12.1: pytest finds a fixture the test module imports (by name, through `import *`, or from
+    `pytest_plugins`) before the conftest's: its value is not known, never the conftest's."""
+    tf = _read(head + "import pytest\nfrom m import f\n\ndef test_a(n):\n    assert f(n) == 10\n",
+               conftests={"tests/conftest.py": "import pytest\n\n@pytest.fixture\ndef n():\n    return 3\n"})
+    assert not tf.demands, _demands(tf)
+    assert _reasons(tf) == ["argument `n` is not a literal (a fixture (its value is computed by pytest))"]
