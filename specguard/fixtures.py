@@ -379,7 +379,7 @@ class _Run:
             b = self.value(p, fx.level + 1 if p == name else 0)
             params[p] = b if b is not None else _opaque(f"the fixture `{p}` (its value is computed by pytest)", "fixture")
         body, split, problem = _split_body(fx)
-        if problem is not None:
+        if problem is not None and split != len(body):
             self.stop(f"the fixture {fx.where} is not read: {problem}")
             return _opaque(f"{why_not} is not read ({problem})", "fixture")
         shared = _shared_scope(fx.deco)
@@ -405,6 +405,8 @@ class _Run:
         if walker.block is not None and walker.block != self.r.outer:
             self.stop(f"the fixture {fx.where}, which runs before the test, may change what the test sees: "
                       f"{walker.block}")
+        if problem is not None:
+            return _opaque(f"{why_not} is not read ({problem})", "fixture")
         if value_node is None:
             return replace(_opaque("", "param"), value=V("none"), why="", mutable=False, groups=frozenset())
         b = walker.evaluate_rhs(value_node, value_node.lineno)
@@ -441,8 +443,8 @@ def _split_body(fx: _Fx) -> tuple[list[ast.stmt], int, str | None]:
     if facts is not None and facts.generator:
         yields = [n for n in _walk_all_local(body) if isinstance(n, (ast.Yield, ast.YieldFrom))]
         at = next((i for i, s in enumerate(body) if isinstance(s, ast.Expr) and isinstance(s.value, ast.Yield)), None)
-        if len(yields) != 1 or at is None:
-            return body, 0, "a generator fixture that does not `yield` once, at the top level of its body"
+        if len(yields) != 1 or at is None:    # run whole (for what it does), its value unknown
+            return body, len(body), "a generator fixture that does not `yield` once, at the top level of its body"
         return body, at, None
     at = next((i for i, s in enumerate(body) if isinstance(s, ast.Return)), len(body))
     if any(isinstance(n, ast.Return) for s in body[:at] for n in _walk_all_local([s])):

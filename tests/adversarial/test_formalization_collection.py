@@ -451,3 +451,18 @@ def test_a_fixture_the_module_may_import_hides_the_conftest_one(head):
                conftests={"tests/conftest.py": "import pytest\n\n@pytest.fixture\ndef n():\n    return 3\n"})
     assert not tf.demands, _demands(tf)
     assert _reasons(tf) == ["argument `n` is not a literal (a fixture (its value is computed by pytest))"]
+
+
+def test_a_yield_fixture_not_read_is_still_run_for_its_effects():
+    """#12.1: a generator fixture whose `yield` is inside a block has an unknown value, but what it
+    runs is still checked: a patch inside blocks the test; without one, assertions not using the
+    value are read."""
+    plain = "@pytest.fixture\ndef d():\n    with open('x') as fh:\n        yield fh.read()\n"
+    patched = "@pytest.fixture\ndef d(monkeypatch):\n    with open('x') as fh:\n        monkeypatch.setattr(m, 'f', len)\n" \
+              "        yield fh.read()\n"
+    body = "\ndef test_a(d):\n    assert m.f(3) == 10\n    assert m.f(d) == 1\n"
+    tf = _read("import pytest\nimport m\n\n" + plain + body)
+    assert _demands(tf) == ["f(3) == 10"]
+    assert any("is not read (a generator fixture" in r for r in _reasons(tf)), _reasons(tf)
+    tf = _read("import pytest\nimport m\n\n" + patched + body)
+    assert not tf.demands and tf.unsupported
