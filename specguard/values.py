@@ -252,7 +252,9 @@ def from_json(j: Any) -> V:
     if k == "dict":
         return V(k, tuple((from_json(a), from_json(b)) for a, b in j[1]))
     if k == FUNCTION:
-        return V(k, (str(j[1]), str(j[2])))
+        if len(j) != 3 or not isinstance(j[1], str) or not isinstance(j[2], str):
+            raise ValueError("a function value is [\"fn\", key, shown] with two strings")
+        return V(k, (j[1], j[2]))
     raise ValueError(f"unknown value tag: {k!r}")
 
 
