@@ -402,6 +402,10 @@ class _Run:
         walker = _Walker(fx.ctx, scope, "test", self.r.test.name, self.r.outer)
         fx.ctx.__dict__.setdefault("fixture_copies", []).append(body)    # keep copied nodes (ids stay unique)
         walker.run(body[:split])
+        changed = [p for p, pb in params.items() if pb.mutable and pb.value is not None
+                   and (scope.locals.get(p) is None or scope.locals[p].value is None)]
+        if changed:          # the value the test (or another fixture) gets from `p` may not be what it was
+            self.stop(f"the fixture {fx.where} may change the value of `{changed[0]}` it receives")
         if walker.block is not None and walker.block != self.r.outer:
             self.stop(f"the fixture {fx.where}, which runs before the test, may change what the test sees: "
                       f"{walker.block}")

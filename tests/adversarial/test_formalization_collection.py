@@ -466,3 +466,26 @@ def test_a_yield_fixture_not_read_is_still_run_for_its_effects():
     assert any("is not read (a generator fixture" in r for r in _reasons(tf)), _reasons(tf)
     tf = _read("import pytest\nimport m\n\n" + patched + body)
     assert not tf.demands and tf.unsupported
+
+
+def test_a_fixture_mutating_what_it_receives_blocks_the_test():
+    """#12.1: fixture `b` appends to the list of fixture `a` (one object per test): the test sees
+    `[1, 2, 3]`, not the `[1, 2]` `a` returned, so nothing is read from either."""
+    tf = _read("""
+        import pytest
+        from m import f
+
+        @pytest.fixture
+        def a():
+            return [1, 2]
+
+        @pytest.fixture
+        def b(a):
+            a.append(3)
+            return 0
+
+        def test_a(a, b):
+            assert f(a) == 3
+    """)
+    assert not tf.demands, _demands(tf)
+    assert any("may change the value of `a`" in r for r in _reasons(tf)), _reasons(tf)
