@@ -1191,6 +1191,9 @@ class _Walker:
         if self.denotes_entry(value):
             return _Binding(why=f"the function under test (bound at line {line})", origin="entry",
                             groups=_new_group())
+        if isinstance(value, ast.Lambda) and (fv := function_value(self, value)) is not None:
+            return _Binding(why=f"a lambda (bound at line {line}), a function value", origin="lambda", fn=fv,
+                            groups=_new_group())
         if self.is_target_call(value):
             s = self.call_subject(value)
             result = s.call if s.call is not None else (s.error or "not formalized")
@@ -2019,6 +2022,11 @@ def function_value(w: "_Walker", node: ast.expr) -> V | None:
         if node.id in _PURE_BUILTINS and _builtin_unshadowed(w, node.id):
             return V(vals_FUNCTION, (f"builtin:{node.id}", node.id))
         b = w.scope.binding(node.id)
+        if b is not None and b.origin == "lambda" and isinstance(b.fn, V):
+            # one evaluation of a lambda, bound to a name: the same object wherever the binding reaches
+            if w.scope.locals.get(node.id) is b or w.module_name_problem(node.id) is None:
+                return b.fn
+            return None
         fn = b.fn if b is not None and b.origin == "def" else None
         if fn is None or w.module_name_problem(node.id) is not None or fn.decorator_list \
                 or not _closed_function(w, fn.args, fn.body):

@@ -408,10 +408,12 @@ def test_functions_that_are_not_constants(arg):
 
 
 def test_shadowed_builtin_is_not_the_builtin():
-    """#12.4: `len` rebound in the test module (or `import *`) is not the builtin `len`."""
-    for head in ["len = lambda s: 0\n", "from helpers import *\n"]:
+    """#12.4: `len` rebound in the test module (or `import *`) is not the builtin `len` (bound to a
+    lambda, it is that lambda)."""
+    for head in ["len = lambda s: 0\n", "len = max\n", "from helpers import *\n"]:
         tf = _read("from m import f\n" + head + "\ndef test_a():\n    assert f(['bb'], key=len) == ['bb']\n")
-        assert not tf.demands, head
+        assert all("builtin:len" not in d.call.key() for d in tf.demands), head
+        assert bool(tf.demands) == head.startswith("len = lambda"), head
 
 
 def test_function_inputs_are_set_aside_with_a_spec_program(tmp_path):
@@ -489,3 +491,30 @@ def test_a_fixture_mutating_what_it_receives_blocks_the_test():
     """)
     assert not tf.demands, _demands(tf)
     assert any("may change the value of `a`" in r for r in _reasons(tf)), _reasons(tf)
+
+
+def test_a_lambda_bound_to_a_name_is_one_object_until_rebound():
+    """#12.4: `k = lambda ...` is one object wherever that binding reaches (two calls with `key=k`
+    are one input; a module-level one is shared by the tests); evaluating the lambda again (a new
+    assignment, a loop iteration) makes a new object, a new input."""
+    tf = _read("""
+        from m import f
+        K = lambda x: -x
+
+        def test_a():
+            k = lambda s: len(s)
+            assert f(['bb', 'a'], key=k) == ['a', 'bb']
+            assert f(['bb', 'a'], key=k) == ['a', 'bb']
+            k = lambda s: len(s)
+            assert f(['bb', 'a'], key=k) == ['a', 'bb']
+            for _ in range(2):
+                j = lambda s: len(s)
+                assert f(['bb', 'a'], key=j) == ['a', 'bb']
+
+        def test_b():
+            assert f([1, 2], key=K) == [2, 1]
+            assert f([1, 2], key=K) == [2, 1]
+    """)
+    keys = [d.call.key() for d in tf.demands]
+    assert len(keys) == 7
+    assert keys[0] == keys[1] and len({keys[1], keys[2], keys[3], keys[4]}) == 4 and keys[5] == keys[6]
