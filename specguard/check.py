@@ -16,6 +16,7 @@ from . import __version__, assumptions as assume, certcheck, emit, iterate, lean
 from .formalize_desc import formalize_description
 from .formalize_tests import formalize_tests
 from .twins import find_twins
+from .values import FUNCTION
 from .models import (Call, Claim, ClaimKind, DescFormalization, Demand, Expect, ExpectKind, InputFile, Loc, Task,
                      TestFormalization, Unsupported)
 from .llm import ModelSettings
@@ -399,6 +400,21 @@ def _stateful_calls(tf: TestFormalization, task: Task) -> TestFormalization:
                                  "unsupported": tf.unsupported + moved})
 
 
+def _function_inputs_aside(tf: TestFormalization) -> TestFormalization:
+    """With a spec program: test calls that pass a function (``key=len``, a lambda) become
+    unsupported, since the spec's semantics (``SpecGuard.Py``) is over plain data: what the spec
+    computes from a function's named constant is not what Python computes from the function."""
+    bad = [d for d in tf.demands if any(v.kind == FUNCTION for v in list(d.call.args) + [v for _, v in d.call.kwargs])]
+    if not bad:
+        return tf
+    moved = tuple(Unsupported(loc=d.loc, text=d.text, reason=(
+        f"`{d.call.source(40)}` passes a function: a spec program is evaluated over plain data only, so it is "
+        "not compared with calls that pass functions")) for d in bad)
+    ids = {id(d) for d in bad}
+    return tf.model_copy(update={"demands": tuple(d for d in tf.demands if id(d) not in ids),
+                                 "unsupported": tf.unsupported + moved})
+
+
 def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None,
             budget: int = speclang.DEFAULT_KERNEL_BUDGET, demands: tuple[Demand, ...] = (),
             spec_binds: bool = True) -> _Formal:
@@ -406,6 +422,8 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
     if demands:
         tf = tf.model_copy(update={"demands": tf.demands + tuple(demands)})
     tf = _stateful_calls(tf, task)
+    if spec is not None:
+        tf = _function_inputs_aside(tf)
     # keyword arguments bound by the description's own signature (or, with --spec and no
     # signature, the spec's parameters): f(1, b=2) is the input f(1, 2)
     sig = df.signature

@@ -101,7 +101,18 @@ def lean_val(v: V) -> str:
         return f"(Val.dict {lean_seq([f'(Val.pair {lean_val(a)} {lean_val(b)})' for a, b in v.val])})"
     if k == "obj":      # an argument no list/tuple/dict can be: a bare pair tagged with its type
         return f"(Val.pair (Val.str {lean_str(v.val[0])}) {lean_val(v.val[1])})"
+    if k == vals.FUNCTION:
+        return lean_function(v.val[0])
     raise TypeError(k)
+
+
+FUNCTION_TAG = "<function>"
+
+
+def lean_function(key: str) -> str:
+    """A function passed as an argument: ``pair (str "<function>") (str key)``, a shape no plain
+    value has (pairs occur only as the entries of a dict's tree), equal terms only for equal keys."""
+    return f"(Val.pair (Val.str {lean_str(FUNCTION_TAG)}) (Val.str {lean_str(key)}))"
 
 
 def lean_input(call: Call) -> str:

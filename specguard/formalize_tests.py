@@ -80,7 +80,9 @@ file; a tie gives no entry point (every assertion is then unsupported with that 
 Soundness rules (SpecGuard must never certify a conflict Python would not produce):
 
 * never a guessed value: anything not literal is unsupported with the reason (``x`` bound by a
-  call, in a branch, in a loop, as a fixture, ...); 1, 1.0 and True stay distinct values;
+  call, in a branch, in a loop, a fixture not defined in the file or its conftest files, ...); 1, 1.0
+  and True stay distinct values (fixtures, setups and functions passed as values: :mod:`specguard.fixtures`,
+  :func:`function_value`);
 * only unconditional assertions: inside ``if``/``while``/``try``/``match``, loops that cannot be
   unrolled, unknown ``with`` blocks (which may suppress failures) and nested functions, they are
   unsupported; so is everything after a possible early exit (``return``, ``raise``,
@@ -110,7 +112,7 @@ Soundness rules (SpecGuard must never certify a conflict Python would not produc
 
 Assumptions (stated by every certificate): the implementation returns plain data and is
 deterministic in its arguments (it does not depend on state the tests change in ways not seen
-here: fixtures defined in other files, ``conftest.py``, plugins, command-line options).
+here: fixtures of plugins or of conftest files outside the task folder, command-line options).
 
 Test names are pytest's (``Class::method``); ``only_tests`` entries may be pytest node ids
 (``path::Class::test[id]``), Django/unittest ids (``test_x (pkg.mod.Class)``) or bare names.  A
@@ -143,7 +145,7 @@ from .literals import NotLiteral, dotted_name, eval_iterable, eval_literal, eval
 from .load import UNRECOVERED_MARKER, check_utf8
 from .models import (Call, Demand, Expect, ExpectKind, Loc, TestFormalization, TestSource,
                      Unsupported)
-from .values import V, contains_nan, contains_obj, short_repr
+from .values import FUNCTION as vals_FUNCTION, V, contains_nan, contains_obj, short_repr
 
 __all__ = ["collected_tests", "formalize_tests", "infer_entry_point"]
 
@@ -230,14 +232,49 @@ def formalize_tests(sources: Sequence[TestSource], entry_point: str | None) -> T
         out = _Out()
         ctxs = {id(f): _Ctx(f, target, why, out) for f in parsed if f.source.kind == "python"}
         _one_source_module(list(ctxs.values()))
+        conftests = _attach_conftests(list(ctxs.values()))
         for source, f in zip(sources, files):
             if source.kind == "table":
                 _formalize_table(source, target, why, out)
             elif isinstance(f, Unsupported):
                 out.errors.append(f)
-            else:
+            elif ctxs[id(f)] not in conftests:
                 _formalize_file(f, target, why, out, ctxs[id(f)])
+        for c in conftests:
+            _finish_conftest(c)
         return out.result()
+
+
+def is_conftest(path: str) -> bool:
+    """A ``conftest.py``: read for the fixtures it defines (pytest never collects tests from it)."""
+    return path.replace("\\", "/").rsplit("/", 1)[-1] == "conftest.py"
+
+
+def _attach_conftests(ctxs: Sequence["_Ctx"]) -> list["_Ctx"]:
+    """Give each test file the conftest files pytest loads for it (closest folder first)."""
+    from .fixtures import applies_to
+    confs = [c for c in ctxs if is_conftest(c.file.path)]
+    for c in ctxs:
+        if c not in confs:
+            mine = [k for k in confs if applies_to(k.file.path, c.file.path)]
+            c.conftests = sorted(mine, key=lambda k: -len(k.file.path.replace("\\", "/").split("/")))
+    return confs
+
+
+def _finish_conftest(ctx: "_Ctx") -> None:
+    """A conftest's assertions are not tests: those no read test ran (in its fixtures) are
+    reported; all are counted."""
+    from .fixtures import _prepare_conftest
+    start = len(ctx.out.unsupported_)
+    _prepare_conftest(ctx)
+    f = ctx.file
+    keys = f.nodes[ast.Assert] + [c for c in f.nodes[ast.Call] if ctx.is_assertion_call(c)]
+    for key in keys:
+        if id(key) not in ctx.handled:
+            ctx.unsupported(key, "assertion in conftest.py outside a fixture that a read test runs")
+    ctx.out.assertions_total += len(keys)
+    ctx.out.assertions_read += sum(id(k) in ctx.read for k in keys)
+    ctx.out.sort_unsupported_from(start)
 
 
 def _one_source_module(ctxs: Sequence["_Ctx"]) -> None:
@@ -1174,6 +1211,9 @@ class _Walker:
         if self.denotes_entry(value):
             return _Binding(why=f"the function under test (bound at line {line})", origin="entry",
                             groups=_new_group())
+        if isinstance(value, ast.Lambda) and (fv := function_value(self, value)) is not None:
+            return _Binding(why=f"a lambda (bound at line {line}), a function value", origin="lambda", fn=fv,
+                            groups=_new_group())
         if self.is_target_call(value):
             s = self.call_subject(value)
             result = s.call if s.call is not None else (s.error or "not formalized")
@@ -1817,9 +1857,9 @@ class _Walker:
         """Exact argument values; one mutable object may not be passed twice."""
         exprs = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]
         try:
-            values = eval_literals(exprs, self.scope)
+            values = self.argument_values(exprs)
         except NotLiteral as e:
-            bad = self.first_bad_arg(exprs)
+            bad = self.first_bad_arg([x for x in exprs if function_value(self, x) is None])
             raise _Unsup(f"argument {_what(bad, e)}" if bad is not None else f"arguments are not literals: {e.reason}") from None
         groups = [self.groups_of(e) for e in exprs]
         if any(a & b for a, b in itertools.combinations(groups, 2)):
@@ -1841,6 +1881,15 @@ class _Walker:
         names = [k for k, _ in kwargs]
         need(len(names) == len(set(names)), "keyword argument given twice")
         return args, kwargs, frozenset().union(*groups) if groups else frozenset()
+
+    def argument_values(self, exprs: list[ast.expr]) -> list[V]:
+        """The exact values of a call's arguments: functions passed as values (``key=len``, a
+        lambda, a function of the test module) are named constants (:func:`function_value`)."""
+        fns = {i: v for i, e in enumerate(exprs) if (v := function_value(self, e)) is not None}
+        if not fns:
+            return eval_literals(exprs, self.scope)
+        rest = iter(eval_literals([e for i, e in enumerate(exprs) if i not in fns], self.scope))
+        return [fns[i] if i in fns else next(rest) for i in range(len(exprs))]
 
     def first_bad_arg(self, exprs: list[ast.expr]) -> ast.expr | None:
         for e in exprs:
@@ -2043,6 +2092,83 @@ class _Walker:
             if b is not None and b.value is None and b.origin in ("assign", "loop", "unbound"):
                 return f"assertion does not call `{target}` (`{n.id}` is not its result: {b.why})"
         return f"assertion does not call the function under test `{target}`"
+
+
+# -- functions as values (issue 12, item 4) ------------------------------------------------------
+
+# builtins whose result depends on their arguments only (no I/O, no identity, no hash seed)
+_PURE_BUILTINS = frozenset({
+    "abs", "all", "any", "ascii", "bin", "bool", "bytes", "callable", "chr", "dict", "divmod", "enumerate",
+    "filter", "float", "format", "frozenset", "hex", "int", "isinstance", "issubclass", "iter", "len", "list",
+    "map", "max", "min", "next", "oct", "ord", "pow", "range", "repr", "reversed", "round", "set", "sorted",
+    "str", "sum", "tuple", "type", "zip"})
+_BUILTIN_TYPES = {"str": str, "bytes": bytes, "list": list, "tuple": tuple, "dict": dict, "set": set,
+                  "frozenset": frozenset, "int": int, "float": float}
+
+
+def _builtin_unshadowed(w: "_Walker", name: str) -> bool:
+    """``name`` surely denotes the builtin: nothing in the file or the test binds it."""
+    sym = w.ctx.symbols
+    return (w.scope.binding(name) is None and sym is not None and not sym.of(name) and not sym.stars
+            and sym.unknown_writes(name) is None)
+
+
+def function_value(w: "_Walker", node: ast.expr) -> V | None:
+    """The named constant a function passed as an argument is (None: ``node`` is not one), keyed so
+    that equal keys mean the very same function object: a pure builtin by its name (``len``,
+    ``str.lower``), a function of the test module by its one binding (file, name, line), a lambda by
+    each evaluation of its expression (a new object every time).  A lambda or function is used
+    only when closed and plain (it reads nothing but its parameters, its locals and pure builtins;
+    no defaults, decorators, globals or yields): otherwise what it returns could change between
+    calls and one key could have two outcomes."""
+    path = w.ctx.file.path
+    if isinstance(node, ast.Name):
+        if node.id in _PURE_BUILTINS and _builtin_unshadowed(w, node.id):
+            return V(vals_FUNCTION, (f"builtin:{node.id}", node.id))
+        b = w.scope.binding(node.id)
+        if b is not None and b.origin == "lambda" and isinstance(b.fn, V):
+            # one evaluation of a lambda, bound to a name: the same object wherever the binding reaches
+            if w.scope.locals.get(node.id) is b or w.module_name_problem(node.id) is None:
+                return b.fn
+            return None
+        fn = b.fn if b is not None and b.origin == "def" else None
+        if fn is None or w.module_name_problem(node.id) is not None or fn.decorator_list \
+                or not _closed_function(w, fn.args, fn.body):
+            return None
+        return V(vals_FUNCTION, (f"def:{path}:{fn.name}:{fn.lineno}", fn.name))
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in _BUILTIN_TYPES \
+            and _builtin_unshadowed(w, node.value.id):
+        t = _BUILTIN_TYPES[node.value.id]
+        attr = getattr(t, node.attr, None)
+        if attr is None or node.attr.startswith("_") or not callable(attr) or getattr(t, node.attr) is not attr:
+            return None
+        name = f"{node.value.id}.{node.attr}"
+        return V(vals_FUNCTION, (f"builtin:{name}", name))
+    if isinstance(node, ast.Lambda) and _closed_function(w, node.args, [node.body]):
+        n = w.ctx.__dict__.get("_lambda_evaluations", 0) + 1
+        w.ctx._lambda_evaluations = n
+        return V(vals_FUNCTION, (f"lambda:{path}:{node.lineno}:{node.col_offset}#{n}",
+                                 f"<lambda at line {node.lineno}>"))
+    return None
+
+
+def _closed_function(w: "_Walker", args: ast.arguments, body: list[ast.AST]) -> bool:
+    if args.defaults or any(d is not None for d in args.kw_defaults):
+        return False
+    bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg] if a is not None}
+    loads: set[str] = set()
+    for n in _walk_all(body):
+        if isinstance(n, (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.Await, ast.ClassDef)):
+            return False
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.decorator_list:
+            return False
+        if isinstance(n, ast.arg):
+            bound.add(n.arg)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            bound.add(n.name)
+        elif isinstance(n, ast.Name):
+            (loads if isinstance(n.ctx, ast.Load) else bound).add(n.id)
+    return all(x in bound or (x in _PURE_BUILTINS and _builtin_unshadowed(w, x)) for x in loads)
 
 
 def _is_safe_qual(q: str) -> bool:
@@ -2818,12 +2944,40 @@ def _run_test(ctx: _Ctx, test: _TestDef, selection: _Selection) -> None:
     facts = ctx.file.facts[id(test.node)]
     local_names = frozenset(facts.names)
     block = _test_block(ctx, test, facts.generator)
+    bracketed = selection.active and any(s.bracket is not None for s in selection.matches(test))
     for row, row_block in rows_to_run:
-        scope = _Scope(ctx.module, local_names)
-        for name, b in _parameters(test, row).items():
-            scope.bind(name, b)
         reason = block or row_block or ("test is marked skip/xfail" if row.skip else None)
-        _guarded(ctx, test.node.body, lambda: _Walker(ctx, scope, "test", test.name, reason).run(test.node.body))
+        for values, run_block in _setup_runs(ctx, test, row, reason, bracketed):
+            scope = _Scope(ctx.module, local_names)
+            for name, b in _parameters(test, row).items():
+                scope.bind(name, values.get(name, b) if name not in row.values else b)
+            for name, b in values.items():
+                if name.startswith("self."):
+                    scope.bind(name, b)
+            why = reason or run_block
+            _guarded(ctx, test.node.body, lambda: _Walker(ctx, scope, "test", test.name, why).run(test.node.body))
+
+
+def _setup_runs(ctx: _Ctx, test: _TestDef, row: _Row, reason: str | None,
+                bracketed: bool) -> list[tuple[dict[str, _Binding], str | None]]:
+    """The runs of one row over what is set up before the test (:mod:`specguard.fixtures`): the
+    bindings of its fixture parameters and ``self.NAME`` attributes, and why a run's assertions do
+    not count."""
+    from . import fixtures
+    out: list[tuple[dict[str, _Binding], str | None]] = []
+    try:
+        runs = fixtures.fixture_runs(ctx, test, row, reason)
+        attrs, setup_block = fixtures.setup_attributes(ctx, test, reason)
+    except RecursionError:
+        return [({}, _TOO_DEEP)]
+    if not runs:
+        return [({}, "a fixture's `params` list is empty (pytest skips the test)")]
+    for run in runs:
+        why = run.block or setup_block
+        if why is None and bracketed and run.fixture_params:
+            why = "cannot tell whether this case of the fixture params is among the selected tests"
+        out.append(({**run.values, **attrs}, why))
+    return out
 
 
 _TOO_DEEP = "the code is nested too deeply to be analysed"
@@ -2854,7 +3008,9 @@ def _parameters(test: _TestDef, row: _Row) -> dict[str, _Binding]:
 def _test_block(ctx: _Ctx, test: _TestDef, generator: bool) -> str | None:
     """Why none of a test's assertions count, if so."""
     fn = test.node
-    module_marks = _pytestmarks(ctx.file.tree.body)
+    module_marks = ctx.__dict__.get("_module_marks")
+    if module_marks is None:
+        module_marks = ctx._module_marks = _pytestmarks(ctx.file.tree.body)
     marks = [d for d in test.decorators if not _is_parametrize(ctx, d)] + test.class_marks + module_marks
     for d in test.decorators:
         q = _mark_name(ctx, d)

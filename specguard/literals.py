@@ -344,6 +344,19 @@ class _Evaluator:
         _check_size(size)
         return _R(v, size)
 
+    def ev_Attribute(self, node: ast.Attribute) -> _R:
+        """``self.x`` / ``cls.x``: an attribute a setup bound to an exact value is looked up in the
+        environment under its dotted name (only names that hold one; a parse never makes such a name)."""
+        d = dotted_name(node)
+        if d is None or d.split(".")[0] not in ("self", "cls") or self.env is None or d not in self.env:
+            raise NotLiteral(f"{_describe(node)} is not a literal")
+        v = self.env[d]
+        size, mutable = _env_info(v)
+        if mutable:
+            raise NotLiteral(f"`{d}` holds a mutable value")
+        _check_size(size)
+        return _R(v, size)
+
     # -- comprehensions over exact values ---------------------------------------------------------
     def ev_ListComp(self, node: ast.ListComp) -> _R:
         return _container("list", self.comprehension(node.generators, lambda: [self.ev(node.elt)]))

@@ -1708,6 +1708,42 @@ def _toml_key_line(text: str, key: str) -> int | None:
     return text.count("\n", 0, m.start()) + 1 if m else None
 
 
+def _conftests(sources: Sequence[TestSource], folder: str, root: str) -> tuple[list[TestSource], list[InputFile]]:
+    """The ``conftest.py`` files pytest loads for the test files of a task folder: the one beside
+    each test file and those above it, up to the task folder itself (never outside it; only regular
+    files whose links stay inside).  They are read as the fixtures they define, never as tests."""
+    seen = {os.path.realpath(s.path) for s in sources}
+    top = os.path.normpath(folder)
+    found: list[str] = []
+    for s in sources:
+        here = os.path.normpath(os.path.dirname(s.path))
+        while True:
+            cand = os.path.join(here, "conftest.py")
+            if _inside(here, root) and cand not in found and os.path.realpath(cand) not in seen:
+                try:
+                    regular = stat.S_ISREG(os.stat(cand).st_mode)
+                except (OSError, ValueError):
+                    regular = False
+                if regular and _inside(cand, root):
+                    found.append(cand)
+                    seen.add(os.path.realpath(cand))
+            up = os.path.normpath(os.path.dirname(here) or ".")
+            if here == top or up == here or not _inside(up, root):
+                break
+            here = up
+    out: list[TestSource] = []
+    inputs: list[InputFile] = []
+    for cand in sorted(found):
+        raw = _read_bytes(cand, what="conftest file")
+        try:
+            text: str | None = _decode(raw, cand)
+        except InputError:
+            text = None
+        out.append(TestSource(kind="python", path=cand, text=text))
+        inputs.append(InputFile(path=cand, sha256=_sha256(raw), role="tests"))
+    return out, inputs
+
+
 def load_task_dir(path: str) -> Task:
     """A task folder holding ``task.toml``::
 
@@ -1807,7 +1843,9 @@ def load_task_dir(path: str) -> Task:
         inputs.append(InputFile(path=f"{toml_path}#description_text",
                                 sha256=_sha256(desc_text.encode("utf-8")), role="description"))
     sources, test_inputs = _load_test_paths(tests, base=path, root=root)
-    inputs.extend(test_inputs)
+    conf_sources, conf_inputs = _conftests(sources, path, root)
+    sources += conf_sources
+    inputs.extend(test_inputs + conf_inputs)
     task_id = data.get("id") or os.path.basename(os.path.normpath(os.path.abspath(path)))
     return Task(id=task_id, description=desc_text, description_path=desc_path, description_line_offset=offset,
                 tests=tuple(sources), entry_point=data.get("entry_point"), inputs=tuple(inputs), labels=labels)

@@ -38,6 +38,10 @@ from fractions import Fraction
 from typing import Any, Iterable
 
 KINDS = ("none", "bool", "int", "float", "str", "bytes", "list", "tuple", "dict", "set", "frozenset")
+FUNCTION = "fn"
+"""A function passed as an argument (``key=len``, a lambda, a function of the test module): ``val``
+is ``(key, shown)``; equal keys only for the very same function object (issue 12, item 4).  Only
+an input: never a result or an expected value, never inside a container."""
 CLASS_KINDS = ("none", "int", "rat", "inf", "nan", "str", "bytes", "list", "tuple", "dict", "set")
 
 
@@ -197,8 +201,8 @@ def canon(v: V) -> V:
     if k in ("set", "frozenset"):
         elems = {sort_key(c): c for c in (canon(x) for x in v.val)}
         return V("set", tuple(elems[key] for key in sorted(elems)))
-    if k in ("rat", "inf", "nan"):
-        return v
+    if k in ("rat", "inf", "nan", FUNCTION):
+        return v                      # a function equals only itself (`==` is identity)
     if k == "obj":
         raise TypeError(f"a {v.val[0]} object has no ==-class in the model (arguments only)")
     raise TypeError(f"unknown value kind: {k}")
@@ -234,6 +238,8 @@ def to_json(v: V) -> Any:
         return [k, [[to_json(a), to_json(b)] for a, b in v.val]]
     if k == "obj":
         return [k, v.val[0], to_json(v.val[1])]
+    if k == FUNCTION:
+        return [k, v.val[0], v.val[1]]
     raise TypeError(f"unknown value kind: {k}")
 
 
@@ -260,6 +266,10 @@ def from_json(j: Any) -> V:
         return V(k, tuple((from_json(a), from_json(b)) for a, b in j[1]))
     if k == "obj" and j[1] in OBJ_KINDS:
         return V(k, (j[1], from_json(j[2])))
+    if k == FUNCTION:
+        if len(j) != 3 or not isinstance(j[1], str) or not isinstance(j[2], str):
+            raise ValueError("a function value is [\"fn\", key, shown] with two strings")
+        return V(k, (j[1], j[2]))
     raise ValueError(f"unknown value tag: {k!r}")
 
 
@@ -305,6 +315,8 @@ def py_repr(v: V) -> str:
         if name == "range":
             return "range(" + ", ".join(py_repr(x) for x in payload.val) + ")"
         return f"{name}({py_repr(payload)})"
+    if k == FUNCTION:
+        return v.val[1]
     raise TypeError(k)
 
 

@@ -1,0 +1,520 @@
+"""Issue 12, item 1 (collection): what pytest and unittest set up before a test -- fixtures, their
+``params``, ``conftest.py`` files, ``setUp``/``setUpClass`` attributes -- is read as they run it, and
+every way it could change what the function under test sees (or which definition runs) leaves the
+test's assertions unsupported with the reason, never a guessed value.
+
+Reader-only cases call the real reader on real test text; cases asserting a verdict run the real
+pipeline (``specguard check`` through ``cli.main``) on a task folder, with the real Lean kernel."""
+
+import json
+import textwrap
+
+import pytest
+
+from specguard import cli, models
+from specguard.formalize_tests import formalize_tests
+
+DESC = "Return the square of n.\n\n>>> f(3)\n9\n"
+
+
+def _read(code: str, ep: str = "f", conftests: dict[str, str] | None = None, path: str = "tests/test_x.py"):
+    srcs = [models.TestSource(kind="python", path=path, text=textwrap.dedent(code))]
+    for p, text in (conftests or {}).items():
+        srcs.append(models.TestSource(kind="python", path=p, text=textwrap.dedent(text)))
+    return formalize_tests(srcs, ep)
+
+
+def _demands(tf) -> list[str]:
+    return [f"{d.call.source()} {d.expect.source()}" for d in tf.demands]
+
+
+def _reasons(tf) -> list[str]:
+    return [u.reason for u in tf.unsupported]
+
+
+def _task(tmp_path, files: dict[str, str], desc: str = DESC) -> dict:
+    (tmp_path / "task").mkdir()
+    root = tmp_path / "task"
+    (root / "task.toml").write_text('description = "README.md"\ntests = ["tests"]\nentry_point = "f"\n')
+    (root / "README.md").write_text(desc)
+    for name, text in files.items():
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text))
+    out = tmp_path / "out"
+    cli.main(["check", str(root), "--out", str(out), "-q"])
+    return json.loads((out / "result.json").read_text())
+
+
+# -- fixtures: values -------------------------------------------------------------------------------
+
+def test_conftest_fixture_value_gives_a_certified_conflict(tmp_path):
+    """#12.1: a fixture of the `conftest.py` beside the tests binds the test's parameter: `f(n) == 10`
+    with `n = 3` from the fixture contradicts the doctest `f(3) -> 9` (certified by the kernel)."""
+    r = _task(tmp_path, {
+        "tests/conftest.py": "import pytest\n\n@pytest.fixture\ndef n():\n    return 3\n",
+        "tests/test_f.py": "from sol import f\n\ndef test_a(n):\n    assert f(n) == 10\n",
+    })
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+    assert r["coverage"]["assertions_read"] == r["coverage"]["assertions_total"] == 1
+
+
+def test_module_fixture_wins_over_conftest(tmp_path):
+    """#12.1: pytest's closest definition wins: the test module's `n` (9 squared... 3) over the
+    conftest's (4); the test agrees with the doctest, so no conflict is certified."""
+    r = _task(tmp_path, {
+        "tests/conftest.py": "import pytest\n\n@pytest.fixture\ndef n():\n    return 4\n",
+        "tests/test_f.py": "import pytest\nfrom sol import f\n\n@pytest.fixture\ndef n():\n    return 3\n\n"
+                           "def test_a(n):\n    assert f(n) == 9\n",
+    })
+    assert r["verdict"] != "conflict", r["reason"]
+    assert r["coverage"]["assertions_read"] == 1
+
+
+def test_resolution_order_class_module_conftest():
+    """#12.1: class fixture > module fixture > nearest conftest > conftest above; a fixture asking
+    for its own name gets the next definition out."""
+    tf = _read("""
+        import pytest
+        from m import f
+
+        @pytest.fixture
+        def a():
+            return 2
+
+        @pytest.fixture
+        def b(b):
+            return b + 100
+
+        class TestK:
+            @pytest.fixture
+            def a(self):
+                return 1
+
+            def test_k(self, a, b, c):
+                assert f(a, b, c) == 0
+
+        def test_m(a, c):
+            assert f(a, c) == 0
+    """, conftests={"tests/conftest.py": "import pytest\n@pytest.fixture\ndef c():\n    return 'near'\n"
+                                          "@pytest.fixture\ndef b():\n    return 5\n",
+                    "conftest.py": "import pytest\n@pytest.fixture\ndef c():\n    return 'far'\n",
+                    "other/conftest.py": "import pytest\n@pytest.fixture\ndef c():\n    return 'sibling'\n"})
+    assert _demands(tf) == ["f(1, 105, 'near') == 0", "f(2, 'near') == 0"], _reasons(tf)
+
+
+def test_yield_fixture_dependencies_and_params():
+    """#12.1: a `yield` fixture's value, fixtures requesting fixtures (one object per test: the
+    same list for both names), `params=[...]` with `request.param` (one run per entry)."""
+    tf = _read("""
+        import pytest
+        from m import f
+
+        @pytest.fixture
+        def xs():
+            v = [1, 2]
+            yield v
+            v.clear()
+
+        @pytest.fixture
+        def pair(xs):
+            return (xs, 0)
+
+        @pytest.fixture(params=[1, 'a'])
+        def p(request):
+            return request.param
+
+        def test_a(xs):
+            assert f(xs) == 3
+
+        def test_b(p):
+            assert f(p) == 0
+
+        def test_c(xs, pair):
+            assert f(xs, pair) == 0
+    """)
+    assert _demands(tf) == ["f([1, 2]) == 3", "f(1) == 0", "f('a') == 0"]
+    assert any("share one mutable object" in r for r in _reasons(tf)), _reasons(tf)
+
+
+def test_parametrize_overrides_a_fixture_of_the_same_name():
+    """#12.1: direct parametrization of an argument name wins over the fixture of that name, also
+    for fixtures that request it."""
+    tf = _read("""
+        import pytest
+        from m import f
+
+        @pytest.fixture
+        def n():
+            return 100
+
+        @pytest.fixture
+        def m(n):
+            return n + 1
+
+        @pytest.mark.parametrize('n', [1])
+        def test_a(n, m):
+            assert f(n, m) == 0
+    """)
+    assert _demands(tf) == ["f(1, 2) == 0"]
+
+
+@pytest.mark.parametrize("fixture, why", [
+    # a module-level list returned by the fixture: every test gets the same object
+    ("DATA = [1, 2]\n\n@pytest.fixture\ndef d():\n    return DATA\n", "module-level mutable value"),
+    # a list built once per module: shared between tests
+    ("@pytest.fixture(scope='module')\ndef d():\n    return [1, 2]\n", "shared between tests"),
+    # `params` entries are built once, when the decorator runs
+    ("@pytest.fixture(params=[[1, 2]])\ndef d(request):\n    return request.param\n", "shared between tests"),
+    # a value computed by a call
+    ("import random\n\n@pytest.fixture\ndef d():\n    return [random.random()]\n", "not a literal"),
+])
+def test_shared_or_computed_fixture_values_are_not_literals(fixture, why):
+    """#12.1: a mutable fixture value shared between tests (module value, wider scope, `params`
+    entry) or computed by a call is not a literal: a test or the function may change it."""
+    tf = _read("import pytest\nfrom m import f\n\n" + fixture + "\ndef test_a(d):\n    assert f(d) == 3\n")
+    assert not tf.demands
+    assert any(why in r for r in _reasons(tf)), _reasons(tf)
+
+
+# -- fixtures: what they run ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("fixture", [
+    # a call made for its effect before the test
+    "@pytest.fixture\ndef d():\n    random.seed(0)\n    return 3\n",
+    "@pytest.fixture(autouse=True)\ndef env():\n    os.environ['MODE'] = 'x'\n\n@pytest.fixture\ndef d():\n    return 3\n",
+    # a yield fixture whose setup patches
+    "@pytest.fixture\ndef d(monkeypatch):\n    monkeypatch.setenv('MODE', 'x')\n    yield 3\n",
+    # a fixture defined twice (which one runs?) and one under a name that is not a constant
+    "@pytest.fixture\ndef d():\n    return 3\n\n@pytest.fixture\ndef d():\n    return 4\n",
+    "N = 'd'\n\n@pytest.fixture(name=N)\ndef other():\n    return 4\n\n@pytest.fixture\ndef d():\n    return 3\n",
+    # `request` for more than its param; `request.param` without params
+    "@pytest.fixture\ndef d(request):\n    request.addfinalizer(print)\n    return 3\n",
+    "@pytest.fixture\ndef d(request):\n    return request.param\n",
+    # a stacked decorator: pytest runs what it returns
+    "def deco(fn):\n    return fn\n\n@pytest.fixture\n@deco\ndef d():\n    return 3\n",
+    # an early exit in the setup
+    "@pytest.fixture\ndef d():\n    if not os.environ.get('X'):\n        pytest.skip('no X')\n    return 3\n",
+])
+def test_fixtures_that_may_change_the_test_block_it(fixture):
+    """#12.1: a fixture that runs before the test and may skip it, patch, change global state, make
+    a call for its effect, or whose definition cannot be told, leaves the test unsupported."""
+    tf = _read("import os\nimport random\nimport pytest\nfrom m import f\n\n" + fixture
+               + "\ndef test_a(d):\n    assert f(3) == 10\n")
+    assert not tf.demands, _reasons(tf)
+    assert tf.unsupported
+
+
+def test_conftest_hooks_and_autouse_effects_block_the_tests_below():
+    """#12.1: a conftest defining a pytest hook (it may skip or reorder tests) or an autouse fixture
+    with an effect blocks the tests under it, not those beside it."""
+    hook = {"tests/a/conftest.py": "def pytest_collection_modifyitems(items):\n    items.clear()\n"}
+    tf = _read("from m import f\n\ndef test_a():\n    assert f(3) == 10\n", conftests=hook, path="tests/a/test_x.py")
+    assert not tf.demands and any("pytest_collection_modifyitems" in r for r in _reasons(tf))
+    tf = _read("from m import f\n\ndef test_a():\n    assert f(3) == 10\n", conftests=hook, path="tests/b/test_x.py")
+    assert _demands(tf) == ["f(3) == 10"]
+    auto = {"tests/conftest.py": "import pytest, m\n\n@pytest.fixture(autouse=True)\ndef fake():\n"
+                                 "    m.f = lambda n: 10\n"}
+    tf = _read("import m\n\ndef test_a():\n    assert m.f(3) == 10\n", conftests=auto)
+    assert not tf.demands and tf.unsupported
+
+
+def test_conftest_outside_the_task_folder_is_not_loaded(tmp_path):
+    """#12.1: only conftest files inside the task folder are read (beside the tests and above them)."""
+    (tmp_path / "conftest.py").write_text("import pytest\n\n@pytest.fixture\ndef n():\n    return 3\n")
+    r = _task(tmp_path, {"tests/test_f.py": "from sol import f\n\ndef test_a(n):\n    assert f(n) == 10\n"})
+    assert r["verdict"] != "conflict"
+    assert any("fixture" in u["reason"] for u in r["unsupported"]), r["unsupported"]
+
+
+# -- setUp / setUpClass ---------------------------------------------------------------------------
+
+def test_setup_attributes_give_a_certified_conflict(tmp_path):
+    """#12.1: `self.n = 3` in setUp, read as `self.n` in the test: `f(self.n) == 10` contradicts
+    the doctest `f(3) -> 9`."""
+    r = _task(tmp_path, {"tests/test_f.py": """
+        import unittest
+        from sol import f
+
+        class T(unittest.TestCase):
+            def setUp(self):
+                self.n = 3
+
+            def test_a(self):
+                self.assertEqual(f(self.n), 10)
+    """})
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+
+
+@pytest.mark.parametrize("code", [
+    # the test changes the attribute, or calls a method that may
+    "    def setUp(self):\n        self.n = 3\n\n    def test_a(self):\n        self.n = 4\n        self.assertEqual(f(self.n), 10)\n",
+    "    def setUp(self):\n        self.n = 3\n\n    def bump(self):\n        self.n = 4\n\n"
+    "    def test_a(self):\n        self.bump()\n        self.assertEqual(f(self.n), 10)\n",
+    # the test object is handed to a function that may change it
+    "    def setUp(self):\n        self.n = 3\n\n    def test_a(self):\n        helper(self)\n        self.assertEqual(f(self.n), 10)\n",
+    # a mutable value: the function under test may change it between tests (class) or calls
+    "    @classmethod\n    def setUpClass(cls):\n        cls.n = [3]\n\n    def test_a(self):\n        self.assertEqual(f(self.n), 10)\n",
+    "    def setUp(self):\n        self.n = [3]\n\n    def test_a(self):\n        self.assertEqual(f(self.n), 10)\n",
+    # a shared class value another test changes (state carried between tests)
+    "    n = 3\n\n    def test_0(self):\n        type(self).n = 4\n\n    def test_a(self):\n        self.assertEqual(f(self.n), 10)\n",
+    "    @classmethod\n    def setUpClass(cls):\n        cls.n = 3\n\n    def test_0(self):\n        setattr(type(self), 'n', 4)\n\n"
+    "    def test_a(self):\n        self.assertEqual(f(self.n), 10)\n",
+    # setUp computes the value, hiding the class constant
+    "    n = 3\n\n    def setUp(self):\n        self.n = compute()\n\n    def test_a(self):\n        self.assertEqual(f(self.n), 10)\n",
+    # a setup that makes a call for its effect
+    "    def setUp(self):\n        random.seed(0)\n        self.n = 3\n\n    def test_a(self):\n        self.assertEqual(f(self.n), 10)\n",
+    # several setups through super(): which ones run is not read
+    "    def setUp(self):\n        super().setUp()\n        self.m = 1\n\n    def test_a(self):\n        self.assertEqual(f(self.n), 10)\n",
+    # an object built in setUp stays unsupported (issue 13)
+    "    def setUp(self):\n        self.s = Stack()\n\n    def test_a(self):\n        self.assertEqual(f(self.s), 10)\n",
+])
+def test_setup_values_that_may_change_are_not_literals(code):
+    """#12.1: a setup value is a literal only when it is immutable and nothing else can change it
+    (the test, a method, another test through the class, the setup's own effects)."""
+    head = "class Base(unittest.TestCase):\n    def setUp(self):\n        self.n = 3\n\nclass T(Base):\n" \
+        if "super()" in code else "class T(unittest.TestCase):\n"
+    tf = _read("import random\nimport unittest\nfrom m import f\n\n" + head + code)
+    assert not tf.demands, _demands(tf)
+    assert tf.unsupported
+
+
+def test_setup_class_and_body_constants():
+    """#12.1: precedence of what `self.NAME` reads: setUp over setUpClass over the class body (the
+    derived class's over the base's)."""
+    tf = _read("""
+        import unittest
+        from m import f
+
+        class Base(unittest.TestCase):
+            a = 1
+            b = 1
+            c = 1
+
+        class T(Base):
+            b = 2
+
+            @classmethod
+            def setUpClass(cls):
+                cls.c = 3
+                cls.d = 3
+
+            def setUp(self):
+                self.d = 4
+
+            def test_a(self):
+                self.assertEqual(f(self.a, self.b, self.c, self.d), 0)
+    """)
+    assert _demands(tf) == ["f(1, 2, 3, 4) == 0"], _reasons(tf)
+
+
+def test_subtest_iterations_each_count_and_statements_once():
+    """#12.1: every iteration under `self.subTest` is a demand (subTest does not stop at the first
+    failure: each must pass for the test to pass); the coverage counts the statement once."""
+    tf = _read("""
+        import unittest
+        from m import f
+
+        class T(unittest.TestCase):
+            def test_a(self):
+                for i in [1, 2, 3]:
+                    with self.subTest(i=i):
+                        self.assertEqual(f(i), i * i)
+    """)
+    assert _demands(tf) == ["f(1) == 1", "f(2) == 4", "f(3) == 9"]
+    assert (tf.assertions_read, tf.assertions_total) == (1, 1)
+
+
+# -- #12.4: functions as values -------------------------------------------------------------------
+
+def _check_files(tmp_path, tests: str, extra: list[str] = (), desc: str = "Sort xs by key.\n") -> tuple[dict, str]:
+    (tmp_path / "d.md").write_text(desc)
+    (tmp_path / "test_k.py").write_text(textwrap.dedent(tests))
+    out = tmp_path / "out"
+    cli.main(["check", "--description", str(tmp_path / "d.md"), "--tests", str(tmp_path / "test_k.py"),
+              "--entry-point", "f", "--out", str(out), "-q", *extra])
+    return json.loads((out / "result.json").read_text()), str(out)
+
+
+def test_same_builtin_key_twice_is_a_certified_conflict_and_verifies(tmp_path):
+    """#12.4: `key=len` is the very same object in both tests: the two expectations conflict,
+    certified by the kernel, and `specguard verify --inputs` re-derives it (the function's constant
+    goes through emit, prove and verify's shape checks unchanged)."""
+    r, out = _check_files(tmp_path, """
+        from m import f
+
+        def test_a():
+            assert f(["bb", "a"], key=len) == ["a", "bb"]
+
+        def test_b():
+            assert f(["bb", "a"], key=len) == ["bb", "a"]
+    """)
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+    assert cli.main(["verify", out, "--inputs", str(tmp_path / "d.md"), str(tmp_path / "test_k.py")]) == 0
+
+
+def test_each_lambda_evaluation_is_a_new_object(tmp_path):
+    """#12.4: two evaluations of a lambda (even the same text, in a loop or in two tests) are
+    distinct objects: distinct inputs, so their different expectations are no certified conflict."""
+    r, _ = _check_files(tmp_path, """
+        from m import f
+
+        def test_a():
+            assert f(["bb", "a"], key=lambda s: len(s)) == ["a", "bb"]
+
+        def test_b():
+            for want in [["bb", "a"], ["a", "bb"]]:
+                assert f(["bb", "a"], key=lambda s: len(s)) == want
+    """)
+    assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
+    assert r["coverage"]["assertions_read"] == 2
+
+
+def test_module_function_key_is_its_one_binding():
+    """#12.4: a function of the test module bound once is one object in every test (one key);
+    rebound, decorated, with defaults, or reading a module name (its value may change between
+    calls), it is not a constant."""
+    tf = _read("""
+        from m import f
+
+        def neg(x):
+            return -x
+
+        def test_a():
+            assert f([1, 2], key=neg) == [2, 1]
+            assert f([1, 2], key=str.lower) == [2, 1]
+    """)
+    keys = [d.call.key() for d in tf.demands]
+    assert len(keys) == 2 and '"def:tests/test_x.py:neg:4"' in keys[0] and '"builtin:str.lower"' in keys[1]
+    for defn in ["def neg(x):\n    return -x\n\nneg = abs\n",
+                 "def neg(x, k=[]):\n    return -x\n",
+                 "OFF = 1\n\ndef neg(x):\n    return OFF - x\n",
+                 "def deco(fn):\n    return fn\n\n@deco\ndef neg(x):\n    return -x\n"]:
+        tf = _read("from m import f\n\n" + defn + "\ndef test_a():\n    assert f([1, 2], key=neg) == [2, 1]\n")
+        assert not tf.demands, defn
+
+
+@pytest.mark.parametrize("arg", [
+    "print", "input", "id", "hash",                 # impure or identity-dependent builtins
+    "lambda x: OFF + x",                          # a lambda reading a module name
+    "lambda x, k=[]: x",                          # a lambda with a (shared, mutable) default
+    "dict.fromkeys",                              # a new bound method object at each access
+])
+def test_functions_that_are_not_constants(arg):
+    """#12.4: only functions whose outcome depends on their arguments alone, and whose identity is
+    known, are named constants; the rest stay unsupported."""
+    tf = _read(f"from m import f\nOFF = 1\n\ndef test_a():\n    assert f([1, 2], key={arg}) == [2, 1]\n")
+    assert not tf.demands and tf.unsupported
+
+
+def test_shadowed_builtin_is_not_the_builtin():
+    """#12.4: `len` rebound in the test module (or `import *`) is not the builtin `len` (bound to a
+    lambda, it is that lambda)."""
+    for head in ["len = lambda s: 0\n", "len = max\n", "from helpers import *\n"]:
+        tf = _read("from m import f\n" + head + "\ndef test_a():\n    assert f(['bb'], key=len) == ['bb']\n")
+        assert all("builtin:len" not in d.call.key() for d in tf.demands), head
+        assert bool(tf.demands) == head.startswith("len = lambda"), head
+
+
+def test_function_inputs_are_set_aside_with_a_spec_program(tmp_path):
+    """#12.4: a spec program is evaluated over plain data (SpecGuard.Py): a call passing a function
+    is not compared with it (unsupported with the reason), never evaluated on the constant."""
+    (tmp_path / "spec.py").write_text("def reference(x: int, key: int) -> int:\n    return x\n")
+    (tmp_path / "test_k.py").write_text("from m import f\n\ndef test_a():\n    assert f(1, len) == 2\n")
+    out = tmp_path / "out"
+    cli.main(["check", "--spec", str(tmp_path / "spec.py"), "--tests", str(tmp_path / "test_k.py"),
+              "--entry-point", "f", "--out", str(out), "-q"])
+    r = json.loads((out / "result.json").read_text())
+    assert r["verdict"] != "conflict"
+    assert any("passes a function" in u["reason"] for u in r["unsupported"]), r["unsupported"]
+
+
+def test_many_methods_with_setups_and_fixtures_stay_linear():
+    """#12.1 (bounded work, as #11.18): a class of 1500 test methods with setUp and class constants,
+    and 1500 tests requesting a conftest fixture, are read in seconds (each question about the
+    class or the fixtures is answered once per file, not once per test)."""
+    import time
+    cls = "import unittest\nfrom m import f\n\nclass T(unittest.TestCase):\n    K = 1\n    def setUp(self):\n" \
+          "        self.x = 2\n\n" + "".join(f"    def test_{i}(self):\n        self.assertEqual(f(self.x, {i}), {i})\n"
+                                         for i in range(1500))
+    fx = "from m import f\n\n" + "".join(f"def test_{i}(n):\n    assert f(n, {i}) == {i}\n" for i in range(1500))
+    t = time.monotonic()
+    a = _read(cls)
+    b = _read(fx, conftests={"tests/conftest.py": "import pytest\n\n@pytest.fixture\ndef n():\n    return 3\n"})
+    assert time.monotonic() - t < 8.0
+    assert len(a.demands) == len(b.demands) == 1500
+
+
+@pytest.mark.parametrize("head", ["from helpers import n\n", "from helpers import *\n", "pytest_plugins = ['p']\n"])
+def test_a_fixture_the_module_may_import_hides_the_conftest_one(head):
+    """#12.1: pytest finds a fixture the test module imports (by name, through `import *`, or from
+    `pytest_plugins`) before the conftest's: its value is not known, never the conftest's."""
+    tf = _read(head + "import pytest\nfrom m import f\n\ndef test_a(n):\n    assert f(n) == 10\n",
+               conftests={"tests/conftest.py": "import pytest\n\n@pytest.fixture\ndef n():\n    return 3\n"})
+    assert not tf.demands, _demands(tf)
+    assert _reasons(tf) == ["argument `n` is not a literal (a fixture (its value is computed by pytest))"]
+
+
+def test_a_yield_fixture_not_read_is_still_run_for_its_effects():
+    """#12.1: a generator fixture whose `yield` is inside a block has an unknown value, but what it
+    runs is still checked: a patch inside blocks the test; without one, assertions not using the
+    value are read."""
+    plain = "@pytest.fixture\ndef d():\n    with open('x') as fh:\n        yield fh.read()\n"
+    patched = "@pytest.fixture\ndef d(monkeypatch):\n    with open('x') as fh:\n        monkeypatch.setattr(m, 'f', len)\n" \
+              "        yield fh.read()\n"
+    body = "\ndef test_a(d):\n    assert m.f(3) == 10\n    assert m.f(d) == 1\n"
+    tf = _read("import pytest\nimport m\n\n" + plain + body)
+    assert _demands(tf) == ["f(3) == 10"]
+    assert any("is not read (a generator fixture" in r for r in _reasons(tf)), _reasons(tf)
+    tf = _read("import pytest\nimport m\n\n" + patched + body)
+    assert not tf.demands and tf.unsupported
+
+
+def test_a_fixture_mutating_what_it_receives_blocks_the_test():
+    """#12.1: fixture `b` appends to the list of fixture `a` (one object per test): the test sees
+    `[1, 2, 3]`, not the `[1, 2]` `a` returned, so nothing is read from either."""
+    tf = _read("""
+        import pytest
+        from m import f
+
+        @pytest.fixture
+        def a():
+            return [1, 2]
+
+        @pytest.fixture
+        def b(a):
+            a.append(3)
+            return 0
+
+        def test_a(a, b):
+            assert f(a) == 3
+    """)
+    assert not tf.demands, _demands(tf)
+    assert any("may change the value of `a`" in r for r in _reasons(tf)), _reasons(tf)
+
+
+def test_a_lambda_bound_to_a_name_is_one_object_until_rebound():
+    """#12.4: `k = lambda ...` is one object wherever that binding reaches (two calls with `key=k`
+    are one input; a module-level one is shared by the tests); evaluating the lambda again (a new
+    assignment, a loop iteration) makes a new object, a new input."""
+    tf = _read("""
+        from m import f
+        K = lambda x: -x
+
+        def test_a():
+            k = lambda s: len(s)
+            assert f(['bb', 'a'], key=k) == ['a', 'bb']
+            assert f(['bb', 'a'], key=k) == ['a', 'bb']
+            k = lambda s: len(s)
+            assert f(['bb', 'a'], key=k) == ['a', 'bb']
+            for _ in range(2):
+                j = lambda s: len(s)
+                assert f(['bb', 'a'], key=j) == ['a', 'bb']
+
+        def test_b():
+            assert f([1, 2], key=K) == [2, 1]
+            assert f([1, 2], key=K) == [2, 1]
+    """)
+    keys = [d.call.key() for d in tf.demands]
+    assert len(keys) == 7
+    assert keys[0] == keys[1] and len({keys[1], keys[2], keys[3], keys[4]}) == 4 and keys[5] == keys[6]
