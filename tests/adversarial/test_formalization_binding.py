@@ -391,7 +391,7 @@ def test_hostile_test_file_is_read_in_bounded_time(code):
     import time
     t = time.monotonic()
     _read(code)
-    assert time.monotonic() - t < 8.0
+    assert time.monotonic() - t < 20.0     # each took minutes or hung; generous for a loaded machine
 
 
 # -- #11.10/#12.1: dynamic namespace calls that cannot rebind a name of the test module ----------------

@@ -441,7 +441,8 @@ def test_many_methods_with_setups_and_fixtures_stay_linear():
     t = time.monotonic()
     a = _read(cls)
     b = _read(fx, conftests={"tests/conftest.py": "import pytest\n\n@pytest.fixture\ndef n():\n    return 3\n"})
-    assert time.monotonic() - t < 8.0
+    # a generous bound (a loaded 2-core machine): quadratic work over 3000 tests takes minutes
+    assert time.monotonic() - t < 60.0
     assert len(a.demands) == len(b.demands) == 1500
 
 
