@@ -130,6 +130,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from . import objects
 from .bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from .errors import SpecGuardError
 from .literals import NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals, is_mutable
@@ -873,6 +874,7 @@ class _Walker:
         self.unroll = 1
         self.depth = 0          # helper calls being executed around this walker
         self.returned: str | None = None   # a helper's body ended by `return` (what follows is unreachable)
+        self.objects = objects.Tracker(self)   # fresh objects of the class under test and their histories
 
     # -- emission -------------------------------------------------------------------
     def demand(self, stmt: ast.AST, call: Call, expect: Expect) -> None:
@@ -891,11 +893,13 @@ class _Walker:
             self.stmt(stmt)
 
     def stmt(self, stmt: ast.stmt) -> None:
+        self.objects.before(stmt)
         handler = getattr(self, "stmt_" + type(stmt).__name__, None)
         if handler is None:
             self.opaque(stmt, f"the `{type(stmt).__name__.lower()}` statement at line {stmt.lineno}")
         else:
             handler(stmt)
+        self.objects.after(stmt)
         # `:=` binds in this scope wherever it stands in the statement (in a comprehension too)
         for n in _walk_local(stmt):
             if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
@@ -1045,6 +1049,7 @@ class _Walker:
     def opaque(self, stmt: ast.stmt, where: str, why: str = "") -> None:
         """A statement whose effect is not tracked: assertions inside are unsupported, names it
         assigns lose their values, and what follows a possible early exit inside is blocked."""
+        self.objects.opaque(stmt, where)
         self.ctx.unsupported_inside([stmt], self.block or f"inside {where}" + (f" ({why})" if why else ""))
         self.after(stmt)
         for name in self.ctx.stored_names(stmt):
@@ -1359,6 +1364,13 @@ class _Walker:
         return self.truth(stmt, expr, negate)
 
     def compare_chain(self, stmt: ast.AST, expr: ast.Compare, negate: bool) -> None:
+        if len(expr.ops) == 1 and isinstance(expr.ops[0], (ast.In, ast.NotIn)) and self.objects.active():
+            o = self.objects.contains.get(id(expr.comparators[0]))      # `x in s`: an observation of s
+            if isinstance(o, str):
+                raise _Unsup(o)
+            if o is not None:
+                holds = isinstance(expr.ops[0], ast.In) != negate
+                return self.demand(stmt, o, Expect(kind=ExpectKind.truthy if holds else ExpectKind.falsy))
         if negate and len(expr.ops) > 1:
             raise _Unsup("`not` of a chained comparison (either part may fail)")
         operands = [expr.left, *expr.comparators]
@@ -1649,6 +1661,8 @@ class _Walker:
                 and name not in self.scope)
 
     def is_target_call(self, node: ast.AST) -> bool:
+        if self.objects.active() and self.objects.observes(node):
+            return True
         if not isinstance(node, ast.Call) or not self.ctx.target:
             return False
         f = node.func
@@ -1679,6 +1693,10 @@ class _Walker:
         return s
 
     def subject(self, node: ast.expr) -> _Subject:
+        if self.objects.active():
+            o = self.objects.observation(node)
+            if o is not None:
+                return _Subject(True, error=o) if isinstance(o, str) else _Subject(True, call=o)
         if self.is_builtin_call(node, "len") and len(node.args) == 1 and not node.keywords:
             inner = self.subject(node.args[0])
             if not inner.involves or inner.error:
@@ -1699,6 +1717,9 @@ class _Walker:
         return _NOT_INVOLVED
 
     def call_subject(self, node: ast.Call) -> _Subject:
+        o = self.objects.observation(node) if self.objects.active() else None
+        if o is not None:
+            return _Subject(True, error=o) if isinstance(o, str) else _Subject(True, call=o)
         why = self.receiver_problem(node.func)
         if why is not None:
             return _Subject(True, error=why)
@@ -2719,7 +2740,9 @@ def _run_test(ctx: _Ctx, test: _TestDef, selection: _Selection) -> None:
         for name, b in _parameters(test, row).items():
             scope.bind(name, b)
         reason = block or row_block or ("test is marked skip/xfail" if row.skip else None)
-        _guarded(ctx, test.node.body, lambda: _Walker(ctx, scope, "test", test.name, reason).run(test.node.body))
+        walker = _Walker(ctx, scope, "test", test.name, reason)
+        objects.seed(walker, test)          # objects built by setUp / function-scoped fixtures
+        _guarded(ctx, test.node.body, lambda: walker.run(test.node.body))
 
 
 _TOO_DEEP = "the code is nested too deeply to be analysed"
