@@ -82,6 +82,14 @@ def lean_object_input(k: ObjectKey) -> str:
     return f"(Val.pair (Val.pair (Val.str {lean_str(MARKER)}) {lean_val(object_value(k))}) (Val.str {lean_str(k.cls)}))"
 
 
+def class_like(name: str | None) -> bool:
+    """Whether the entry point is read as a class (CapWords, as ``assumptions.object_results``
+    reads it): only then are its results tracked as fresh objects (a function's result bound to
+    a name stays a result)."""
+    return bool(name) and name.isidentifier() and name[0].isupper() and any(ch.islower() for ch in name) \
+        and not name.endswith(("Error", "Exception", "Warning"))
+
+
 def target_of(cls: str, e: ObjEvent) -> str:
     """How an observation's target reads in reports (``Stack.pop``, ``len(Stack)``)."""
     if e.kind in ("call", "attr", "setattr"):
@@ -170,7 +178,7 @@ class Tracker:
         self.nodes.clear()
         self.contains.clear()
         self.uses = []
-        if self.w.mode != "module" and self.w.ctx.target:
+        if self.w.mode != "module" and class_like(self.w.ctx.target):
             region = self._region(stmt)
             if region:
                 self._scan(stmt, region)
@@ -538,7 +546,7 @@ class Tracker:
             self.derived.pop(k, None)
 
     def _construct(self, stmt: ast.stmt) -> None:
-        if self.w.mode == "module" or not self.w.ctx.target:
+        if self.w.mode == "module" or not class_like(self.w.ctx.target):
             return
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             t, v = stmt.targets[0], stmt.value
@@ -626,7 +634,7 @@ def seed(walker: Any, test: Any) -> None:
     ``setup_method``), and parameters that name a function-scoped fixture of the file returning a
     fresh construction."""
     ctx = walker.ctx
-    if not ctx.target or walker.block is not None:
+    if not class_like(ctx.target) or walker.block is not None:
         return
     if test.method and test.classes:
         _seed_setup(walker, test.classes[-1])
@@ -903,7 +911,8 @@ def doctest_sessions(examples: list, ctx: Any, out: Any) -> set[int]:
     from . import formalize_desc as fd
     target = ctx.target
     consumed: set[int] = set()
-    if not target:
+    if not class_like(target) and not (ctx.stub and re.search(rf"^\s*class\s+{re.escape(target or '?')}\b",
+                                                             "\n".join(out.lines), re.M)):
         return consumed
     sessions: dict[int, list] = {}
     for ex in examples:
@@ -982,9 +991,11 @@ def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: d
         if k is None:
             return False
         return True
-    out.seen_example()
     history = tuple(o.history)
     o.history.append(event)
+    if obs == "value" and not ex.want and ex.end in ("blank", "prompt", "docend", "eof"):
+        return True       # `>>> s.push(1)` showing nothing: an event (its None result is not claimed)
+    out.seen_example()
     if o.why is not None:
         out.note(ex.line, f"doctest example skipped: the object `{k or _src(recv[0])}` {o.why}")
         return True
