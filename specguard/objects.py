@@ -145,6 +145,7 @@ class Tracker:
         self.contains: dict[int, Call | str] = {}    # receiver node of `x in s` -> its input
         self.uses: list[_Use] = []
         self._class_why: str | None | bool = False   # file-level reason (computed once)
+        self._built: tuple[str, _Obj] | None = None   # the statement builds a fresh object
 
     # -- what the walker asks ---------------------------------------------------------
     def active(self) -> bool:
@@ -178,10 +179,14 @@ class Tracker:
         self.nodes.clear()
         self.contains.clear()
         self.uses = []
+        self._built = None
         if self.w.mode != "module" and class_like(self.w.ctx.target):
             region = self._region(stmt)
             if region:
                 self._scan(stmt, region)
+            built = _construction(stmt)
+            if built is not None and self._constructs(built[1]):
+                self._built = (built[0], self._fresh(built[1]))     # its arguments as they are before the call
 
     def after(self, stmt: ast.stmt) -> None:
         if self.objs or self.derived:
@@ -548,22 +553,34 @@ class Tracker:
     def _construct(self, stmt: ast.stmt) -> None:
         if self.w.mode == "module" or not class_like(self.w.ctx.target):
             return
+        if self._built is not None:
+            k, o = self._built
+            self.objs[k] = o
+            self.derived.pop(k, None)
+            return
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             t, v = stmt.targets[0], stmt.value
         elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
             t, v = stmt.target, stmt.value
         else:
             return
-        k = _receiver_key(t)
-        if k is None:
-            return
-        if isinstance(v, ast.Call) and self._constructs(v):
-            self.objs[k] = self._fresh(v)
-            self.derived.pop(k, None)
+        if _receiver_key(t) is None:
             return
         for u in self.uses:
             if u.obs is v and u.key is not None and isinstance(t, ast.Name):
                 self.derived[t.id] = u.key
+
+
+def _construction(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
+    """``s = C(...)`` / ``self.s = C(...)``: (receiver, call); the caller checks that C is the class."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        t, v = stmt.targets[0], stmt.value
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        t, v = stmt.target, stmt.value
+    else:
+        return None
+    k = _receiver_key(t)
+    return (k, v) if k is not None and isinstance(v, ast.Call) else None
 
 
 class _NotExact(Exception):
@@ -764,6 +781,7 @@ def class_entry(task: "Task") -> str | None:
     if the description defines ``class C`` (or defines no function and mentions ``C``)."""
     desc = task.description if isinstance(task.description, str) else ""
     counts: dict[str, int] = {}
+    all_built: list[str] = []
     for src in task.tests:
         if src.kind != "python" or not src.text:
             continue
@@ -781,6 +799,7 @@ def class_entry(task: "Task") -> str | None:
                 if k and c[:1].isupper() and c not in defined and not hasattr(__builtins__, c) \
                         and c not in dir(__import__("builtins")):
                     built[k] = c
+                    all_built.append(c)
         for n in ast.walk(tree):
             if isinstance(n, (ast.Assert, ast.Call)):
                 for m in ast.walk(n.test if isinstance(n, ast.Assert) else n):
@@ -791,6 +810,8 @@ def class_entry(task: "Task") -> str | None:
                             and m.args and _receiver_key(m.args[0]) in built:
                         c = built[_receiver_key(m.args[0])]
                         counts[c] = counts.get(c, 0) + 1
+    if not counts:
+        counts = {c: 1 for c in set(all_built) if c in set(_CLASS_LINE.findall(desc))}
     if not counts:
         return None
     top = max(counts.values())
