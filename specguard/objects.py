@@ -59,9 +59,8 @@ EXACT_OBSERVATIONS = frozenset({"len", "bool"})      # Python's own result type:
 # test-file modules whose use means the object's results may depend on time, randomness, the
 # environment or other threads
 _NONDETERMINISTIC_MODULES = frozenset(
-    "time random datetime threading multiprocessing concurrent asyncio os sys freezegun uuid secrets tempfile "
-    "socket subprocess signal gc weakref sched timeit io pathlib shutil glob fcntl select selectors "
-    "queue".split())
+    "time random datetime threading multiprocessing concurrent asyncio freezegun uuid secrets tempfile "
+    "socket subprocess signal gc weakref sched timeit fcntl select selectors queue".split())
 _MAYBE_OBJECT_METHODS = re.compile(r"^(?:copy|__copy__|__deepcopy__|deepcopy|clone|keys|values|items|view\w*|"
                                    r"iter\w*|__iter__|__reversed__|\w*_view|\w*iter)$")
 
@@ -86,7 +85,7 @@ def class_like(name: str | None) -> bool:
     """Whether the entry point is read as a class (CapWords, as ``assumptions.object_results``
     reads it): only then are its results tracked as fresh objects (a function's result bound to
     a name stays a result)."""
-    return bool(name) and name.isidentifier() and name[0].isupper() and any(ch.islower() for ch in name) \
+    return bool(name) and name.isidentifier() and name[0].isupper() and len(name) > 1 \
         and not name.endswith(("Error", "Exception", "Warning"))
 
 
