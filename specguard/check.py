@@ -107,6 +107,9 @@ def formalize(task: Task) -> tuple[TestFormalization, DescFormalization]:
     # no entry point given: the one class the tests build and observe, if the description has it
     entry = task.entry_point or objects.class_entry(task)
     tf = formalize_tests(task.tests, entry)
+    seen = objects.observation_note(tf, entry)
+    if seen:
+        tf = tf.model_copy(update={"notes": tf.notes + (seen,)})
     df = formalize_description(task.description, path=task.description_path, entry_point=entry,
                                line_offset=task.description_line_offset, report=task.description_is_report)
     return tf, df

@@ -1148,3 +1148,15 @@ def iter_object_calls(items: Iterable[Any]) -> Iterator[Call]:
         c = getattr(x, "call", None)
         if c is not None and c.obj is not None:
             yield c
+
+
+def observation_note(tf: Any, entry: str | None) -> str | None:
+    """What the tests' objects gave (per task, e.g. per SWE-bench instance): observations read,
+    and the objects whose histories could not be followed."""
+    n = sum(1 for d in tf.demands if d.call.obj is not None)
+    lost = sum(1 for u in tf.unsupported if u.reason.startswith("the object `"))
+    if not n and not lost:
+        return None
+    files = len({d.loc.file for d in tf.demands if d.call.obj is not None})
+    return (f"objects of `{entry}`: {n} assertion(s) read as observations of fresh objects (their histories) in "
+            f"{files} test file(s); {lost} assertion(s) on objects whose history could not be followed")

@@ -176,3 +176,29 @@ def test_verify_accepts_object_inputs_and_rejects_a_changed_history(bundle, tmp_
     (forged / "manifest.json").write_text(json.dumps(m, indent=2) + "\n")
     rc, rep = _verify(forged, d / "stack.py", d / "test_stack.py")
     assert rc == 1 and not rep["valid"], rep
+
+
+def _new_file(path: str, body: str) -> str:
+    lines = body.splitlines()
+    return (f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n"
+            f"@@ -0,0 +1,{len(lines)} @@\n" + "".join(f"+{x}\n" for x in lines))
+
+
+@pytest.mark.lean
+def test_swebench_instance_object_tests(tmp_path):
+    """#13.5: a SWE-bench instance whose test patch adds object tests (the code under test is not
+    available): read through the same executor, the class inferred from the tests and the problem
+    statement, a test-vs-test conflict certified, and the result says what was read."""
+    patch = _new_file("tests/test_stack.py", "from pkg.stack import Stack\n\n\ndef test_pop():\n    s = Stack()\n"
+                                             "    s.push(1)\n    assert s.pop() == 1\n\n\ndef test_pop_again():\n"
+                                             "    s = Stack()\n    s.push(1)\n    assert s.pop() == 2\n")
+    rec = {"instance_id": "o__pkg-2", "problem_statement": "`Stack.pop` returns the wrong item.", "test_patch": patch,
+           "FAIL_TO_PASS": json.dumps(["tests/test_stack.py::test_pop", "tests/test_stack.py::test_pop_again"]),
+           "PASS_TO_PASS": "[]"}
+    inst = tmp_path / "inst.json"
+    inst.write_text(json.dumps(rec))
+    p = cli("check", inst, "--out", tmp_path / "b", "--json", cwd=tmp_path)
+    r = json.loads(p.stdout)
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+    assert r["coverage"]["assertions_read"] == r["coverage"]["assertions_total"] == 2
+    assert any(n.startswith("objects of `Stack`: 2 assertion(s) read") for n in r["notes"]), r["notes"]
