@@ -484,6 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--limit", type=int)
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--dump", metavar="DIR", help="also write every case as DIR/<id>.json (the smoke test's format)")
     a = ap.parse_args(argv)
     if a.setup:
         print(setup())
@@ -491,6 +492,12 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     cases, log = build_cases(a.limit, a.verbose)
     built = time.time() - t0
+    if a.dump:
+        Path(a.dump).mkdir(parents=True, exist_ok=True)
+        for c in cases:
+            (Path(a.dump) / (c.id.replace("/", "__") + ".json")).write_text(json.dumps(
+                {"id": c.id, "kind": c.kind, "entry": c.entry, "description": c.desc, "tests": c.tests,
+                 "only_tests": list(c.only), "planted": c.planted, "note": c.note}, indent=1) + "\n")
     for c in cases:
         c.result = run_case(c)
         if a.verbose:

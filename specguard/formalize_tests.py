@@ -100,7 +100,9 @@ Soundness rules (SpecGuard must never certify a conflict Python would not produc
   them; mutable parametrize values only when the table is written in line in the test's only
   ``parametrize`` decorator;
 * the function under test must be a module-level function: a call through ``self``, a local or
-  module-level object (which may keep state), or a name the test file rebinds is unsupported.
+  module-level object (which may keep state), or a name the test file rebinds is unsupported;
+  except for a class under test, whose fresh objects (built in the test, its class's ``setUp``, a
+  function-scoped fixture) are observed with their call histories (:mod:`specguard.objects`).
 
 Assumptions (stated by every certificate): the implementation returns plain data and is
 deterministic in its arguments (it does not depend on state the tests change in ways not seen

@@ -650,7 +650,7 @@ def seed(walker: Any, test: Any) -> None:
     ``setup_method``), and parameters that name a function-scoped fixture of the file returning a
     fresh construction."""
     ctx = walker.ctx
-    if not class_like(ctx.target) or walker.block is not None:
+    if not class_like(ctx.target) or walker.block is not None or _reaching_fixtures(ctx, test):
         return
     if test.method and test.classes:
         _seed_setup(walker, test.classes[-1])
@@ -662,6 +662,21 @@ def seed(walker: Any, test: Any) -> None:
             fx = _fixture(ctx, name, test)
             if fx is not None:
                 _seed_fixture(walker, name, fx)
+
+
+def _reaching_fixtures(ctx: Any, test: Any) -> bool:
+    """A fixture of the file or the test's classes that may reach the test object or other fixtures'
+    values (``self``, ``request``, ``getfixturevalue``): nothing is seeded."""
+    from .formalize_tests import _fixture_decorator
+    bodies = [ctx.file.tree.body] + [c.body for c in test.classes]
+    for body in bodies:
+        for fn in body:
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and _fixture_decorator(ctx, fn) is not None:
+                names = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)} | \
+                        {n.attr for n in ast.walk(fn) if isinstance(n, ast.Attribute)}
+                if names & {"self", "request", "getfixturevalue", "instance"}:
+                    return True
+    return False
 
 
 def _mini(walker: Any) -> Any:
