@@ -164,10 +164,14 @@ def replay_tests(source: str, cls: str, module: str) -> str:
                 lines.append(f"with pytest.raises(Exception):\n    {src}")
                 continue
             try:
-                ast.parse(src, mode="eval")
+                src = ast.unparse(ast.parse(src, mode="eval").body)      # comments dropped
                 is_expr = True
             except SyntaxError:
                 is_expr = False
+                try:
+                    src = ast.unparse(ast.parse(src))
+                except SyntaxError:
+                    break
             value = None
             if want and is_expr:
                 try:

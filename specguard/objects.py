@@ -635,9 +635,13 @@ def class_problem(tree: ast.Module, cls: str | None) -> str | None:
                 and n.func.value.id == cls:
             return f"has its class's own method called (`{cls}.{n.func.attr}(...)` at line {n.lineno}), which may " \
                    "change state shared by its objects"
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("setattr", "delattr") \
-                and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == cls:
-            return f"has its class changed (`{n.func.id}` at line {n.lineno})"
+        if isinstance(n, ast.Call) and any(isinstance(a, ast.Name) and a.id == cls
+                                           for a in list(n.args) + [k.value for k in n.keywords]) \
+                and not (isinstance(n.func, ast.Name) and n.func.id in ("isinstance", "issubclass", "type", "id")):
+            return f"has its class handed to `{_src(n.func)}` at line {n.lineno} (which may change it: a patch, " \
+                   "a registry)"
+        if isinstance(n, ast.ClassDef) and any(isinstance(b, ast.Name) and b.id == cls for b in n.bases):
+            return f"has its class subclassed at line {n.lineno} (class-level hooks may change it)"
     return None
 
 

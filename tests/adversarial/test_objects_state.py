@@ -262,3 +262,13 @@ def test_doctest_session_object_shown_by_repr(tmp_path):
                               "def test_a():\n    s = Stack()\n    s.push(1)\n    assert s.pop() == 5\n", desc)
     assert not certified(r)
     assert not r["claims"]
+
+
+def test_class_patched_at_module_level(tmp_path):
+    """#13.3: `mock.patch.object(Stack, 'pop', ...)` started at module level changes every object of
+    the class: observations of its objects are unsupported."""
+    no_conflict(tmp_path, "from unittest import mock\nfrom stack import Stack\n\n"
+                          "_p = mock.patch.object(Stack, 'pop', return_value=2)\n\n"
+                          "def test_a():\n    s = Stack()\n    s.push(1)\n    assert s.pop() == 1\n\n"
+                          "def test_b():\n    s = Stack()\n    s.push(1)\n    assert s.pop() == 2\n",
+                "has its class handed to")
