@@ -179,7 +179,8 @@ def replay_tests(source: str, cls: str, module: str) -> str:
                     lines.append(f"assert ({src}) == {want}")
                     continue
                 except (ValueError, SyntaxError):
-                    pass
+                    lines.append(f"repr({src})")      # doctest shows repr() of the value
+                    continue
             lines.append(src)
         if any(line.startswith("assert") for line in lines):
             body = textwrap.indent("\n".join(lines), "    ")
@@ -476,7 +477,7 @@ def run_case(c: Case) -> dict:
     r = b.result
     cov = r.coverage
     return {"verdict": r.verdict.value, "evidence": r.evidence.value, "seconds": round(time.time() - t0, 2),
-            "reason": r.reason[:300], "kind": r.conflict.kind if r.conflict else None,
+            "reason": r.reason[:300], "conflict_kind": r.conflict.kind if r.conflict else None,
             "read": (cov.assertions_read, cov.assertions_total) if cov else None,
             "examples": (cov.examples_read, cov.examples_seen) if cov else None,
             "object_demands": sum(1 for t in r.tests if "s = " in t.statement)}

@@ -55,7 +55,7 @@ ASSUMPTION = ("a method call's outcome is determined by the class, the construct
 # whose result type Python fixes (len: int, bool: bool) or whose result is a fresh container
 _OBSERVING_BUILTINS = frozenset({"len", "list", "tuple", "sorted", "set", "frozenset", "bool"})
 _EVENT_BUILTINS = _OBSERVING_BUILTINS | frozenset({"str", "repr", "min", "max", "sum", "any", "all", "dict"})
-EXACT_OBSERVATIONS = frozenset({"len", "bool"})      # Python's own result type: int, bool
+EXACT_OBSERVATIONS = frozenset({"len", "bool", "isinstance"})      # Python's own result type: int, bool
 # test-file modules whose use means the object's results may depend on time, randomness, the
 # environment or other threads
 _NONDETERMINISTIC_MODULES = frozenset(
@@ -145,6 +145,7 @@ class Tracker:
         self.uses: list[_Use] = []
         self._class_why: str | None | bool = False   # file-level reason (computed once)
         self._built: tuple[str, _Obj] | None = None   # the statement builds a fresh object
+        self._nd: dict[str, str] | None = None        # names of nondeterministic modules in the file
 
     # -- what the walker asks ---------------------------------------------------------
     def active(self) -> bool:
@@ -190,6 +191,7 @@ class Tracker:
     def after(self, stmt: ast.stmt) -> None:
         if self.objs or self.derived:
             self._hazards(stmt)
+            self._nondeterminism(stmt)
         for u in self.uses:
             if u.key is None:
                 continue
@@ -395,6 +397,9 @@ class Tracker:
                 if p.func.id in _OBSERVING_BUILTINS:
                     u.obs = p
                     why = self._result_problem(p, parents)
+            elif isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and p.func.id == "isinstance" \
+                    and "isinstance" not in self.w.scope and len(p.args) == 2 and p.args[0] is n and not p.keywords:
+                u.event, u.obs = _isinstance_event(p.args[1]), p
             elif isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], (ast.In, ast.NotIn)) \
                     and p.comparators[0] is n:
                 args, _, groups = self._args([p.left], [])
@@ -534,6 +539,20 @@ class Tracker:
                 if o.why is None and o.groups & b.groups and name != k:
                     o.why = f"was given `{name}`, which may be changed at line {stmt.lineno}"
 
+    def _nondeterminism(self, stmt: ast.stmt) -> None:
+        """A statement using time, randomness, threads (``time.sleep(2)``): what the objects do from
+        here on may depend on more than their histories."""
+        if self._nd is None:
+            self._nd = nondeterministic_names(self.w.ctx.file.tree)
+        if not self._nd:
+            return
+        used = sorted({n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)} & set(self._nd))
+        if used:
+            for o in self.objs.values():
+                if o.why is None:
+                    o.why = f"follows a use of `{used[0]}` (line {stmt.lineno}): what it does may depend on time, " \
+                            "randomness, threads or the environment"
+
     def _rebinds(self, stmt: ast.stmt) -> None:
         stored: set[str] = set()
         for n in ast.walk(stmt):
@@ -588,6 +607,12 @@ class _NotExact(Exception):
         super().__init__(reason)
 
 
+def _isinstance_event(types: ast.expr) -> ObjEvent:
+    """``isinstance(s, T)``: an event (``__class__`` may be looked up on the object) whose result is
+    an exact bool; ``T`` is kept as written (two spellings of one type are two inputs)."""
+    return ObjEvent(kind="builtin", name="isinstance", args=(V("str", _src(types, 200)),))
+
+
 def _receiver_key(n: ast.AST) -> str | None:
     if isinstance(n, ast.Name):
         return n.id
@@ -621,13 +646,15 @@ def class_problem(tree: ast.Module, cls: str | None) -> str | None:
     """Why no observation of an object of ``cls`` in this test file can be trusted, or None."""
     if not cls:
         return None
+    names = nondeterministic_names(tree)
+    for st in tree.body:        # module-level code using time, randomness, threads (`random.seed(0)`)
+        if isinstance(st, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        used = sorted({x.id for x in ast.walk(st) if isinstance(x, ast.Name)} & set(names))
+        if used:
+            return f"is in a test file whose module-level code uses `{used[0]}` (line {st.lineno}): its results may " \
+                   "depend on time, randomness, threads or the environment"
     for n in ast.walk(tree):
-        if isinstance(n, (ast.Import, ast.ImportFrom)):
-            mods = [a.name for a in n.names] if isinstance(n, ast.Import) else [n.module or ""]
-            bad = [m for m in mods if m.split(".")[0] in _NONDETERMINISTIC_MODULES]
-            if bad:
-                return f"is in a test file that imports `{bad[0]}` (line {n.lineno}): its results may depend on " \
-                       "time, randomness, threads or the environment"
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == cls:
             if isinstance(n.ctx, (ast.Store, ast.Del)):
                 return f"has its class changed (`{cls}.{n.attr}` set at line {n.lineno}): state shared by its objects"
@@ -643,6 +670,21 @@ def class_problem(tree: ast.Module, cls: str | None) -> str | None:
         if isinstance(n, ast.ClassDef) and any(isinstance(b, ast.Name) and b.id == cls for b in n.bases):
             return f"has its class subclassed at line {n.lineno} (class-level hooks may change it)"
     return None
+
+
+def nondeterministic_names(tree: ast.Module) -> dict[str, str]:
+    """Names the file binds to modules (or their members) of time, randomness, threads, the
+    environment: name -> module."""
+    out: dict[str, str] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                if a.name.split(".")[0] in _NONDETERMINISTIC_MODULES:
+                    out[(a.asname or a.name).split(".")[0]] = a.name
+        elif isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] in _NONDETERMINISTIC_MODULES:
+            for a in n.names:
+                out[a.asname or a.name] = n.module or ""
+    return out
 
 
 # =====================================================================================
@@ -850,8 +892,11 @@ def class_entry(task: "Task") -> str | None:
 # =====================================================================================
 
 _VARY_WORDS = re.compile(
-    r"\b(random(?:ly|ness|ized)?|shuffl\w*|uuid|nondetermin\w*|non-determin\w*|(?:current|system|wall[- ]clock) "
-    r"(?:time|date)|time[- ]?(?:out|stamp|-to-live|to live)s?|ttl|expir\w*|sleep\w*|clock|now\(\)|today|seconds?|"
+    r"\b((?:returns?|picks?|chooses?|gives?|yields?|selects?|draws?|in)\s+(?:an?\s+|the\s+)?random(?:ly)?\b|"
+    r"random(?:ly)? (?:chosen|selected|ordered|order|element|item|value|choice|sample)|randomness|randomized|"
+    r"shuffl\w*|uuid|nondetermin\w*|non-determin\w*|(?:current|system|wall[- ]clock) "
+    r"(?:time|date)|time[- ]?(?:out|stamp|-to-live|to live)s?|ttl|expir\w*|sleep\w*|clock|now\(\)|today|"
+    r"(?:\d+|in|after|of|for) seconds?|"
     r"thread(?:s|ed|ing)?|concurren\w*|asynchronous\w*|environment variables?|os\.environ|global (?:state|"
     r"variable|counter|registry|list|dict|cache)|shared (?:state|between (?:all )?instances)|class[- ]level "
     r"(?:state|cache|counter|registry)|singleton|weak[ -]?ref\w*|garbage[- ]collect\w*|results? (?:may )?var(?:y|ies)|"
@@ -1038,6 +1083,8 @@ def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: d
     if o.why is not None:
         out.note(ex.line, f"doctest example skipped: the object `{k or _src(recv[0])}` {o.why}")
         return True
+    if event.kind == "builtin" and event.name == "repr" and obs is None:
+        return True       # `>>> s` showing its repr: an event, the text is not read
     if obs is None:       # an event only (`>>> s.push(1)`); its output must be nothing or plain
         if ex.want and (fd._literal_text("\n".join(ex.want)) is None and not fd._TRACEBACK.match(ex.want[0])):
             o.why = f"showed an output that is not a plain value at line {line} (an object?)"
@@ -1089,6 +1136,9 @@ def _doc_event(stmt: ast.stmt, r: ast.AST, env: dict) -> tuple[ObjEvent | None, 
             e, node = ObjEvent(kind="builtin", name=p.func.id), p
             if p.func.id not in _OBSERVING_BUILTINS:
                 return e, None, ("an observation through " + p.func.id) if parents.get(id(p)) is not stmt else None
+        elif isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and p.func.id == "isinstance" \
+                and len(p.args) == 2 and p.args[0] is r and not p.keywords:
+            e, node = _isinstance_event(p.args[1]), p
         elif isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], (ast.In, ast.NotIn)) \
                 and p.comparators[0] is r:
             e, node = ObjEvent(kind="contains", args=(exact(p.left),)), p
@@ -1099,7 +1149,8 @@ def _doc_event(stmt: ast.stmt, r: ast.AST, env: dict) -> tuple[ObjEvent | None, 
                 and not isinstance(p.slice, ast.Slice):
             e, node = ObjEvent(kind="getitem", args=(exact(p.slice),)), p
         elif isinstance(p, ast.Expr):
-            return None, None, "the object itself is shown (its repr)"
+            # `>>> s`: the session shows repr(s) (an interaction; its text is not read)
+            return ObjEvent(kind="builtin", name="repr"), None, None
         else:
             return None, None, "a use that is not read"
     except NotLiteral as ex:

@@ -190,12 +190,12 @@ def test_class_state_changed_by_a_test(tmp_path):
 
 def test_time_dependent_object(tmp_path):
     """#13.3: a cache with a time-to-live: `time.sleep` between the same calls changes the result;
-    a test file that uses time makes its objects' observations unsupported."""
+    after a statement that uses time (randomness, threads) an object's observations are unsupported."""
     desc = "class Cache:\n    \"\"\"A key-value store.\"\"\"\n\n    def put(self, k, v): ...\n\n    def get(self, k): ...\n"
     no_conflict(tmp_path, "import time\nfrom cache import Cache\n\n"
                           "def test_fresh():\n    c = Cache(1)\n    c.put('a', 1)\n    assert c.get('a') == 1\n\n"
                           "def test_expired():\n    c = Cache(1)\n    c.put('a', 1)\n    time.sleep(2)\n"
-                          "    assert c.get('a') is None\n", "imports `time`", desc)
+                          "    assert c.get('a') is None\n", "follows a use of `time`", desc)
 
 
 def test_description_says_results_vary(tmp_path):
