@@ -204,7 +204,7 @@ def test_description_says_results_vary(tmp_path):
     desc = "class Bag:\n    \"\"\"A bag of items; pick() returns a random item.\"\"\"\n\n    def pick(self): ...\n"
     no_conflict(tmp_path, "from bag import Bag\n\n"
                           "def test_a():\n    b = Bag([1, 2])\n    assert b.pick() == 1\n\n"
-                          "def test_b():\n    b = Bag([1, 2])\n    assert b.pick() == 2\n", "'random'", desc)
+                          "def test_b():\n    b = Bag([1, 2])\n    assert b.pick() == 2\n", "random", desc)
 
 
 def test_setup_that_calls_a_helper(tmp_path):
