@@ -490,12 +490,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--dump", metavar="DIR", help="also write every case as DIR/<id>.json (the smoke test's format)")
+    ap.add_argument("--cases", metavar="DIR", help="check the cases a --dump wrote (already confirmed by running) "
+                                                   "instead of building them")
     a = ap.parse_args(argv)
     if a.setup:
         print(setup())
         return 0
     t0 = time.time()
-    cases, log = build_cases(a.limit, a.verbose)
+    if a.cases:
+        cases, log = [], [f"cases read from {a.cases}"]
+        for f in sorted(Path(a.cases).glob("*.json")):
+            d = json.loads(f.read_text())
+            cases.append(Case(d["id"], d["kind"], d["entry"], d["description"], d["tests"], tuple(d["only_tests"]),
+                              d["planted"], d.get("note", "")))
+    else:
+        cases, log = build_cases(a.limit, a.verbose)
     built = time.time() - t0
     if a.dump:
         Path(a.dump).mkdir(parents=True, exist_ok=True)

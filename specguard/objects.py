@@ -939,7 +939,7 @@ def method_objects(task: "Task", calls: Iterable[Call]) -> dict[str, str]:
     """Observation targets whose results may be objects rather than plain data (their
     assertions keep only "returns"), with the reason."""
     text = task.description if isinstance(task.description, str) else ""
-    custom_eq = bool(re.search(r"__eq__|__hash__|__cmp__|__lt__|\bidentity\b|\bis\s+the\s+same\s+object", text))
+    custom_eq = _custom_equality(text, {c.obj.cls for c in calls if c.obj is not None})
     annotated = _annotations(text)
     out: dict[str, str] = {}
     for c in calls:
@@ -958,6 +958,28 @@ def method_objects(task: "Task", calls: Iterable[Call]) -> dict[str, str]:
         elif e.kind in ("call", "attr") and e.name in annotated:
             out[c.target] = f"the description annotates `{e.name}` as returning `{annotated[e.name]}`, not plain data"
     return out
+
+
+def _custom_equality(text: str, classes: set[str]) -> bool:
+    """The description documents custom equality or identity of results: ``__eq__`` and friends, or
+    identity, other than the class under test's own (``SortedDict.__eq__``, its own ``def __eq__``):
+    an object compared itself is refused anyway, and its method results are other objects."""
+    for cls in classes:
+        text = re.sub(rf"\b{re.escape(cls)}\.__(?:eq|ne|hash|lt|le|gt|ge|cmp)__\b", "", text)
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = None
+    if tree is not None:
+        lines = text.splitlines()
+        for n in ast.walk(tree):
+            if isinstance(n, ast.ClassDef) and n.name in classes:
+                for m in n.body:
+                    if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                            m.name in ("__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__"):
+                        lines[m.lineno - 1] = ""
+        text = "\n".join(lines)
+    return bool(re.search(r"__eq__|__hash__|__cmp__|__lt__|\bidentity\b|\bis\s+the\s+same\s+object", text))
 
 
 def _annotations(text: str) -> dict[str, str]:
