@@ -150,7 +150,7 @@ def replay_tests(source: str, cls: str, module: str) -> str:
     docs += [(m.name, ast.get_docstring(m, clean=True)) for m in node.body
              if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
     parser = doctest.DocTestParser()
-    out = [f"import pytest\nfrom {module} import *\nfrom {module} import {cls}\n"]
+    out = [f"import pytest\nfrom {module} import {cls}\n"]
     for name, doc in docs:
         if not doc or ">>>" not in doc:
             continue

@@ -650,6 +650,8 @@ def class_problem(tree: ast.Module, cls: str | None) -> str | None:
     for st in tree.body:        # module-level code using time, randomness, threads (`random.seed(0)`)
         if isinstance(st, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
+        if isinstance(st, ast.If) and _main_guard(st.test):
+            continue        # `if __name__ == '__main__':` does not run under pytest
         used = sorted({x.id for x in ast.walk(st) if isinstance(x, ast.Name)} & set(names))
         if used:
             return f"is in a test file whose module-level code uses `{used[0]}` (line {st.lineno}): its results may " \
@@ -670,6 +672,11 @@ def class_problem(tree: ast.Module, cls: str | None) -> str | None:
         if isinstance(n, ast.ClassDef) and any(isinstance(b, ast.Name) and b.id == cls for b in n.bases):
             return f"has its class subclassed at line {n.lineno} (class-level hooks may change it)"
     return None
+
+
+def _main_guard(test: ast.expr) -> bool:
+    from .formalize_tests import _is_main_guard
+    return _is_main_guard(test)
 
 
 def nondeterministic_names(tree: ast.Module) -> dict[str, str]:
