@@ -50,6 +50,8 @@ class Contradicted:
 
     objects: dict[str, str] = field(default_factory=dict)    # call target -> why its results may be objects
     state: str | None = None                                 # why calls may keep state between them
+    object_state: str | None = None     # observations of fresh objects: None (none), "" (the object model
+    #                                     holds) or why their results may vary with more than their history
 
     def assumptions(self, base: tuple[str, ...]) -> tuple[str, ...]:
         """``base`` (``results.ASSUMPTIONS``) with the contradicted assumptions restated."""

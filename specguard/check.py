@@ -12,7 +12,7 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 
-from . import __version__, assumptions as assume, certcheck, emit, iterate, lean_runner, prove, speclang, test_agent
+from . import __version__, assumptions as assume, certcheck, emit, iterate, lean_runner, objects, prove, speclang, test_agent
 from .formalize_desc import formalize_description
 from .formalize_tests import formalize_tests
 from .twins import find_twins
@@ -109,8 +109,12 @@ def _finding(tc: "prove.TestClass | None", *, spec_given: bool) -> str | None:
 
 
 def formalize(task: Task) -> tuple[TestFormalization, DescFormalization]:
-    tf = formalize_tests(task.tests, task.entry_point)
-    entry = task.entry_point
+    # no entry point given: the one class the tests build and observe, if the description has it
+    entry = task.entry_point or objects.class_entry(task)
+    tf = formalize_tests(task.tests, entry)
+    seen = objects.observation_note(tf, entry)
+    if seen:
+        tf = tf.model_copy(update={"notes": tf.notes + (seen,)})
     df = formalize_description(task.description, path=task.description_path, entry_point=entry,
                                line_offset=task.description_line_offset, report=task.description_is_report)
     return tf, df
@@ -388,7 +392,7 @@ def _stateful_calls(tf: TestFormalization, task: Task) -> TestFormalization:
     py = {s.path for s in task.tests if s.kind == "python"}
     groups: dict[str, list[Demand]] = {}
     for d in tf.demands:
-        if d.loc.file in py and not d.call.args and not d.call.kwargs:
+        if d.loc.file in py and not d.call.args and not d.call.kwargs and d.call.obj is None:
             groups.setdefault(d.call.key(), []).append(d)
     bad = {id(d) for ds in groups.values() if len({d.expect.source() for d in ds}) > 1 for d in ds}
     if not bad:
@@ -477,7 +481,7 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
         "tests.lean": emit.render_module("Tests", test_clauses, lambda c: f"{c.source.loc}: {_statement(c.source.call, c.source.expect)}"),
     }
     p = prove.plan(spec_clauses, test_clauses, classify=classify, instances=instances, witness_ok=witness_ok,
-                   deterministic=contra.state is None)
+                   deterministic=contra.state is None and not contra.object_state)
     files["claim.lean"] = emit.render_claim(p.claims)
     return _Formal(tf, df, test_clauses, unmodelled, spec_clauses, spec_unmodelled, files, p, use, nd + nc, contra,
                    listed is not None)
@@ -492,10 +496,17 @@ def _target(task: Task, df: DescFormalization, tf: TestFormalization, claims, en
 def _contradicted(task: Task, df: DescFormalization, tf: TestFormalization, claims, entry: str | None
                   ) -> assume.Contradicted:
     """What the task says against the plain-data and function-of-its-arguments assumptions."""
-    targets = {d.call.target for d in tf.demands} | {c.call.target for c in claims if c.call is not None}
-    target = _target(task, df, tf, claims, entry)
-    return assume.Contradicted(objects=assume.object_results(task, df, targets),
-                               state=assume.documented_state(task, target))
+    calls = [d.call for d in tf.demands] + [c.call for c in claims if c.call is not None]
+    observed = [c for c in calls if c.obj is not None]      # observations of fresh objects
+    targets = {c.target for c in calls if c.obj is None}
+    target = entry or task.entry_point or (df.signature.name if df.signature else None) \
+        or (next(iter(targets)) if len(targets) == 1 else None)
+    found = assume.object_results(task, df, targets)
+    found.update(objects.method_objects(task, observed))
+    contra = assume.Contradicted(objects=found, state=assume.documented_state(task, target))
+    if observed:
+        contra.object_state = objects.state_problem(task, observed[0].obj.cls) or ""
+    return contra
 
 
 def _apply_contradicted(contra: assume.Contradicted, tests: list[emit.Clause], spec: list[emit.Clause],
@@ -507,8 +518,19 @@ def _apply_contradicted(contra: assume.Contradicted, tests: list[emit.Clause], s
                 for c in cs]
     if contra.objects:
         tests, spec = objects(tests), objects(spec)
+    if contra.object_state:
+        # objects whose results may vary with more than their history: their observations are
+        # set apart where the same history is expected to give different outcomes
+        keep, apart, why = assume.split_same_call([c for c in spec + tests if _observes(c)], contra.object_state)
+        gone = {id(c) for c in apart}
+        unmodelled += assume.unsupported_of([c for c in tests if id(c) in gone], why)
+        spec_unmodelled += assume.unsupported_of([c for c in spec if id(c) in gone], why)
+        tests = [c for c in tests if id(c) not in gone]
+        spec = [c for c in spec if id(c) not in gone]
     if contra.state is not None:
-        keep, apart, why = assume.split_same_call(spec + tests, contra.state)
+        # a function's documented state; an object's state is in its input (its history)
+        keep, apart, why = assume.split_same_call([c for c in spec + tests if not _observes(c)], contra.state)
+        keep += [c for c in spec + tests if _observes(c)]
         names = {id(c) for c in keep}
         apart_t = [c for c in tests if id(c) not in names]
         apart_s = [c for c in spec if id(c) not in names]
@@ -517,6 +539,10 @@ def _apply_contradicted(contra: assume.Contradicted, tests: list[emit.Clause], s
         tests = [c for c in tests if id(c) in names]
         spec = [c for c in spec if id(c) in names]
     return tests, spec
+
+
+def _observes(c: emit.Clause) -> bool:
+    return c.key is not None and getattr(c.source, "call", None) is not None and c.source.call.obj is not None
 
 
 def render_trusted(task: Task, *, classify: bool = True, spec: speclang.SpecProgram | None = None,
@@ -540,6 +566,12 @@ def _assumptions(f: _Formal) -> tuple[str, ...]:
     out = f.contra.assumptions(ASSUMPTIONS)
     if f.listed:
         out += (iterate.ASSUMPTION,)
+    if f.contra.object_state is not None:
+        out += (objects.ASSUMPTION,)
+        if f.contra.object_state:
+            out += (f"The description says an object's results may vary with more than its calls "
+                    f"({f.contra.object_state}): observations of one history expected to give different outcomes "
+                    "were not formalized, and no test is taken as entailed by a description example.",)
     if f.bound:
         sig = f.df.signature
         out += (f"The implementation has the described signature {sig.name}({', '.join(sig.params)}): "

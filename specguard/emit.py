@@ -119,6 +119,9 @@ def lean_input(call: Call) -> str:
     """The exact input of a call: ``pair (tuple args) (str target)`` (kwargs, in call order, as
     ``pair (pair args kwargs) target``).  Arguments come first so that different inputs differ
     early, which keeps the kernel's comparisons short."""
+    if call.obj is not None:
+        from .objects import lean_object_input
+        return lean_object_input(call.obj)
     args = vals.V("tuple", tuple(call.args))
     inner = lean_val(args)
     if call.kwargs:

@@ -86,7 +86,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterable
 
-from . import observe
+from . import objects, observe
 from .bindings import Symbols
 from .examples_grammar import parse_for_example
 from .literals import eval_literal, eval_literals, is_mutable
@@ -233,7 +233,7 @@ def _docstring(body: list[ast.stmt]) -> ast.Constant | None:
     return None
 
 
-def _read_docstrings(tree: ast.Module, chosen: "_Def | None", out: _Out) -> list[ast.Constant]:
+def _read_docstrings(tree: ast.Module, chosen: "_Def | None", out: _Out, entry: str | None = None) -> list[ast.Constant]:
     """The docstrings that describe the function: the module's, its class's and its own.
 
     Docstrings of other functions (helpers) are not read: what they say is about them.
@@ -241,6 +241,8 @@ def _read_docstrings(tree: ast.Module, chosen: "_Def | None", out: _Out) -> list
     owners: list[list[ast.stmt]] = [tree.body]
     if chosen is not None:
         owners += ([chosen.owner.body] if chosen.owner is not None else []) + [chosen.node.body]
+    else:       # a class under test: its docstring and its methods' (doctest sessions with objects)
+        owners += objects.class_docstring_owners(tree, entry)
     read = [c for c in (_docstring(body) for body in owners) if c is not None]
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -251,14 +253,15 @@ def _read_docstrings(tree: ast.Module, chosen: "_Def | None", out: _Out) -> list
     return read
 
 
-def _build_doc(lines: list[str], tree: ast.Module | None, chosen: "_Def | None", out: _Out) -> _Doc:
+def _build_doc(lines: list[str], tree: ast.Module | None, chosen: "_Def | None", out: _Out,
+               entry: str | None = None) -> _Doc:
     """Which lines are prose; in a stub, only the describing docstrings (with their values)."""
     if tree is None:
         return _Doc(list(lines), None, [True] * len(lines), [0] * len(lines))
     eff = list(lines)
     prose = [False] * len(lines)
     session = [-1] * len(lines)
-    for k, node in enumerate(_read_docstrings(tree, chosen, out)):
+    for k, node in enumerate(_read_docstrings(tree, chosen, out, entry)):
         first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
         vlines = node.value.split("\n")
         if len(vlines) != last - first + 1:
@@ -596,7 +599,8 @@ def _rebinding(source: str, target: str | None) -> str | None:
     return dyn[1] if dyn is not None else None
 
 
-def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out) -> None:
+def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out, read: set[int] = frozenset()) -> None:
+    """``read``: examples of doctest sessions with objects, read by :mod:`specguard.objects`."""
     stateful_at: dict[int, int] = {}
     rebound_at: dict[int, tuple[int, str]] = {}
     envs: dict[int, dict[str, V]] = {}     # per session: names bound to literal values so far
@@ -618,6 +622,10 @@ def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out) -> None:
             if ctx.target and ctx.target in ex.source:
                 out.seen_example()
             out.note(ex.line, f"doctest example skipped: {why}")
+            continue
+        if id(ex) in read:         # an object's session (specguard.objects); it may change state
+            if _is_stateful(stmt, ctx.target):
+                stateful_at.setdefault(ex.session, ex.line)
             continue
         if ex.session in stateful_at and _calls_of(stmt, ctx.target):
             out.seen_example()
@@ -1814,12 +1822,12 @@ def formalize_description(text: str | bytes, *, path: str = "<description>", ent
     tree = _parse_stub(text)
     d = _choose_def(_defs_from_tree(tree) if tree is not None else _defs_from_prose(out.lines), entry_point, out)
     sig = _signature(d, out)
-    doc = _build_doc(out.lines, tree, d, out)
+    doc = _build_doc(out.lines, tree, d, out, entry_point)
     examples = _read_examples(doc)
     target = entry_point or (sig.name if sig else None) or _infer_target(examples, doc)
     ctx = _Ctx(target, sig, bool(_TOLERANCE.search(text)), stub=tree is not None,
                prints=bool(_PRINTS.search(text)), quoted_bools=bool(_QUOTED_BOOL.search(text)))
-    _doctest_claims(examples, ctx, out)
+    _doctest_claims(examples, ctx, out, objects.doctest_sessions(examples, ctx, out))
     skip = {j for ex in examples for j in ex.src_lines + ex.want_lines} | set(d.lines if d else [])
     skip |= _io_blocks(doc, skip, ctx, out)
     skip |= _for_sentences(doc, skip, ctx, out)

@@ -108,7 +108,9 @@ Soundness rules (SpecGuard must never certify a conflict Python would not produc
   them; mutable parametrize values only when the table is written in line in the test's only
   ``parametrize`` decorator;
 * the function under test must be a module-level function: a call through ``self``, a local or
-  module-level object (which may keep state), or a name the test file rebinds is unsupported.
+  module-level object (which may keep state), or a name the test file rebinds is unsupported;
+  except for a class under test, whose fresh objects (built in the test, its class's ``setUp``, a
+  function-scoped fixture) are observed with their call histories (:mod:`specguard.objects`).
 
 Assumptions (stated by every certificate): the implementation returns plain data and is
 deterministic in its arguments (it does not depend on state the tests change in ways not seen
@@ -138,7 +140,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from . import observe
+from . import objects, observe
 from .bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from .errors import SpecGuardError
 from .literals import NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals, is_mutable
@@ -930,6 +932,7 @@ class _Walker:
         self.unroll = 1
         self.depth = 0          # helper calls being executed around this walker
         self.returned: str | None = None   # a helper's body ended by `return` (what follows is unreachable)
+        self.objects = objects.Tracker(self)   # fresh objects of the class under test and their histories
 
     # -- emission -------------------------------------------------------------------
     def demand(self, stmt: ast.AST, call: Call, expect: Expect) -> None:
@@ -948,11 +951,13 @@ class _Walker:
             self.stmt(stmt)
 
     def stmt(self, stmt: ast.stmt) -> None:
+        self.objects.before(stmt)
         handler = getattr(self, "stmt_" + type(stmt).__name__, None)
         if handler is None:
             self.opaque(stmt, f"the `{type(stmt).__name__.lower()}` statement at line {stmt.lineno}")
         else:
             handler(stmt)
+        self.objects.after(stmt)
         # `:=` binds in this scope wherever it stands in the statement (in a comprehension too)
         for n in _walk_local(stmt):
             if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
@@ -1102,6 +1107,7 @@ class _Walker:
     def opaque(self, stmt: ast.stmt, where: str, why: str = "") -> None:
         """A statement whose effect is not tracked: assertions inside are unsupported, names it
         assigns lose their values, and what follows a possible early exit inside is blocked."""
+        self.objects.opaque(stmt, where)
         self.ctx.unsupported_inside([stmt], self.block or f"inside {where}" + (f" ({why})" if why else ""))
         self.after(stmt)
         for name in self.ctx.stored_names(stmt):
@@ -1491,6 +1497,13 @@ class _Walker:
         self.demand(stmt, s.call, Expect(kind=ExpectKind.obs, expr=built.text, bound_result=bound))
 
     def compare_chain(self, stmt: ast.AST, expr: ast.Compare, negate: bool) -> None:
+        if len(expr.ops) == 1 and isinstance(expr.ops[0], (ast.In, ast.NotIn)) and self.objects.active():
+            o = self.objects.contains.get(id(expr.comparators[0]))      # `x in s`: an observation of s
+            if isinstance(o, str):
+                raise _Unsup(o)
+            if o is not None:
+                holds = isinstance(expr.ops[0], ast.In) != negate
+                return self.demand(stmt, o, Expect(kind=ExpectKind.truthy if holds else ExpectKind.falsy))
         if negate and len(expr.ops) > 1:
             raise _Unsup("`not` of a chained comparison (either part may fail)")
         operands = [expr.left, *expr.comparators]
@@ -1793,6 +1806,8 @@ class _Walker:
                 and name not in self.scope)
 
     def is_target_call(self, node: ast.AST) -> bool:
+        if self.objects.active() and self.objects.observes(node):
+            return True
         if not isinstance(node, ast.Call) or not self.ctx.target:
             return False
         f = node.func
@@ -1823,6 +1838,10 @@ class _Walker:
         return s
 
     def subject(self, node: ast.expr) -> _Subject:
+        if self.objects.active():
+            o = self.objects.observation(node)
+            if o is not None:
+                return _Subject(True, error=o) if isinstance(o, str) else _Subject(True, call=o)
         if self.is_builtin_call(node, "len") and len(node.args) == 1 and not node.keywords:
             inner = self.subject(node.args[0])
             if not inner.involves or inner.error:
@@ -1843,6 +1862,9 @@ class _Walker:
         return _NOT_INVOLVED
 
     def call_subject(self, node: ast.Call) -> _Subject:
+        o = self.objects.observation(node) if self.objects.active() else None
+        if o is not None:
+            return _Subject(True, error=o) if isinstance(o, str) else _Subject(True, call=o)
         why = self.receiver_problem(node.func)
         if why is not None:
             return _Subject(True, error=why)
@@ -2954,8 +2976,9 @@ def _run_test(ctx: _Ctx, test: _TestDef, selection: _Selection) -> None:
             for name, b in values.items():
                 if name.startswith("self."):
                     scope.bind(name, b)
-            why = reason or run_block
-            _guarded(ctx, test.node.body, lambda: _Walker(ctx, scope, "test", test.name, why).run(test.node.body))
+            walker = _Walker(ctx, scope, "test", test.name, reason or run_block)
+            objects.seed(walker, test)          # objects built by setUp / function-scoped fixtures
+            _guarded(ctx, test.node.body, lambda w=walker: w.run(test.node.body))
 
 
 def _setup_runs(ctx: _Ctx, test: _TestDef, row: _Row, reason: str | None,

@@ -53,20 +53,79 @@ class Loc(Frozen):
 
 # -- calls and expectations ------------------------------------------------------
 
+class ObjEvent(Frozen):
+    """One interaction with an object (see :mod:`specguard.objects`): a method call, an attribute
+    read or write, an item read or write, a membership test, or a builtin applied to it."""
+
+    kind: Literal["call", "attr", "setattr", "getitem", "setitem", "delitem", "contains", "builtin"]
+    name: str = Field(default="", description="the method, attribute or builtin name")
+    args: tuple[Value, ...] = ()
+    kwargs: tuple[tuple[str, Value], ...] = ()
+
+    def source(self, obj: str = "s") -> str:
+        r = _values.py_repr
+        a = ", ".join([r(x) for x in self.args] + [f"{k}={r(v)}" for k, v in self.kwargs])
+        if self.kind == "call":
+            return f"{obj}.{self.name}({a})"
+        if self.kind == "attr":
+            return f"{obj}.{self.name}"
+        if self.kind == "setattr":
+            return f"{obj}.{self.name} = {a}"
+        if self.kind == "getitem":
+            return f"{obj}[{a}]"
+        if self.kind == "setitem":
+            return f"{obj}[{r(self.args[0])}] = {r(self.args[1])}" if len(self.args) == 2 else f"{obj}[...] = ..."
+        if self.kind == "delitem":
+            return f"del {obj}[{a}]"
+        if self.kind == "contains":
+            return f"{a} in {obj}"
+        return f"{self.name}({obj})"
+
+
+class ObjectKey(Frozen):
+    """The input of an observation of a fresh object: its class, its constructor arguments, every
+    earlier interaction with it in order (``history``) and the observation itself (``obs``)."""
+
+    cls: str
+    args: tuple[Value, ...] = ()
+    kwargs: tuple[tuple[str, Value], ...] = ()
+    history: tuple[ObjEvent, ...] = ()
+    obs: ObjEvent
+
+    def source(self, limit: int = 120) -> str:
+        r = _values.py_repr
+        a = ", ".join([r(x) for x in self.args] + [f"{k}={r(v)}" for k, v in self.kwargs])
+        parts = [f"s = {self.cls}({a})"] + [e.source() for e in self.history] + [self.obs.source()]
+        s = "; ".join(parts)
+        if len(s) <= limit:
+            return s
+        tail = parts[-1] if len(parts[-1]) <= limit // 2 else parts[-1][: limit // 2 - 3] + "..."
+        return s[: max(limit - len(tail) - 7, 10)] + " ... ; " + tail
+
+
 class Call(Frozen):
-    """A call of the function under test with exact literal arguments."""
+    """A call of the function under test with exact literal arguments; with ``obj``, an
+    observation of a fresh object of the class under test (``target`` is ``Class.method``,
+    ``args``/``kwargs`` the observation's own arguments, ``obj`` the whole input)."""
 
     target: str
     args: tuple[Value, ...] = ()
     kwargs: tuple[tuple[str, Value], ...] = ()
+    obj: ObjectKey | None = Field(default=None, description="an observation of a fresh object: its class, "
+                                  "construction, earlier calls and this observation (specguard.objects)")
 
     def key(self) -> str:
         """Identity of the input: equal keys = the very same input (exact values)."""
         import json
-        return json.dumps([self.target, [_values.to_json(a) for a in self.args],
-                           [[k, _values.to_json(v)] for k, v in self.kwargs]], sort_keys=False)
+        base = [self.target, [_values.to_json(a) for a in self.args],
+                [[k, _values.to_json(v)] for k, v in self.kwargs]]
+        if self.obj is not None:
+            base.append(self.obj.model_dump(mode="json"))
+        return json.dumps(base, sort_keys=False)
 
     def source(self, limit: int = 120) -> str:
+        if self.obj is not None:
+            return self.obj.source(limit)
         parts = [_values.py_repr(a) for a in self.args] + [f"{k}={_values.py_repr(v)}" for k, v in self.kwargs]
         s = f"{self.target}({', '.join(parts)})"
         return s if len(s) <= limit else s[: limit - 3] + "..."
