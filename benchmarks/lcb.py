@@ -271,6 +271,14 @@ def main(argv=None) -> int:
             s = report[run]
             print(f"  {run:22} {s['model_path']} task(s), {s.get('model_prompts', 0)} prompt(s), "
                   f"{s.get('model_seconds', 0)} s, ${s['cost_per_task_usd']}/task; misses: {s.get('miss_causes', {})}")
+    from .lcb_errata import ERRATA
+    fps = [(r["run"], r["task_id"]) for r in details
+           if not RUNS[r["run"]][2] and r["verdict"] == "conflict" and r["evidence"] == "certified"]
+    if fps:
+        print("certified conflicts on original suites: " + ", ".join(
+            f"{run}/{tid}" + (" (an erratum: the original suite contradicts its description; "
+                              "`python -m benchmarks.lcb_errata` demonstrates it)" if tid in ERRATA else "")
+            for run, tid in fps))
     print(f"total seconds: {report['seconds']}")
     return 0
 
