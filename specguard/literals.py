@@ -629,7 +629,14 @@ class _Evaluator:
         name = self.callee(node)
         handler = _CALLS.get(name) if name is not None else None
         if handler is None:
-            raise NotLiteral(f"call of `{dotted_name(node.func) or '...'}` is not a literal")
+            shown = dotted_name(node.func)
+            if shown is None:
+                try:
+                    shown = ast.unparse(node.func)
+                except (ValueError, RecursionError):
+                    shown = "..."
+                shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            raise NotLiteral(f"call of `{shown}` is not a literal")
         return handler(self, node)
 
     def callee(self, node: ast.Call) -> str | None:

@@ -159,7 +159,7 @@ def test_batch_task_folders_rows_bundles_report_sarif(task_set: Path, tmp_path: 
     p = run("report", out, "--out", md, "--html", html, "--sarif", sf)
     assert p.returncode == 0, p.stderr
     text = md.read_text()
-    assert "| conflict | 1 | 0 | 0 | 0 | **1** |" in text
+    assert "| conflict | 1 | 0 | 0 | 0 | 0 | **1** |" in text      # certified, execution, judgment, agreement, none
     assert "assert add_one(1) == 3" in text and ">>> add_one(1)" in text
     assert "test_add_one.py:6" in text
     assert "](../out/bundles/a_conflict/)" in text                  # relative to the report's folder

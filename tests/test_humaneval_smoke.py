@@ -26,7 +26,7 @@ def test_smoke_subset(core):
     assert [t for t, _ in s["certified_conflicts"]] == ["HumanEval/47"]
     assert "median([-10, 4, 6, 1000, 10, 20]) == 8.0" in out["HumanEval/47"]["conflict"]
     assert "== 15.0" in out["HumanEval/47"]["conflict"]
-    assert out["HumanEval/33"]["kind"] == "no-conflict-in-what-was-read"
+    assert out["HumanEval/33"]["kind"] == "model-skipped"        # read 7 of 7, no description claim decides them
     assert all(r["verdict"] != "error" for r in out.values())
 
 

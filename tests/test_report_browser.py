@@ -159,7 +159,7 @@ def test_report_html_is_self_contained_and_renders_code(batch_report):
     _tmp, page, rows = batch_report
     text = page.read_text(encoding="utf-8")
     assert "<script" not in text and "https://" not in text
-    assert "<code>parse_date</code>" in text or "<code>parse_date(" in text
+    assert "<code>datetime.date.today().isoformat()</code>" in text     # the unread argument, as code
     assert "<details><summary>" in text
     unsupported = next(r for r in rows if r["key"] == "c_inconclusive")["reason"]
     assert " ".join(unsupported.split())[-40:].replace("`", "") in re.sub(r"</?code>", "", text)
