@@ -770,14 +770,17 @@ class _Evaluator:
             return [_R(b, value_size(b)) for _, b in d.v.val]
         return [_container("tuple", [_R(a, value_size(a)), _R(b, value_size(b))]) for a, b in d.v.val]
 
-    def range_items(self, node: ast.Call) -> list[_R]:
+    def _range(self, node: ast.Call) -> range:
         bounds = [self.ev(a).v for a in self.only_args(node, 3)]
         if not bounds or any(b.kind not in ("int", "bool") for b in bounds):
             raise NotLiteral("range() arguments are not ints")
         try:
-            r = range(*(b.val for b in bounds))
+            return range(*(b.val for b in bounds))
         except ValueError as e:
             raise NotLiteral(str(e)) from None
+
+    def range_items(self, node: ast.Call) -> list[_R]:
+        r = self._range(node)
         if len(r) > MAX_RANGE:
             raise NotLiteral(f"range of {len(r):,} elements is longer than the {MAX_RANGE:,} limit")
         return [_scalar(V("int", i)) for i in r]
@@ -785,13 +788,7 @@ class _Evaluator:
     def call_range(self, node: ast.Call) -> _R:
         """``range(...)`` as a value (an argument): its start, stop and step, exactly (a range is
         not a list: the function can tell them apart; equal ranges with other bounds too)."""
-        bounds = [self.ev(a).v for a in self.only_args(node, 3)]
-        if not bounds or any(b.kind not in ("int", "bool") for b in bounds):
-            raise NotLiteral("range() arguments are not ints")
-        try:
-            r = range(*(b.val for b in bounds))
-        except ValueError as e:
-            raise NotLiteral(str(e)) from None
+        r = self._range(node)
         ints = V("tuple", (V("int", r.start), V("int", r.stop), V("int", r.step)))
         return _R(V("obj", ("range", ints)), 5)
 
