@@ -97,10 +97,11 @@ def test_lcbhard_22s_bool_spec_is_accepted_in_round_one(oneoff):
 
 @pytest.mark.lean
 def test_lcbhard_94_the_recorded_false_conflict_is_never_certified(oneoff):
-    """#15.1: lcbhard_94's recorded spec is wrong (it fails T13 of the original suite). On the
+    """#15.1: lcbhard_94's recorded spec refutes T13 of the original suite (which, as
+    benchmarks/lcb_errata.py demonstrates, contradicts the description: see the next test). On the
     corrupted suite it fails two tests: suspect, not counted, even with --min-agree 1. On the
-    original, with the default --samples 3 --min-agree 2, the other samples do not refute T13:
-    not certified, and the miss cause says so."""
+    original, with the default --samples 3 --min-agree 2, synthetic other samples that do not
+    refute T13 leave it uncertified, and the miss cause says so."""
     c = _check(oneoff, "lcbhard_94", "corrupted").result
     assert c.verdict is Verdict.inconclusive, c.reason
     assert c.model.specs[0].suspect.startswith("spec suspect: contradicts 2 tests")
@@ -111,6 +112,22 @@ def test_lcbhard_94_the_recorded_false_conflict_is_never_certified(oneoff):
         assert "fewer than min-agree" in o.model.miss_cause, o.model.miss_cause
         assert o.model.specs[0].refuted == ("T13",)
     assert "not in the recording" in o.model.specs[1].miss_cause
+
+
+@pytest.mark.lean
+def test_lcbhard_94_three_real_samples_certify_the_erratum(oneoff):
+    """#15.1: three independent real-model specs of lcbhard_94 (recorded through a local endpoint)
+    all refute original T13 and agree with the other 24 tests and the 3 examples: a certified
+    conflict, and a true one (the described game gives 'Fennec' there, benchmarks.lcb_errata);
+    the corrupted suite, which keeps T13 and corrupts T10, makes every spec suspect."""
+    from benchmarks.lcb_errata import _determine_winner
+    rec = DATA / "lcb-94-3samples.jsonl"
+    o = _check(oneoff, "lcbhard_94", "original", rec=rec, samples=3, min_agree=2).result
+    assert o.verdict is Verdict.conflict and o.evidence is Evidence.certified, o.reason
+    assert all(sp.refuted == ("T13",) and sp.counted for sp in o.model.specs)
+    assert _determine_winner(10, [7, 16, 3, 3, 9, 8, 16, 12, 8, 3]) == "Fennec"
+    c = _check(oneoff, "lcbhard_94", "corrupted", rec=rec, samples=3, min_agree=2).result
+    assert c.verdict is Verdict.inconclusive and all(sp.suspect for sp in c.model.specs), c.reason
 
 
 @pytest.mark.lean
