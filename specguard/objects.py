@@ -1008,13 +1008,8 @@ def _annotations(text: str) -> dict[str, str]:
 # the description side: doctest sessions with objects
 # =====================================================================================
 
-@dataclass
-class _DObj:
-    cls: str
-    args: tuple = ()
-    kwargs: tuple = ()
-    history: list = field(default_factory=list)
-    why: str | None = None
+# a doctest session's objects are tracked like a test's (:class:`_Obj`; `groups` stays empty there)
+_DObj = _Obj
 
 
 def doctest_sessions(examples: list, ctx: Any, out: Any) -> set[int]:
