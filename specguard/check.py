@@ -487,8 +487,14 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
                    listed is not None)
 
 
+def _calls(tf: TestFormalization, claims) -> list[Call]:
+    return [d.call for d in tf.demands] + [c.call for c in claims if c.call is not None]
+
+
 def _target(task: Task, df: DescFormalization, tf: TestFormalization, claims, entry: str | None) -> str | None:
-    targets = {d.call.target for d in tf.demands} | {c.call.target for c in claims if c.call is not None}
+    """The function under test: given, described, or the one function the calls name (calls on
+    fresh objects name methods, not it)."""
+    targets = {c.target for c in _calls(tf, claims) if c.obj is None}
     return entry or task.entry_point or (df.signature.name if df.signature else None) \
         or (next(iter(targets)) if len(targets) == 1 else None)
 
@@ -496,12 +502,10 @@ def _target(task: Task, df: DescFormalization, tf: TestFormalization, claims, en
 def _contradicted(task: Task, df: DescFormalization, tf: TestFormalization, claims, entry: str | None
                   ) -> assume.Contradicted:
     """What the task says against the plain-data and function-of-its-arguments assumptions."""
-    calls = [d.call for d in tf.demands] + [c.call for c in claims if c.call is not None]
+    calls = _calls(tf, claims)
     observed = [c for c in calls if c.obj is not None]      # observations of fresh objects
-    targets = {c.target for c in calls if c.obj is None}
-    target = entry or task.entry_point or (df.signature.name if df.signature else None) \
-        or (next(iter(targets)) if len(targets) == 1 else None)
-    found = assume.object_results(task, df, targets)
+    target = _target(task, df, tf, claims, entry)
+    found = assume.object_results(task, df, {c.target for c in calls if c.obj is None})
     found.update(objects.method_objects(task, observed))
     contra = assume.Contradicted(objects=found, state=assume.documented_state(task, target))
     if observed:
