@@ -378,3 +378,18 @@ def test_a_bug_reports_examples_are_never_fed_back_to_the_spec_agent():
     stmt = "Make double return twice its argument.\n\n>>> double(2)\n5\n"
     res = spec_agent.write_spec(stmt, model=_settings(GOOD, GOOD), entry_point="double", report=True, rounds=1)
     assert res.specs and not res.samples[0].errors
+
+
+SLOW = ("```python\ndef reference(x: int) -> int:\n    s = 0\n    i = 0\n    while i < x:\n"
+        "        s = s + 2\n        i = i + 1\n    return s\n```\n")
+
+
+@pytest.mark.lean
+def test_a_conflict_beyond_the_kernel_budget_is_rechecked_by_the_kernel(tmp_path):
+    """#15.2: a model spec that refutes a test only beyond the default kernel budget (execution
+    evidence) is checked once more with MODEL_KERNEL_BUDGET on that conflict alone: certified."""
+    task = _task(tmp_path, test="assert double(2) == 4\n    assert double(5) == 10\n    assert double(3000) == 6001")
+    r = check_task(task, Options(model=_settings(SLOW), samples=1, min_agree=1, judge=False,
+                                 spec_budget=1_000)).result
+    assert r.verdict is Verdict.conflict and r.evidence is Evidence.certified, r.reason
+    assert "double(3000)" in r.reason
