@@ -60,7 +60,7 @@ def run_batch(data: Path, out: Path, workers: int, limit: int | None) -> dict:
 
 def score(out: Path) -> dict | None:
     sys.path.insert(0, str(HERE))
-    from specguard.report import load_batch, score as _score
+    from specguard.outputs.report import load_batch, score as _score
     sc = _score(load_batch(out).rows)
     if sc is None:
         return None

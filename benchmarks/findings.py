@@ -39,7 +39,7 @@ def lcb_tasks(data: Path) -> list:
 
 
 def _desc_counts(task) -> dict[str, int]:
-    from specguard.formalize_desc import formalize_description
+    from specguard.formalize.description import formalize_description
     df = formalize_description(task.description, path=task.description_path, entry_point=task.entry_point,
                                line_offset=task.description_line_offset)
     return {k: getattr(df, k, 0) for k in ("examples_seen", "examples_read", "statements_seen", "statements_read")}

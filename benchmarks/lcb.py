@@ -56,7 +56,7 @@ def _check_one(job):
         from specguard.check import Options
         opts = Options(classify=classify, judge=bool(m and m["judge"]))
         if m:
-            from specguard.llm import ModelSettings, default_cache_dir
+            from specguard.model.llm import ModelSettings, default_cache_dir
             cache = None if m["replay"] else (Path(m["cache"]) if m["cache"] else default_cache_dir())
             opts.model = ModelSettings(model=m["model"], cache_dir=cache, timeout=m["timeout"],
                                        replay=Path(m["replay"]) if m["replay"] else None,
@@ -212,7 +212,7 @@ def main(argv=None) -> int:
         if args.samples < 1 or not 1 <= need <= args.samples or args.rounds < 1:
             ap.error("need --samples >= 1, 1 <= --min-agree <= --samples and --rounds >= 1")
         if args.replay:
-            from specguard.llm import recording
+            from specguard.model.llm import recording
             recording(args.replay)
         m = {"model": args.model, "replay": args.replay, "cache": args.model_cache, "judge": not args.no_judge,
              "samples": args.samples, "min_agree": need, "rounds": args.rounds, "timeout": args.model_timeout,
@@ -221,7 +221,8 @@ def main(argv=None) -> int:
               + f"; --samples {args.samples} --min-agree {need} --rounds {args.rounds}: at most "
               f"{args.samples * args.rounds} spec prompts per inconclusive task"
               + ("" if args.no_judge else " + 1 judge prompt"), file=sys.stderr, flush=True)
-    from specguard import lean_runner, load
+    from specguard.kernel import runner as lean_runner
+    from specguard import load
     lean_runner.ensure_core()
     t_all = time.monotonic()
     report: dict = {}
@@ -271,7 +272,7 @@ def main(argv=None) -> int:
             s = report[run]
             print(f"  {run:22} {s['model_path']} task(s), {s.get('model_prompts', 0)} prompt(s), "
                   f"{s.get('model_seconds', 0)} s, ${s['cost_per_task_usd']}/task; misses: {s.get('miss_causes', {})}")
-    from .lcb_errata import ERRATA
+    from specguard.lcb_errata import ERRATA
     fps = [(r["run"], r["task_id"]) for r in details
            if not RUNS[r["run"]][2] and r["verdict"] == "conflict" and r["evidence"] == "certified"]
     if fps:

@@ -28,7 +28,7 @@ def main(argv=None) -> int:
     ap.add_argument("--n", type=int, default=50)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    from specguard import certcheck, lean_runner
+    from specguard.kernel import certcheck, runner as lean_runner
     from specguard.cli import _DOCTOR_CERT, _DOCTOR_TRUSTED
 
     with tempfile.TemporaryDirectory() as tmp:

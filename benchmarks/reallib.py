@@ -140,7 +140,7 @@ def check_row(row: dict, files: dict[str, str], classify: bool = False) -> dict:
 # =====================================================================================
 
 def _worker(conn, files, classify):
-    from specguard import lean_runner
+    from specguard.kernel import runner as lean_runner
     lean_runner.ensure_core()
     while True:
         row = conn.recv()

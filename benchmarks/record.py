@@ -18,7 +18,7 @@ from pathlib import Path
 
 
 def exchanges(queue: Path) -> tuple[list[dict], int]:
-    from specguard.llm import question_of
+    from specguard.model.llm import question_of
     out, unanswered = [], 0
     for req in sorted(queue.glob("*.req.json")):
         n = req.name.split(".")[0]

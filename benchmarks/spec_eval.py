@@ -88,7 +88,9 @@ def _lean_file(prog: str, thm: str) -> str:
 
 
 def measure(name: str, max_seconds: float, seed: int = 0) -> list[dict]:
-    from specguard import certcheck, emit, lean_runner, speclang, values as vals
+    from specguard.kernel import certcheck, emit, runner as lean_runner
+    from specguard.formalize import speclang
+    from specguard.python import values as vals
     src, gen = SPECS[name]
     p = speclang.SpecProgram(src, f"{name}.py")
     prog = p.lean_prog()
@@ -143,7 +145,8 @@ def main(argv=None) -> int:
     ap.add_argument("--only", help="one spec")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    from specguard import lean_runner, speclang
+    from specguard.kernel import runner as lean_runner
+    from specguard.formalize import speclang
     lean_runner.ensure_core()
     names = [args.only] if args.only else list(SPECS)
     all_rows = []

@@ -58,7 +58,7 @@ def _synthetic(base: Path, n: int) -> list[tuple[Path, list[Path], dict]]:
 def build(base: Path, n: int, group: str) -> list[tuple[Path, list[Path]]]:
     """Up to ``n`` certified bundles of ``group`` (bundle folder, inputs)."""
     from specguard import load
-    from specguard.bundle import write_bundle
+    from specguard.outputs.bundle import write_bundle
     from specguard.check import check_task
     tasks = []
     if group == "lcb":
@@ -121,7 +121,7 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    from specguard import lean_runner
+    from specguard.kernel import runner as lean_runner
     lean_runner.ensure_core()
     groups = [args.only] if args.only else (["small", "lcb"] if LCB.is_dir() else ["small"])
     rep: dict = {"cpus": os.cpu_count(), "target_s": TARGET_S, "load_avg_before": os.getloadavg()[0]}

@@ -2,7 +2,7 @@
 
 :func:`check_task` runs the stages (each a module with one entry function) and
 returns a :class:`Bundle` (the result and the files to write); writing is
-:mod:`specguard.bundle`'s job.
+:mod:`specguard.outputs.bundle`'s job.
 """
 
 from __future__ import annotations
@@ -12,16 +12,20 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 
-from . import __version__, assumptions as assume, certcheck, emit, iterate, lean_runner, objects, prove, speclang, test_agent
-from .formalize_desc import formalize_description
-from .formalize_tests import formalize_tests
-from .twins import find_twins
-from .values import FUNCTION
-from .models import (Call, Claim, ClaimKind, DescFormalization, Demand, Expect, ExpectKind, InputFile, Loc, Task,
-                     TestFormalization, Unsupported)
-from .llm import ModelSettings
-from .results import (ASSUMPTIONS, CertReport, ClaimReport, ConflictCore, Coverage, Evidence, Item, Result, RuntimeReport,
-                      TestReport, Verdict)
+from specguard import __version__
+from specguard.formalize import assumptions as assume, objects, speclang
+from specguard.kernel import certcheck, emit, runner as lean_runner, prove
+from specguard.python import iterate
+from specguard.model import reader_agent as test_agent
+from specguard.formalize.description import formalize_description
+from specguard.formalize.tests import formalize_tests
+from specguard.formalize.twins import find_twins
+from specguard.python.values import FUNCTION
+from specguard.models import (Call, Claim, ClaimKind, DescFormalization, Demand, Expect, ExpectKind,
+                              InputFile, Loc, Task, TestFormalization, Unsupported)
+from specguard.model.llm import ModelSettings
+from specguard.outputs.results import (ASSUMPTIONS, CertReport, ClaimReport, ConflictCore, Coverage,
+                                       Evidence, Item, Result, RuntimeReport, TestReport, Verdict)
 
 
 @dataclass
@@ -44,7 +48,7 @@ class Options:
     rounds: int = 3           # spec-agent feedback rounds per sample
     context: tuple = ()       # ``--context PATH...``: (name, text) source files the spec agent may read
     # demands the test agent read from assertions the AST path left unsupported (accepted by
-    # :func:`specguard.test_agent.accept`); added to the AST path's, never replacing them
+    # :func:`specguard.model.reader_agent.accept`); added to the AST path's, never replacing them
     demands: tuple = ()
     # with ``spec`` and no described signature, keyword arguments bind by the spec's parameters
     # (a spec the user wrote describes the function; a model-written one may name them otherwise)
@@ -145,7 +149,7 @@ class _Formal:
     spec: "_SpecUse | None" = None
     bound: int = 0            # calls whose keyword arguments were bound by the described signature
     contra: assume.Contradicted = field(default_factory=assume.Contradicted)   # assumptions the task contradicts
-    listed: bool = False      # modelled as list(f(...)) (specguard/iterate.py)
+    listed: bool = False      # modelled as list(f(...)) (specguard/python/iterate.py)
 
 
 @dataclass
@@ -185,7 +189,7 @@ def _spec_item(program: speclang.SpecProgram, statement: str) -> speclang.SpecIt
 
 def _variants(c) -> list:
     """Other classes worth trying as witnesses against a test expecting ``c`` (postconditions)."""
-    from .values import V
+    from specguard.python.values import V
     import itertools
     out = []
     if c.kind in ("list", "tuple") and len(c.val) > 1:
@@ -347,7 +351,7 @@ def spec_agreement(use: _SpecUse, tests: list[emit.Clause], spec: list[emit.Clau
 
 def _witness_ok(use: _SpecUse, tests: list[emit.Clause], budget: int) -> bool:
     """Witnesses table every tested input, so the kernel evaluates the spec at each of them."""
-    from .certcheck import BANNED
+    from specguard.kernel.certcheck import BANNED
     if any(tok in use.clause.py for tok in BANNED):
         return False
     total = 0
@@ -432,7 +436,7 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
     # signature, the spec's parameters): f(1, b=2) is the input f(1, 2)
     sig = df.signature
     if sig is None and spec is not None and spec_binds:
-        from .models import Signature
+        from specguard.models import Signature
         sig = Signature(name=spec.entry(task.entry_point), params=spec.param_names(), plain=True)
         df = df.model_copy(update={"signature": sig})
     bound_d, nd = _bound(tf.demands, sig)
@@ -562,7 +566,7 @@ def derived_assumptions(task: Task, *, spec: speclang.SpecProgram | None = None,
                         budget: int = speclang.DEFAULT_KERNEL_BUDGET, spec_binds: bool = True) -> tuple[str, ...]:
     """The model's assumptions as ``check`` states them for ``task`` (``results.ASSUMPTIONS``, with
     those the task contradicts -- objects, documented state -- restated; see
-    :mod:`specguard.assumptions`).  Pure, no Lean: ``verify --inputs`` can re-derive them."""
+    :mod:`specguard.formalize.assumptions`).  Pure, no Lean: ``verify --inputs`` can re-derive them."""
     return _assumptions(_formal(task, False, spec, budget, demands, spec_binds))
 
 
@@ -658,8 +662,8 @@ class _TestAgentUse:
 
 def _test_agent(task: Task, client) -> _TestAgentUse:
     """The test agent on the assertions the AST path left unsupported, and SpecGuard's guard
-    over what it proposes (:func:`specguard.test_agent.accept`)."""
-    from .results import ModelDemandsReport
+    over what it proposes (:func:`specguard.model.reader_agent.accept`)."""
+    from specguard.outputs.results import ModelDemandsReport
     target, tf = test_agent.unsupported_of(task)
     if not tf.unsupported or not target or not any(s.kind == "python" for s in task.tests):
         return _TestAgentUse()
@@ -748,8 +752,8 @@ def _spec_samples(task: Task, opts: Options, client, k: int):
     """The spec agent's ``k`` samples, each checked like ``check --spec`` and compared with every
     test and description example (:class:`SpecAgreement`): the agent's result and one
     :class:`_SampleUse` per sample."""
-    from .results import ModelSpecReport
-    from .spec_agent import write_spec
+    from specguard.outputs.results import ModelSpecReport
+    from specguard.model.spec_agent import write_spec
     agent = write_spec(task.description, context_files=opts.context, model=opts.model,
                        entry_point=task.entry_point, samples=k, rounds=opts.rounds, client=client,
                        report=task.description_is_report)
@@ -849,9 +853,9 @@ def _model_verdict(uses: list[_SampleUse], need: int, k: int, base: Result):
 def _model_path(task: Task, opts: Options, base: Bundle) -> Bundle:
     """Test agent -> rules with its demands -> spec agent -> one check per model spec ->
     agreement rule -> judge fallback."""
-    from . import judge as judge_mod
-    from .llm import Client
-    from .results import ModelJudgment, ModelReport
+    from specguard.model import judge as judge_mod
+    from specguard.model.llm import Client
+    from specguard.outputs.results import ModelJudgment, ModelReport
     start = time.monotonic()
     client = Client(opts.model)
     k = max(1, opts.samples)
@@ -1055,7 +1059,7 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
                     labels=dict(task.labels))
     result = result.model_copy(update=_reading_report(f, result, test_clauses, spec_clauses))
     claims_proven = tuple(p.claims) if certified else ()
-    from .results import DerivationOptions
+    from specguard.outputs.results import DerivationOptions
     agreement = spec_agreement(f.spec, test_clauses, spec_clauses) if f.spec is not None else None
     return Bundle(result=result, files=files, claims=claims_proven,
                   options=DerivationOptions(classify=opts.classify, spec_budget=opts.spec_budget,
@@ -1092,7 +1096,7 @@ def _reading_report(f: _Formal, r: Result, tests, spec) -> dict:
 
 
 def _list_view(v):
-    from .values import V
+    from specguard.python.values import V
     if v.kind in ("list", "tuple"):
         return V("list", tuple(_list_view(x) for x in v.val))
     if v.kind == "dict":
@@ -1104,7 +1108,7 @@ def _json_near_conflicts(task: Task, spec, tests) -> list:
     """JSON-table tasks: a test whose input equals a description example's input up to
     tuple/list, with an outcome the example excludes.  A conflict only if the implementation
     treats tuple and list arguments alike, so it is reported, never certified."""
-    from .results import NearConflict
+    from specguard.outputs.results import NearConflict
     if not any(src.kind == "table" for src in task.tests):
         return []
     by_view: dict[str, list[emit.Clause]] = {}
@@ -1128,7 +1132,7 @@ def _json_near_conflicts(task: Task, spec, tests) -> list:
 
 
 def _twin_near_conflict(t):
-    from .results import NearConflict
+    from specguard.outputs.results import NearConflict
     items = tuple(Item(id=f"L{loc.line}", source="test", loc=loc, text="", statement=f"{t.expr} == {v}")
                   for loc, v in ((t.a, t.a_value), (t.b, t.b_value)))
     return NearConflict(kind="duplicate-tests" if t.kind == "duplicate tests" else "repeated-assertion",

@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from . import __version__
-from .errors import InputError, SpecGuardError
+from specguard import __version__
+from specguard.errors import InputError, SpecGuardError
 
 EXIT_ERROR = 3
 log = logging.getLogger("specguard")
@@ -27,7 +27,7 @@ log = logging.getLogger("specguard")
 
 def _seconds(text: str) -> float:
     """A time limit flag: positive, finite, at most a week (beyond, Python's timers overflow)."""
-    from .config import MAX_SECONDS
+    from specguard.config import MAX_SECONDS
     try:
         v = float(text)
     except ValueError:
@@ -39,7 +39,7 @@ def _seconds(text: str) -> float:
 
 def _spec_budget(text: str) -> int:
     """--spec-budget: a whole number of steps from 1 to results.MAX_SPEC_BUDGET."""
-    from .results import MAX_SPEC_BUDGET
+    from specguard.outputs.results import MAX_SPEC_BUDGET
     try:
         v = int(text)
     except ValueError:
@@ -112,7 +112,7 @@ def _model_settings(args: argparse.Namespace, cfg) -> "ModelSettings | None":  #
     model = args.model or (None if replay else cfg.model) or ("replay" if replay else None)
     if not model:
         return None
-    from .llm import ModelSettings, default_cache_dir, recording
+    from specguard.model.llm import ModelSettings, default_cache_dir, recording
     if args.min_agree is None:
         args.min_agree = min(2, args.samples)
     if args.rounds < 1:
@@ -199,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config_arg(d)
     _add_common(d)
 
-    from .verify import EXIT_HELP
+    from specguard.outputs.verify import EXIT_HELP
     v = sub.add_parser("verify", help="re-check a certificate bundle (exit 0 valid, 1 invalid, 2 not certified, "
                                       "3 error, 4 inputs incomplete)", epilog=EXIT_HELP)
     v.add_argument("bundle", help="a bundle folder written by 'specguard check', an archive of one, or an "
@@ -299,7 +299,7 @@ def _main(argv: Sequence[str] | None) -> int:
                "export": cmd_export, "batch": cmd_batch, "report": cmd_report}[args.cmd]
     try:
         if getattr(args, "lean_runtime", None):
-            from .lean_runner import select_runtime
+            from specguard.kernel.runner import select_runtime
             select_runtime(args.lean_runtime)
         return handler(args)
     except SpecGuardError as e:
@@ -346,7 +346,7 @@ def _config(args: argparse.Namespace, folders: Sequence[str] = ()):
     """The configuration (see specguard/config.py): the user's file and environment only; a
     configuration file in the current folder or in ``folders`` (the folders being checked) is
     ignored, with a warning on stderr naming its keys."""
-    from .config import load_config
+    from specguard.config import load_config
 
     def warn(msg: str) -> None:
         if not getattr(args, "quiet", False):
@@ -355,7 +355,7 @@ def _config(args: argparse.Namespace, folders: Sequence[str] = ()):
 
 
 def _load(args: argparse.Namespace):
-    from . import load
+    from specguard import load
     folder = None
     if args.task:
         t = Path(args.task)
@@ -449,8 +449,8 @@ def _check_entry_point(task, name: str) -> None:
 
 def _task_options(args: argparse.Namespace, cfg):
     """check.Options from the task flags shared by ``check`` and ``batch`` (the spec is applied
-    per task by :func:`specguard.bundle.with_spec`)."""
-    from .check import Options
+    per task by :func:`specguard.outputs.bundle.with_spec`)."""
+    from specguard.check import Options
     opts = Options(timeout=args.timeout or cfg.timeout, memory_mb=cfg.memory_mb, classify=not args.no_classify)
     opts.model = _model_settings(args, cfg)
     if opts.model is not None:
@@ -467,14 +467,14 @@ def _task_options(args: argparse.Namespace, cfg):
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from . import load
-    from .bundle import default_out_dir, with_spec, write_bundle
-    from .check import check_task
+    from specguard import load
+    from specguard.outputs.bundle import default_out_dir, with_spec, write_bundle
+    from specguard.check import check_task
     _check_out_dir(args.out)
     _check_description_arg(args.description)
     spec = None
     if args.spec:
-        from . import speclang
+        from specguard.formalize import speclang
         spec = speclang.load_spec(args.spec)
         if not args.task and not args.description:
             args.description = f"(the function is described by the spec {Path(args.spec).name})"
@@ -560,7 +560,7 @@ def _claim_words(claims: Sequence[str], r) -> str:
 def recheck_command(out: Path, inputs: Sequence = ()) -> str:
     """``specguard verify BUNDLE --inputs ...`` for a bundle: the task's files (text given on the
     command line cannot be re-given, then only the bundle's own checks)."""
-    from .results import MODEL_FILE_RE
+    from specguard.outputs.results import MODEL_FILE_RE
     files = [i.path for i in inputs if not MODEL_FILE_RE.fullmatch(Path(i.path).name)]
     model = len(files) < len(inputs)
     if not files or any(not Path(f).is_file() for f in files):
@@ -677,7 +677,7 @@ def format_summary(r, out: Path | None = None, inputs: Sequence = ()) -> str:
         lines.append(f"  bundle: {out}")
         if cert.accepted and cert.claims:
             lines.append(f"  re-check: {recheck_command(out, inputs)}")
-    from .results import MODEL_FILE_RE
+    from specguard.outputs.results import MODEL_FILE_RE
     if any(c.kind == "spec" and MODEL_FILE_RE.fullmatch(Path(str(c.loc.file)).name) for c in r.claims):
         # #15.3: what the kernel checked against a model-written spec is about that spec
         lines = [ln.replace("from the description", "from the model-written spec")
@@ -690,7 +690,7 @@ def format_summary(r, out: Path | None = None, inputs: Sequence = ()) -> str:
 def _doctor_model(config_file: str | None = None) -> dict:
     """The configured model path, without calling the model: litellm present, keys present
     (names only, never values), cache and caps."""
-    from .config import config_path, load_config
+    from specguard.config import config_path, load_config
     try:
         cfg = load_config(config_file=config_file)
     except SpecGuardError as e:
@@ -699,7 +699,7 @@ def _doctor_model(config_file: str | None = None) -> dict:
     out: dict = {"model": cfg.model, "config_file": str(path) if path is not None else None}
     if cfg.model is None:
         return out
-    from .llm import default_cache_dir
+    from specguard.model.llm import default_cache_dir
     out.update(max_task_tokens=cfg.model_max_task_tokens, max_task_cost_usd=cfg.model_max_task_cost_usd,
                cache_dir=(cfg.model_cache_dir or str(default_cache_dir())) if cfg.model_cache else None)
     try:
@@ -709,7 +709,7 @@ def _doctor_model(config_file: str | None = None) -> dict:
         out["litellm"] = None
         return out
     try:
-        from .llm import _litellm
+        from specguard.model.llm import _litellm
         env = _litellm().validate_environment(model=cfg.model)
         out["missing_keys"] = list(env.get("missing_keys") or [])
     except Exception:  # noqa: BLE001 - an unknown provider: litellm says so when called
@@ -718,7 +718,7 @@ def _doctor_model(config_file: str | None = None) -> dict:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from . import certcheck, lean_runner
+    from specguard.kernel import certcheck, runner as lean_runner
     report: dict = {"specguard": __version__, "python": sys.version.split()[0]}
     ok = True
     try:
@@ -771,7 +771,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             print(f"  self-test: valid certificate {'accepted' if s['valid_certificate_accepted'] else 'REJECTED: ' + s['reason']}"
                   f", invalid certificate {'rejected' if s['invalid_certificate_rejected'] else 'ACCEPTED'}"
                   f" ({s['seconds']} s)")
-        from .llm import INSTALL_HINT
+        from specguard.model.llm import INSTALL_HINT
         m = report["model"]
         if m["model"] is None:
             print("  model: none configured (the model path is off; --model, SPECGUARD_MODEL or `model` in "
@@ -802,7 +802,7 @@ _DOCTOR_TRUSTED = {
               "(fun (impl : Val → Outcome) => And (Spec impl) (Tests impl)))\nend SGTask\n"),
 }
 def _doctor_cert() -> str:
-    from .certcheck import CERT_HEADER
+    from specguard.kernel.certcheck import CERT_HEADER
     return (CERT_HEADER + "open SpecGuard\ntheorem proof_Conflict : Conflict :=\n  fun h => match h with\n"
             "  | Exists.intro impl hh => outcome_ne (same_outcome (And.left hh) (And.right hh)) "
             "(Eq.refl Bool.false)\nend SGTask\n")
@@ -814,8 +814,8 @@ _DOCTOR_CERT = _doctor_cert()
 # -- verify / schema ---------------------------------------------------------------------------
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """Exit code: :data:`specguard.verify.EXIT_CODES` of the report's status (3: error)."""
-    from .verify import verify_bundle
+    """Exit code: :data:`specguard.outputs.verify.EXIT_CODES` of the report's status (3: error)."""
+    from specguard.outputs.verify import verify_bundle
     if args.accept_bundled_model_inputs and not args.inputs:
         raise SpecGuardError("--accept-bundled-model-inputs needs --inputs (without --inputs the whole claim is "
                              "taken from the bundle anyway)", hint="specguard verify BUNDLE --inputs FILE... "
@@ -832,7 +832,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .verify import InvalidBundle, pack_bundle, verify_bundle, write_export
+    from specguard.outputs.verify import InvalidBundle, pack_bundle, verify_bundle, write_export
     _check_out_file(args.out, "-o")
     _check_out_file(args.archive, "--archive")
     if not args.out and not args.archive:
@@ -879,7 +879,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     inconclusive task; else 0. 3 also for a usage or input error; 130 interrupted."""
     import signal
 
-    from .batch import ProgressPrinter, run_batch
+    from specguard.outputs.batch import ProgressPrinter, run_batch
     _check_out_dir(args.out)
     cfg = _config(args, [p for p in args.inputs if Path(p).is_dir()])
     opts = _task_options(args, cfg)
@@ -920,7 +920,7 @@ def _n(k: int, word: str, plural: str | None = None) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .report import load_batch, summary, write_report
+    from specguard.outputs.report import load_batch, summary, write_report
     _check_out_file(args.out, "--out")
     _check_out_file(args.html, "--html")
     _check_out_file(args.sarif, "--sarif")
@@ -935,7 +935,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from .schemas import write_schemas
+    from specguard.outputs.schemas import write_schemas
     _check_out_dir(args.out)
     for p in write_schemas(Path(args.out)):
         if not args.quiet:

@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .errors import ConfigError
+from specguard.errors import ConfigError
 
 log = logging.getLogger("specguard")
 

@@ -41,9 +41,9 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from .errors import InputError
-from .models import InputFile, Task, TestCase, TestSource
-from .values import V, from_python, to_json
+from specguard.errors import InputError
+from specguard.models import InputFile, Task, TestCase, TestSource
+from specguard.python.values import V, from_python, to_json
 
 __all__ = [
     "MAX_FILE_BYTES", "MAX_TASK_BYTES", "MAX_TEST_FILES", "MAX_WALK_ENTRIES", "UNRECOVERED_MARKER",
@@ -1576,7 +1576,7 @@ def _test_defs(text: str) -> list[tuple[int, str]]:
 def _selected(name: str, path: str, node_ids: Sequence[str]) -> bool:
     """Whether the test ``name`` (pytest's ``Class::test`` or ``test``) of ``path`` is one of the
     FAIL_TO_PASS/PASS_TO_PASS ids (the test formalizer's own reading of those ids)."""
-    from .formalize_tests import _same_file, _selectors   # noqa: PLC0415 - formalize_tests imports this module
+    from specguard.formalize.tests import (_same_file, _selectors)  # noqa: PLC0415 - formalize_tests imports this module
     bare = name.rsplit("::", 1)[-1]
     return any(_same_file(path, sel.path) and (sel.name == name or sel.name == bare)
                for sel in _selectors(node_ids))

@@ -1,6 +1,6 @@
 """Pydantic models shared by the pipeline stages (everything written to disk is one of these).
 
-Values (:class:`specguard.values.V`) are embedded through :data:`Value`, which
+Values (:class:`specguard.python.values.V`) are embedded through :data:`Value`, which
 serialises them to SpecGuard's lossless tagged JSON (see ``values.to_json``).
 """
 
@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, WithJsonSchema
 
-from . import values as _values
-from .values import V
+from specguard.python import values as _values
+from specguard.python.values import V
 
 
 def _validate_value(x: Any) -> V:
@@ -54,7 +54,7 @@ class Loc(Frozen):
 # -- calls and expectations ------------------------------------------------------
 
 class ObjEvent(Frozen):
-    """One interaction with an object (see :mod:`specguard.objects`): a method call, an attribute
+    """One interaction with an object (see :mod:`specguard.formalize.objects`): a method call, an attribute
     read or write, an item read or write, a membership test, or a builtin applied to it."""
 
     kind: Literal["call", "attr", "setattr", "getitem", "setitem", "delitem", "contains", "builtin"]
@@ -112,7 +112,7 @@ class Call(Frozen):
     args: tuple[Value, ...] = ()
     kwargs: tuple[tuple[str, Value], ...] = ()
     obj: ObjectKey | None = Field(default=None, description="an observation of a fresh object: its class, "
-                                  "construction, earlier calls and this observation (specguard.objects)")
+                                  "construction, earlier calls and this observation (specguard.formalize.objects)")
 
     def key(self) -> str:
         """Identity of the input: equal keys = the very same input (exact values)."""
@@ -166,7 +166,7 @@ class Expect(Frozen):
     expr: str | None = Field(default=None, description="obs: SpecGuard's rendering of the asserted expression, "
                                                        "the call replaced by `result`, every other operand a literal")
     through_list: bool = Field(default=False, description="about list(f(...)), not f(...) (a function observed "
-                                                          "through list(): specguard/iterate.py)")
+                                                          "through list(): specguard/python/iterate.py)")
     bound_result: bool = Field(default=False, description="obs: the result is read through a name bound earlier "
                                                           "(`r = f(x)`), not a fresh call (an iterator it holds may "
                                                           "have been consumed)")

@@ -14,7 +14,7 @@ os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 @pytest.fixture(scope="session")
 def core():
     """Build (or reuse) the Lean core once per session; the real kernel, no mocks."""
-    from specguard import lean_runner
+    from specguard.kernel import runner as lean_runner
     return lean_runner.ensure_core()
 
 

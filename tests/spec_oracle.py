@@ -1,6 +1,6 @@
 """CPython as the test suite's oracle for SpecGuard's spec language (tests only).
 
-SpecGuard never executes spec source text: ``specguard.speclang`` evaluates only the IR it built
+SpecGuard never executes spec source text: ``specguard.formalize.speclang`` evaluates only the IR it built
 (the Lean kernel, and its own evaluator, the mirror).  The differential tests check both against
 CPython, running here, in a sandboxed subprocess, spec sources **the test suite wrote itself**
 (never a user's or a model's spec).  ``python -I -S`` (no site, no environment), an empty working
@@ -19,9 +19,9 @@ import tempfile
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from specguard import values as vals
-from specguard.speclang import SpecProgram
-from specguard.values import V
+from specguard.python import values as vals
+from specguard.formalize.speclang import SpecProgram
+from specguard.python.values import V
 
 _CHILD = r'''
 import json, sys, math

@@ -134,7 +134,7 @@ def test_batch_task_folders_rows_bundles_report_sarif(task_set: Path, tmp_path: 
     assert meta["format"] == "specguard-batch/1" and len(meta["runs"]) == 1 and meta["runs"][0]["done"] == 4
 
     # rows validate against the published schema's model
-    from specguard.batch import BatchRow
+    from specguard.outputs.batch import BatchRow
     for line in (out / "results.jsonl").read_text().splitlines():
         BatchRow.model_validate_json(line)
 
@@ -221,7 +221,7 @@ def _small_lcb(tmp_path: Path, n: int = 30) -> Path:
 
 
 def _children(pid: int) -> list[int]:
-    from specguard.batch import _descendants
+    from specguard.outputs.batch import _descendants
     out = []
     for c in _descendants(pid):
         try:
@@ -307,7 +307,7 @@ def test_kill9_resume_truncated_line(tmp_path: Path, core):
 # -- errors: timeouts and worker deaths (the pool itself, real processes) -----------------------------
 
 def _pool_fn(job, cfg):
-    from specguard.batch import error_row
+    from specguard.outputs.batch import error_row
     if job.key == "die":
         os._exit(7)
     if job.key == "hang":
@@ -316,7 +316,7 @@ def _pool_fn(job, cfg):
 
 
 def test_pool_records_timeouts_and_worker_deaths():
-    from specguard.batch import Job, TaskRef, error_row, run_pool
+    from specguard.outputs.batch import Job, TaskRef, error_row, run_pool
     jobs = [Job(k, i, TaskRef(kind="task-dir", path=k)) for i, k in enumerate(["a", "die", "hang", "b", "c"])]
     got = []
     t0 = time.monotonic()

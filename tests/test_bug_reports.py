@@ -12,9 +12,9 @@ pytest.importorskip("litellm")
 
 from specguard import load
 from specguard.check import Options, check_task
-from specguard.llm import ModelSettings
-from specguard.results import Evidence, Verdict
-from specguard.spec_agent import REPORT_NOTE, build_prompt
+from specguard.model.llm import ModelSettings
+from specguard.outputs.results import Evidence, Verdict
+from specguard.model.spec_agent import REPORT_NOTE, build_prompt
 
 DATA = Path(__file__).resolve().parent / "data" / "bug_reports"
 CASES = {"slugify": "T1", "clamp": "T1", "dedupe": "T1", "count_words": "T1"}

@@ -3,8 +3,8 @@ every known way to cheat is rejected with a specific reason."""
 
 import pytest
 
-from specguard import certcheck
-from specguard.certcheck import CERT_HEADER, check_certificate
+from specguard.kernel import certcheck
+from specguard.kernel.certcheck import CERT_HEADER, check_certificate
 from specguard.cli import _DOCTOR_CERT as VALID, _DOCTOR_TRUSTED as TRUSTED
 
 pytestmark = pytest.mark.lean

@@ -127,9 +127,9 @@ def test_large_witnesses_use_the_shared_input_index(tmp_path):
 def test_a_rejected_classification_never_costs_the_conflict(tmp_path, monkeypatch):
     """A bug in the witness proofs (injected here) makes the kernel reject the certificate with the
     classification; the conflict is then certified on its own, and verify re-derives it."""
-    from specguard import prove
-    from specguard.bundle import write_bundle
-    from specguard.verify import verify_bundle
+    from specguard.kernel import prove
+    from specguard.outputs.bundle import write_bundle
+    from specguard.outputs.verify import verify_bundle
     real = prove.Prover.witness_decl
     monkeypatch.setattr(prove.Prover, "witness_decl",
                         lambda self, w, table: real(self, w, table).replace("(Eq.refl " + w + "_o", "(Eq.refl " + w + "_dflt"))
@@ -170,8 +170,8 @@ def test_keyword_arguments_bind_by_the_described_signature(tmp_path, sig, body, 
 
 
 def test_keyword_binding_is_rederived_by_verify(tmp_path):
-    from specguard.bundle import write_bundle
-    from specguard.verify import verify_bundle
+    from specguard.outputs.bundle import write_bundle
+    from specguard.outputs.verify import verify_bundle
     task = _kw_task(tmp_path, "f(a, b)", ex("f(1, 2)", "3"), "    assert f(a=1, b=2) == 4\n")
     out = write_bundle(tmp_path / "b", task, check_task(task))
     rep = verify_bundle(out, [tmp_path / "desc.py", tmp_path / "test_f.py"])

@@ -57,7 +57,7 @@ def test_report_and_export_outputs_naming_a_folder(tmp_path):
 def test_atomic_write_leaves_no_temp_file(tmp_path):
     """#14.4: an atomic write that fails (the target is a folder) raises a SpecGuardError and
     leaves no temporary file behind; the file it writes is as readable as the umask allows."""
-    from specguard.batch import atomic_write
+    from specguard.outputs.batch import atomic_write
     from specguard.errors import SpecGuardError
     (tmp_path / "x").mkdir()
     with pytest.raises(SpecGuardError):
@@ -222,7 +222,7 @@ def test_batch_error_rows_are_errors_and_lock_is_removed(tmp_path, core):
 # -- #14.3: the text summary -------------------------------------------------------------------------
 
 def _result(**kw):
-    from specguard.results import Result
+    from specguard.outputs.results import Result
     base = dict(task_id="t", verdict="inconclusive", evidence="none", reason="no conflict in what was read",
                 specguard_version="0")
     base.update(kw)
@@ -301,7 +301,7 @@ def test_configuration_page_lists_every_key():
 
 def test_batch_row_copies_coverage():
     """#14.1 (rows): a batch row carries the result's coverage and inconclusive kind."""
-    from specguard.batch import Job, TaskRef, row_from_result
+    from specguard.outputs.batch import Job, TaskRef, row_from_result
     r = _result(coverage={"assertions_total": 4, "assertions_read": 3}, inconclusive_kind="tests-unread")
     job = Job(key="k", index=0, ref=TaskRef(kind="task-dir", path="x"))
     row = row_from_result(job, r, seconds=0.1, bundle=None, run=1)

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from specguard.formalize_desc import formalize_description
+from specguard.formalize.description import formalize_description
 from specguard.models import ClaimKind, DescFormalization, ExpectKind, TypeExpr
-from specguard.values import V, from_python
+from specguard.python.values import V, from_python
 
 
 def fd(text: str, **kw) -> DescFormalization:
@@ -642,7 +642,7 @@ def test_livecodebench_descriptions(shared_lcb):
 
 
 def test_a_hedged_worked_example_is_not_a_requirement():
-    from specguard.formalize_desc import formalize_description
+    from specguard.formalize.description import formalize_description
     df = formalize_description("f(2) returns 4 (roughly).\n", path="d", entry_point="f")
     assert not [c for c in df.claims if c.kind.value == "example"]
     assert any("observed, not required" in n or "roughly" in n for n in df.notes)

@@ -1,4 +1,4 @@
-"""Behaviour of stage 2 (specguard.formalize_tests) on real test files written to tmp_path.
+"""Behaviour of stage 2 (specguard.formalize.tests) on real test files written to tmp_path.
 
 Each test writes a small pytest/unittest file, formalizes it and checks the demands (call +
 expectation, location, test name) and the unsupported assertions (line + reason)."""
@@ -11,13 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from specguard import speclang
-from specguard.formalize_tests import formalize_tests, infer_entry_point
+from specguard.formalize import speclang
+from specguard.formalize.tests import formalize_tests, infer_entry_point
 from specguard.load import UNRECOVERED_MARKER, load_from_parts
 from specguard.models import ExpectKind
 from specguard.models import TestCase as Case
 from specguard.models import TestSource as Source
-from specguard.values import V, canon, from_python, to_python
+from specguard.python.values import V, canon, from_python, to_python
 
 
 # -- helpers ------------------------------------------------------------------------------------

@@ -1,13 +1,13 @@
 """Differential test: the Lean value model (lean/SpecGuard/Value.lean), evaluated by the real
-kernel, agrees with its Python mirror (specguard/emit.py) and so with CPython's ==."""
+kernel, agrees with its Python mirror (specguard/kernel/emit.py) and so with CPython's ==."""
 
 import random
 
 import pytest
 
-from specguard import emit, lean_runner
-from specguard.emit import Outcome, Pred
-from specguard.values import V, canon, from_python
+from specguard.kernel import emit, runner as lean_runner
+from specguard.kernel.emit import Outcome, Pred
+from specguard.python.values import V, canon, from_python
 
 pytestmark = pytest.mark.lean
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from specguard import lean_runner
+from specguard.kernel import runner as lean_runner
 from specguard.errors import CacheError, LeanRuntimeError, LeanTimeout
 
 pytestmark = pytest.mark.lean

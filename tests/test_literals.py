@@ -1,4 +1,4 @@
-"""Behaviour of the safe literal evaluator (specguard.literals): exact values, Python semantics,
+"""Behaviour of the safe literal evaluator (specguard.python.literals): exact values, Python semantics,
 refusals (NaN, bombs, aliasing) -- checked against CPython where it is safe to do so."""
 
 import ast
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from specguard.literals import (MAX_EXPONENT, NotLiteral, eval_iterable, eval_literal, eval_literal_text,
-                                eval_literals, is_mutable)
-from specguard.values import V, from_python, py_repr
+from specguard.python.literals import (MAX_EXPONENT, NotLiteral, eval_iterable, eval_literal,
+                                       eval_literal_text, eval_literals, is_mutable)
+from specguard.python.values import V, from_python, py_repr
 
 
 def ev(src, env=None):
@@ -275,7 +275,7 @@ def test_comprehension_variables_do_not_leak():
 
 def test_comprehension_cannot_share_a_mutable_value():
     """#11 (identity): `[xs for _ in range(2)]` holds one object twice: not a literal."""
-    from specguard.literals import eval_literal, eval_literal_text
+    from specguard.python.literals import eval_literal, eval_literal_text
     import ast
     env = {"xs": eval_literal_text("[1]")}
     with pytest.raises(NotLiteral, match="twice"):
@@ -290,7 +290,7 @@ def test_comprehension_step_limit():
 def test_range_and_iter_are_argument_values():
     """#12.3: `range(...)` and `iter(<list/tuple/str/range>)` are exact values of their own kind
     (arguments only): a range is not the list of its items; an iterator counts as mutable."""
-    from specguard.literals import eval_literal_text, is_mutable
+    from specguard.python.literals import eval_literal_text, is_mutable
     r = eval_literal_text("range(1, 4)")
     assert r.kind == "obj" and r != eval_literal_text("[1, 2, 3]") and r == eval_literal_text("range(True, 4, 1)")
     it = eval_literal_text("iter([1, 2])")

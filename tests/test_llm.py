@@ -7,12 +7,13 @@ import pytest
 
 litellm = pytest.importorskip("litellm")
 
-from specguard import llm, load, spec_agent
+from specguard.model import llm, spec_agent
+from specguard import load
 from specguard.check import Options, check_task
 from specguard.errors import ModelBudgetExceeded, ModelError
-from specguard.judge import parse_judgment
-from specguard.llm import Client, ModelSettings
-from specguard.results import Evidence, Result, Verdict
+from specguard.model.judge import parse_judgment
+from specguard.model.llm import Client, ModelSettings
+from specguard.outputs.results import Evidence, Result, Verdict
 
 MODEL = "gpt-4o-mini"
 GOOD = "Here is the spec.\n```python\ndef reference(x: int) -> int:\n    return 2 * x\n```\n"
@@ -151,8 +152,8 @@ def test_min_agree_above_samples_is_a_usage_error(tmp_path, capsys):
 
 @pytest.mark.lean
 def test_conflict_through_a_model_spec_is_certified(tmp_path):
-    from specguard.bundle import write_bundle
-    from specguard.verify import verify_bundle
+    from specguard.outputs.bundle import write_bundle
+    from specguard.outputs.verify import verify_bundle
     task = _task(tmp_path)
     assert check_task(task).result.verdict is Verdict.inconclusive     # the rules alone cannot tell
     b = check_task(task, Options(model=_settings(GOOD), samples=1, min_agree=1))
@@ -209,8 +210,8 @@ def test_min_agree_downgrades_to_inconclusive(tmp_path):
 
 @pytest.mark.lean
 def test_judge_fallback_is_model_judgment_never_certified(tmp_path):
-    from specguard.bundle import write_bundle
-    from specguard.verify import verify_bundle
+    from specguard.outputs.bundle import write_bundle
+    from specguard.outputs.verify import verify_bundle
     task = _task(tmp_path, doc='"""Return the number of primes below x."""', test="assert double(10) == 5")
     judgment = '{"verdict": "conflict", "rationale": "there are 4 primes below 10", "test": "double(10) == 5"}'
     b = check_task(task, Options(model=_settings("I cannot do that.", "No.", "Sorry.", judgment), samples=1, min_agree=1))
@@ -277,7 +278,7 @@ def test_model_flags_and_config(tmp_path, monkeypatch):
 
 @pytest.mark.lean
 def test_batch_runs_the_model_path(tmp_path):
-    from specguard.batch import run_batch, recover_rows
+    from specguard.outputs.batch import run_batch, recover_rows
     folder = tmp_path / "tasks" / "double"
     folder.mkdir(parents=True)
     (folder / "description.md").write_text("Return twice x.\n")
@@ -335,7 +336,7 @@ def test_doctor_reports_the_model_path_without_calling_it(monkeypatch, capsys):
 
 
 def test_a_batch_is_not_resumed_with_another_model(tmp_path):
-    from specguard.batch import run_batch
+    from specguard.outputs.batch import run_batch
     from specguard.errors import BatchError
     folder = tmp_path / "tasks" / "t"
     folder.mkdir(parents=True)
@@ -350,7 +351,7 @@ def test_a_batch_is_not_resumed_with_another_model(tmp_path):
 
 def test_the_spec_prompts_own_examples_are_valid_specs():
     import re
-    from specguard import speclang
+    from specguard.formalize import speclang
     text = llm.prompt("spec_agent", entry_point="f", description="d", context="")
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     assert len(blocks) >= 2

@@ -17,11 +17,10 @@ from hypothesis import strategies as st
 
 from specguard import load as L
 from specguard.errors import InputError
-from specguard.load import (
-    UNRECOVERED_MARKER, check_utf8, list_lcb_ids, load_any, load_from_parts, load_lcb, load_lcb_all,
-    load_swebench, load_task_dir, node_id_in_file, parse_unified_diff, reconstruct_test_file,
-)
-from specguard.values import V, from_python
+from specguard.load import (UNRECOVERED_MARKER, check_utf8, list_lcb_ids, load_any, load_from_parts,
+                            load_lcb, load_lcb_all, load_swebench, load_task_dir, node_id_in_file,
+                            parse_unified_diff, reconstruct_test_file)
+from specguard.python.values import V, from_python
 
 LCB_DIR = Path("/work/shared/data/livecodebench")
 

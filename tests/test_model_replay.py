@@ -9,11 +9,12 @@ import pytest
 
 pytest.importorskip("litellm")
 
-from specguard import llm, load, spec_agent
+from specguard.model import llm, spec_agent
+from specguard import load
 from specguard.check import Options, check_task
 from specguard.errors import InputError
-from specguard.llm import Client, ModelSettings, question_of
-from specguard.results import Evidence, Verdict
+from specguard.model.llm import Client, ModelSettings, question_of
+from specguard.outputs.results import Evidence, Verdict
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "model_replay"

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from specguard import emit, objects
+from specguard.kernel import emit
+from specguard.formalize import objects
 from specguard.check import formalize
-from specguard.formalize_desc import formalize_description
-from specguard.formalize_tests import formalize_tests
+from specguard.formalize.description import formalize_description
+from specguard.formalize.tests import formalize_tests
 from specguard.models import Call, ObjectKey, ObjEvent, Task, TestSource
-from specguard.values import V
+from specguard.python.values import V
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from specguard import emit, speclang
+from specguard.kernel import emit
+from specguard.formalize import speclang
 from specguard.models import Call, Expect, ExpectKind
-from specguard.values import canon, from_python
+from specguard.python.values import canon, from_python
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -160,7 +161,7 @@ def test_description_observations_against_tests(tmp_path, core):
 def test_same_call_twice_and_conjunctions():
     """#12.2: `f(x)[0] == 1 and f(x)[1] == 2` gives one observation per conjunct; `f(x)[0] ==
     f(x)[1]` (the same call twice, literal arguments) is one observation."""
-    from specguard.formalize_tests import formalize_tests
+    from specguard.formalize.tests import formalize_tests
     from specguard.models import TestSource
     code = ("from m import f\n\ndef test_a():\n    assert f(1)[0] == 1 and f(1)[1] == 2\n"
             "    assert f(2)[0] == f(2)[1]\n")
@@ -201,7 +202,7 @@ def test_iterator_observed_through_list_is_certified_and_verifies(tmp_path, core
 def test_direct_use_keeps_the_function():
     """#12.3: one direct use of the result (`len(f(x))`) keeps f: the list(...) readings stay
     observations (never combined with clauses about list(f(...)))."""
-    from specguard import iterate
+    from specguard.python import iterate
     from specguard.models import Demand, Loc
     loc = Loc(file="t.py", line=1)
     mk = lambda i, expr: Demand(id=f"T{i}", call=Call(target="f", args=(from_python(i),)),  # noqa: E731
@@ -253,7 +254,7 @@ def test_isclose_against_doctest(tmp_path, core):
 def test_mirror_agrees_with_the_kernel(core):
     """#12.2: the Python mirror of every observation predicate agrees with its Lean definition,
     decided by the kernel (one Lean run over all cases of the differential table)."""
-    from specguard import lean_runner
+    from specguard.kernel import runner as lean_runner
     lines = [emit.HEADER + "noncomputable section", "namespace ObsCheck", "open SpecGuard", ""]
     n = 0
     for text in _EXPRS:

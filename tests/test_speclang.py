@@ -1,4 +1,4 @@
-"""SpecGuard's specification language (specguard/speclang.py, lean/SpecGuard/Py.lean).
+"""SpecGuard's specification language (specguard/formalize/speclang.py, lean/SpecGuard/Py.lean).
 
 * Differential: for each spec function below, on hypothesis-generated inputs, the Lean kernel's
   evaluation of the compiled spec equals CPython's run of the same source (one Lean file per
@@ -24,9 +24,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from specguard import certcheck, emit, lean_runner, speclang, values as vals, verify
-from specguard.speclang import SpecError, SpecProgram
-from specguard.values import V
+from specguard.kernel import certcheck, emit, runner as lean_runner
+from specguard.formalize import speclang
+from specguard.python import values as vals
+from specguard.outputs import verify
+from specguard.formalize.speclang import SpecError, SpecProgram
+from specguard.python.values import V
 
 import spec_oracle
 

@@ -8,8 +8,9 @@ import json
 
 import pytest
 
-from specguard import load, test_agent
-from specguard.test_agent import ModelDemands, Proposal, accept_for
+from specguard import load
+from specguard.model import reader_agent as test_agent
+from specguard.model.reader_agent import ModelDemands, Proposal, accept_for
 
 DESC = 'def double(x: int) -> int:\n    """Return twice x.\n\n    >>> double(2)\n    4\n    """\n'
 TESTS = '''from m import double
@@ -150,11 +151,11 @@ def _reply(task, *props):
 @litellm_needed
 @pytest.mark.lean
 def test_conflict_through_a_model_read_assertion_is_certified_and_verifies(tmp_path):
-    from specguard.bundle import write_bundle
+    from specguard.outputs.bundle import write_bundle
     from specguard.check import Options, check_task
-    from specguard.llm import ModelSettings
-    from specguard.results import Evidence, Verdict
-    from specguard.verify import verify_bundle
+    from specguard.model.llm import ModelSettings
+    from specguard.outputs.results import Evidence, Verdict
+    from specguard.outputs.verify import verify_bundle
     task = _task(tmp_path)
     assert check_task(task).result.verdict is Verdict.inconclusive
     reply = _reply(task, dict(lines=[9, 5], call="double(2)", returns="5"),
@@ -176,7 +177,7 @@ def test_conflict_through_a_model_read_assertion_is_certified_and_verifies(tmp_p
     assert "model-demands.json were taken from the BUNDLE" in next(c.detail for c in rep.checks if c.name == "inputs")
     assert rep.model_inputs == ("model-demands.json",)
     # the exported single file carries the model's reading too: re-derivable from the task's files alone
-    from specguard.verify import write_export
+    from specguard.outputs.verify import write_export
     write_export(out, tmp_path / "cert.lean")
     rep = verify_bundle(tmp_path / "cert.lean", [tmp_path / "desc.py", tmp_path / "test_double.py"],
                         accept_bundled_model_inputs=True)
@@ -193,8 +194,8 @@ def test_conflict_through_a_model_read_assertion_is_certified_and_verifies(tmp_p
 def test_model_read_assertions_never_clear_a_task(tmp_path):
     """Demands the model read add conflicts only: the unread assertions stay, so no 'no-conflict'."""
     from specguard.check import Options, check_task
-    from specguard.llm import ModelSettings
-    from specguard.results import Verdict
+    from specguard.model.llm import ModelSettings
+    from specguard.outputs.results import Verdict
     tests = "from m import double\n\n\ndef check(x, want, *more):\n    assert double(x) == want\n\n\ndef test_it():\n    check(2, 4)\n"
     task = _task(tmp_path, tests)
     reply = _reply(task, dict(lines=[9, 5], call="double(2)", returns="4"))

@@ -8,7 +8,7 @@ import json
 import textwrap
 
 from specguard import cli, models
-from specguard.formalize_tests import formalize_tests
+from specguard.formalize.tests import formalize_tests
 
 DESC = '''Return the sum of a and b.
 
@@ -234,6 +234,6 @@ def test_coverage_counts_each_source_statement_once():
 
 def test_a_helper_parameter_is_never_inferred_as_the_entry_point():
     """Without an entry point, HumanEval's `candidate` is not taken for the function under test."""
-    from specguard.formalize_tests import infer_entry_point
+    from specguard.formalize.tests import infer_entry_point
     src = models.TestSource(kind="python", path="t.py", text="def check(candidate):\n    assert candidate(1) == 2\n")
     assert infer_entry_point([src]) is None

@@ -5,7 +5,7 @@ import pytest
 from specguard import load
 from specguard.check import check_task
 from specguard import models
-from specguard.twins import find_twins
+from specguard.formalize.twins import find_twins
 
 DUP = '''from pkg import Widget
 
@@ -72,8 +72,8 @@ def test_check_reports_twins_as_inconclusive(tmp_path):
 @pytest.mark.lean
 def test_batch_report_and_sarif_show_near_conflicts(tmp_path):
     import json
-    from specguard.batch import run_batch
-    from specguard.report import write_report
+    from specguard.outputs.batch import run_batch
+    from specguard.outputs.report import write_report
     folder = tmp_path / "tasks" / "w"
     folder.mkdir(parents=True)
     (folder / "description.md").write_text("A widget of side n has size n squared.\n")

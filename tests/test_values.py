@@ -4,8 +4,8 @@ import math
 
 from hypothesis import given, settings, strategies as st
 
-from specguard import values
-from specguard.values import V, canon, from_json, from_python, make_dict, make_set, to_json, to_python
+from specguard.python import values
+from specguard.python.values import V, canon, from_json, from_python, make_dict, make_set, to_json, to_python
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 3), st.integers(-2**70, 2**70),

@@ -23,11 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from specguard import __version__, certcheck, emit, lean_runner, prove
-from specguard import verify as V
+from specguard import __version__
+from specguard.kernel import certcheck, emit, runner as lean_runner, prove
+from specguard.outputs import verify as V
 from specguard.models import Call, Claim, ClaimKind, Demand, Expect, ExpectKind, InputFile, Loc
-from specguard.results import CertReport, Evidence, Manifest, Result, Verdict
-from specguard.values import from_python
+from specguard.outputs.results import CertReport, Evidence, Manifest, Result, Verdict
+from specguard.python.values import from_python
 
 pytestmark = pytest.mark.lean
 
@@ -794,9 +795,9 @@ def test_module_shape_accepts_what_the_emitter_writes():
 
 def test_bundle_constants_agree_with_the_writer():
     try:
-        from specguard import bundle
+        from specguard.outputs import bundle
     except ImportError as e:
-        pytest.skip(f"specguard.bundle not importable yet: {e}")
+        pytest.skip(f"specguard.outputs.bundle not importable yet: {e}")
     assert bundle.RESULT == V.RESULT and bundle.MANIFEST == V.MANIFEST
     assert set(bundle.LEAN_FILES) | {bundle.RESULT, bundle.MANIFEST} == set(V.BUNDLE_FILES)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from specguard import archive, verify
+from specguard.outputs import archive, verify
 from specguard.cli import main
 from specguard.errors import BundleError
 

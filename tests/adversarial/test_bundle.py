@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from specguard import lean_runner
+from specguard.kernel import runner as lean_runner
 
 pytestmark = pytest.mark.lean
 
@@ -193,7 +193,7 @@ def test_deeply_nested_json_is_a_clean_rejection(bundles, tmp_path):
     rc, rep, err = verify(b)
     assert rc == 1 and "result.json nests JSON more than 64 levels deep" in rep["reason"], rep["reason"]
     # strings holding brackets are not nesting
-    from specguard.results import json_problem, load_json
+    from specguard.outputs.results import json_problem, load_json
     assert json_problem('{"a": "' + "[" * 1000 + '"}', "x") is None
     with pytest.raises(ValueError, match="nests JSON"):
         load_json(deep, "x")

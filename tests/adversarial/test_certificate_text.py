@@ -1,7 +1,7 @@
 """Trust layer: the certificate text (issue 11, item 22).
 
 The certificate scan has two layers: banned substrings, then Lean tokens
-(:func:`specguard.certcheck.lean_tokens`): a banned word is rejected as a token or a part of a
+(:func:`specguard.kernel.certcheck.lean_tokens`): a banned word is rejected as a token or a part of a
 dotted name wherever it stands (after a newline, a tab, a comment, inside a string), and text Lean
 would read differently from the scanner (tabs, stray Unicode, raw strings) is rejected outright.
 What passes the scan still goes through the real kernel."""
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from specguard import certcheck
-from specguard.certcheck import CERT_HEADER, check_certificate, lean_tokens, scan_certificate
+from specguard.kernel import certcheck
+from specguard.kernel.certcheck import CERT_HEADER, check_certificate, lean_tokens, scan_certificate
 from specguard.cli import _DOCTOR_CERT as VALID, _DOCTOR_TRUSTED as TRUSTED
 
 PROOF = ("theorem proof_Conflict : Conflict :=\n  fun h => match h with\n"
@@ -114,7 +114,8 @@ def test_a_banned_token_is_rejected_before_lean_runs(core):
 
 def test_the_provers_certificates_pass_the_scan(shared_lcb):
     """#11.22: the stricter scan rejects nothing SpecGuard's prover writes (LiveCodeBench tasks)."""
-    from specguard import check, load, prove
+    from specguard import check, load
+    from specguard.kernel import prove
     path = shared_lcb / "conflicting.json"
     seen = 0
     for tid in load.list_lcb_ids(str(path))[:12]:

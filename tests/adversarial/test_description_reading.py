@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from specguard.formalize_desc import formalize_description
+from specguard.formalize.description import formalize_description
 from specguard.models import ClaimKind, ExpectKind
-from specguard.values import from_python
+from specguard.python.values import from_python
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

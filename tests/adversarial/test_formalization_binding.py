@@ -11,8 +11,8 @@ import json
 import pytest
 
 from specguard import cli
-from specguard.formalize_desc import formalize_description
-from specguard.formalize_tests import formalize_tests
+from specguard.formalize.description import formalize_description
+from specguard.formalize.tests import formalize_tests
 from specguard import models
 
 DESC = "Return whether a divides b.\n"

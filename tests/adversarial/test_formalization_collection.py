@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 from specguard import cli, models
-from specguard.formalize_tests import formalize_tests
+from specguard.formalize.tests import formalize_tests
 
 DESC = "Return the square of n.\n\n>>> f(3)\n9\n"
 

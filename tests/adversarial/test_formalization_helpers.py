@@ -7,7 +7,7 @@ the environment is seen by the caller.  Each case reads real test text with the 
 import textwrap
 
 from specguard import models
-from specguard.formalize_tests import formalize_tests
+from specguard.formalize.tests import formalize_tests
 
 
 def _read(code: str, ep: str = "f"):

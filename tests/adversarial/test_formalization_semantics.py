@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from specguard import emit, lean_runner
-from specguard.emit import Outcome, Pred
+from specguard.kernel import emit, runner as lean_runner
+from specguard.kernel.emit import Outcome, Pred
 from specguard.models import Expect, ExpectKind
-from specguard.values import canon, from_python
+from specguard.python.values import canon, from_python
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 pytestmark = pytest.mark.lean
@@ -267,7 +267,7 @@ def test_raises_refutes_only_returns_never_if_returns():
     """#11.13: the new raises-vs-returns refutation pairs `raises` only with a `returns` clause
     (the call returned), never with `ifReturns` (a universal type or bound, which raising
     satisfies), nor with another `raises`."""
-    from specguard.prove import _refutes
+    from specguard.kernel.prove import _refutes
     mk = lambda p, k="K": emit.Clause(name="X", key=k, pred=p, input_id=k)  # noqa: E731
     raises, returns = mk(Pred("raises")), mk(Pred("returns", ("any",)))
     assert _refutes(raises, returns) and _refutes(returns, raises)
@@ -310,7 +310,7 @@ def _task(desc: str, tests: str = "", entry: str | None = None):
 def test_documented_state_signals(desc, entry, needle):
     """#11.14: each documented-state signal (mutable default, global/nonlocal, module-level
     mutable value, class attribute, function attribute, nondeterministic import, words) is seen."""
-    from specguard.assumptions import documented_state
+    from specguard.formalize.assumptions import documented_state
     why = documented_state(_task(desc, entry=entry), entry)
     assert why is not None and needle in why, why
 
@@ -324,7 +324,7 @@ def test_documented_state_signals(desc, entry, needle):
 def test_no_state_without_a_signal(desc):
     """#11.14: constants, `acc=None`, probability prose ("at random"), "counter-clockwise" and
     "the state of the board" are not documented state (LCB tasks keep their certificates)."""
-    from specguard.assumptions import documented_state
+    from specguard.formalize.assumptions import documented_state
     assert documented_state(_task(desc, entry="f"), "f") is None
 
 
@@ -347,7 +347,7 @@ def test_no_state_without_a_signal(desc):
 def test_object_result_signals(desc, tests, target, needle):
     """#11.13: each sign that results may be objects (class, non-plain annotation, generator,
     prose, object reprs, __eq__, class use in the tests, CapWords) is seen."""
-    from specguard.assumptions import object_results
+    from specguard.formalize.assumptions import object_results
     from specguard.models import DescFormalization
     why = object_results(_task(desc or "Compute it.", tests), DescFormalization(), {target}).get(target)
     assert why is not None and needle in why, why
@@ -362,7 +362,7 @@ def test_object_result_signals(desc, tests, target, needle):
 def test_plain_results_stay_plain(desc, tests):
     """#11.13: plain annotations, methods of plain values (`.count`), a LeetCode container class
     and a class used only as a parameter type do not make the result an object."""
-    from specguard.assumptions import object_results
+    from specguard.formalize.assumptions import object_results
     from specguard.models import DescFormalization
     assert object_results(_task(desc, tests), DescFormalization(), {"f"}) == {}
 
@@ -396,7 +396,7 @@ def test_verify_rederives_the_new_clauses(tmp_path, core):
 ])
 def test_one_call_equal_to_several_types_in_prose(desc):
     """#11.13: the description states one call == values of different types, in prose or doctests."""
-    from specguard.assumptions import object_results
+    from specguard.formalize.assumptions import object_results
     from specguard.models import DescFormalization
     why = object_results(_task(desc), DescFormalization(), {"f"}).get("f")
     assert why is not None and "different types" in why, why
@@ -409,8 +409,8 @@ def test_pathological_prose_is_read_in_bounded_time(text):
     hours), or of thousands of calls of the entry point on one line (each call scanned the whole line:
     quadratic, minutes), is read in well under a few seconds, without a claim."""
     import time
-    from specguard.formalize_desc import formalize_description
-    from specguard import assumptions
+    from specguard.formalize.description import formalize_description
+    from specguard.formalize import assumptions
     t = time.monotonic()
     d = formalize_description("Compute f.\n\n" + text + "\n", path="d.md", entry_point="f")
     assumptions._description_objects("Compute f.\n\n" + text, "f", d)      # the same class-line scan

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from specguard import load
-from specguard.test_agent import ModelDemands, Proposal, accept_for
+from specguard.model.reader_agent import ModelDemands, Proposal, accept_for
 
 DESC = 'def count_vowels(s: str) -> int:\n    """Count the vowels of s."""\n'
 HELPER = "from m import count_vowels\n\n\ndef check(s, n, *more):   # *more: the AST path does not execute it\n    assert count_vowels(s) == n\n\n\n"
@@ -218,7 +218,7 @@ def _double_task(tmp_path, *asserts):
 
 def _model_opts(*replies, samples=1, min_agree=1, replay=None):
     from specguard.check import Options
-    from specguard.llm import ModelSettings
+    from specguard.model.llm import ModelSettings
     return Options(judge=False, samples=samples, min_agree=min_agree,
                    model=ModelSettings(model="gpt-4o-mini", mock_responses=None if replay else list(replies),
                                        replay=replay))
@@ -231,7 +231,7 @@ def test_a_suspect_spec_never_certifies(tmp_path, samples, min_agree):
     suspect: however many samples agree on it, no conflict is certified, and the miss says why."""
     pytest.importorskip("litellm")
     from specguard.check import check_task
-    from specguard.results import Verdict
+    from specguard.outputs.results import Verdict
     task = _double_task(tmp_path, "assert double(2) == 4", "assert double(5) == 10", "assert double(0) == 0")
     wrong = "```python\ndef reference(x: int) -> int:\n    return 3 * x\n```\n"
     wrongs = [wrong.replace("```python\n", f"```python\n# sample {i}\n") for i in range(samples)]
@@ -247,7 +247,7 @@ def test_a_spec_refuting_the_only_test_is_suspect(tmp_path):
     """#15.1: with nothing else to agree with, a spec's refutation of the one test is not a minority."""
     pytest.importorskip("litellm")
     from specguard.check import check_task
-    from specguard.results import Verdict
+    from specguard.outputs.results import Verdict
     task = _double_task(tmp_path, "assert double(3) == 7")
     r = check_task(task, _model_opts(_GOOD)).result
     assert r.verdict is Verdict.inconclusive and "not a minority" in r.model.miss_cause
@@ -262,8 +262,8 @@ def test_a_replay_file_gives_answers_only(tmp_path, monkeypatch):
     import json
     import litellm
     from specguard.check import check_task
-    from specguard.results import Evidence, Verdict
-    from specguard.spec_agent import build_prompt
+    from specguard.outputs.results import Evidence, Verdict
+    from specguard.model.spec_agent import build_prompt
     monkeypatch.setattr(litellm, "completion", lambda *a, **k: pytest.fail("a replay reached the network"))
     task = _double_task(tmp_path, "assert double(2) == 4", "assert double(5) == 10", "assert double(3) == 7")
     msgs = [{"role": "user", "content": build_prompt(task.description, "double")}]
@@ -288,7 +288,7 @@ def test_identical_specs_count_once(tmp_path):
     cannot reach --min-agree 2 (the miss says so)."""
     pytest.importorskip("litellm")
     from specguard.check import check_task
-    from specguard.results import Verdict
+    from specguard.outputs.results import Verdict
     task = _double_task(tmp_path, "assert double(2) == 4", "assert double(5) == 10", "assert double(3) == 7")
     r = check_task(task, _model_opts(_GOOD, _GOOD, _GOOD, samples=3, min_agree=2)).result
     assert r.verdict is Verdict.inconclusive, r.reason
@@ -302,18 +302,18 @@ def test_replayed_model_specs_stay_model_inputs_of_the_bundle(tmp_path):
     the reason that it rests on a model-written spec, with or without --inputs."""
     pytest.importorskip("litellm")
     import json
-    from specguard.bundle import write_bundle
+    from specguard.outputs.bundle import write_bundle
     from specguard.check import check_task
-    from specguard.results import Evidence, Verdict
-    from specguard.spec_agent import build_prompt
-    from specguard.verify import verify_bundle
+    from specguard.outputs.results import Evidence, Verdict
+    from specguard.model.spec_agent import build_prompt
+    from specguard.outputs.verify import verify_bundle
     task = _double_task(tmp_path, "assert double(2) == 4", "assert double(5) == 10", "assert double(0) == 0")
     msgs = [{"role": "user", "content": build_prompt(task.description, "double")}]
     rec = tmp_path / "rec.jsonl"
     rec.write_text("".join(json.dumps({"messages": msgs, "answer": _GOOD.replace("```python\n", f"```python\n# {i}\n")})
                            + "\n" for i in range(3)))
     from specguard.check import Options
-    from specguard.llm import ModelSettings
+    from specguard.model.llm import ModelSettings
     b = check_task(task, Options(judge=False, model=ModelSettings(model="openai/recorded", replay=rec)))
     r = b.result
     assert r.verdict is Verdict.no_conflict and r.evidence is Evidence.model_spec_agreement, r.reason

@@ -59,8 +59,8 @@ def sha(b: bytes) -> str:
 def model_bundle(out: Path, task) -> Path:
     """The bundle the model path writes when a model's spec certifies a conflict (check._model_path),
     with LYING_SPEC as the model's spec."""
-    from specguard import speclang
-    from specguard.bundle import write_bundle
+    from specguard.formalize import speclang
+    from specguard.outputs.bundle import write_bundle
     from specguard.check import Bundle, Options, check_task
     from specguard.models import InputFile
     b = check_task(task, Options(spec=speclang.SpecProgram(LYING_SPEC, "model-spec-1.py"), spec_binds=False))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from specguard import certcheck, lean_runner
+from specguard.kernel import certcheck, runner as lean_runner
 
 pytestmark = pytest.mark.lean
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,13 +86,13 @@ def _sha(p: Path) -> str:
 
 def test_pinned_digests_match_a_fresh_build(core):
     """#11.7: the pinned core digests are those of a fresh build of the current sources on this
-    Lean (the oleans are reproducible); if this fails, run `python -m specguard.lean_runner pin`."""
+    Lean (the oleans are reproducible); if this fails, run `python -m specguard.kernel.runner pin`."""
     rt = lean_runner.find_runtime()
     pin = lean_runner._pin(rt.commit, lean_runner.library_hash())
-    assert pin is not None, "no pin for the current lean/SpecGuard sources: run `python -m specguard.lean_runner pin`"
+    assert pin is not None, "no pin for the current lean/SpecGuard sources: run `python -m specguard.kernel.runner pin`"
     assert lean_runner.fresh_core_digests(rt) == pin
     assert core.pinned
-    assert lean_runner.render_pins(__import__("specguard.core_pins").core_pins.PINS) == \
+    assert lean_runner.render_pins(__import__("specguard.kernel.pins").core_pins.PINS) == \
         lean_runner.PINS_FILE.read_text()
 
 

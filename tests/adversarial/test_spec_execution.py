@@ -24,9 +24,13 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import spec_oracle  # noqa: E402  (tests/spec_oracle.py: CPython on the tests' own sources)
 
-from specguard import cli, lean_runner, certcheck, spec_agent, speclang, values as vals  # noqa: E402
-from specguard.speclang import SpecError, SpecProgram  # noqa: E402
-from specguard.values import V  # noqa: E402
+from specguard import cli
+from specguard.kernel import runner as lean_runner, certcheck
+from specguard.model import spec_agent
+from specguard.formalize import speclang
+from specguard.python import values as vals  # noqa: E402
+from specguard.formalize.speclang import SpecError, SpecProgram  # noqa: E402
+from specguard.python.values import V  # noqa: E402
 
 TESTS = "from m import f\n\n\ndef test_a():\n    assert f(3) == 5\n\n\ndef test_b():\n    assert f(4) == 4\n"
 
@@ -146,9 +150,9 @@ def test_the_cpython_tier_is_gone():
     """#11.2: SpecGuard has no code path that runs a spec with CPython: no run_cpython, no
     subprocess in the spec language, no exec/eval/compile of spec text in the package."""
     assert not hasattr(speclang, "run_cpython") and not hasattr(speclang, "cpython_outcomes")
-    src = (ROOT / "specguard" / "speclang.py").read_text()
+    src = (ROOT / "specguard" / "formalize" / "speclang.py").read_text()
     assert "import subprocess" not in src and "exec(" not in src and "compile(" not in src
-    for f in (ROOT / "specguard").glob("*.py"):
+    for f in (ROOT / "specguard").rglob("*.py"):
         text = f.read_text()
         assert "run_cpython" not in text, f
         assert "exec(compile" not in text and "\nexec(" not in text, f
@@ -237,7 +241,7 @@ def test_kernel_returns_pythons_exact_scalar_types(core):
     """#11.17: the kernel's evaluation of the compiled spec (``P i args``, before Py.canon) gives
     CPython's exact scalar (``Val.bool`` for a bool, ``Val.int`` for an int, str, None), for every
     expression above at a few inputs: kernel vs CPython, one Lean file."""
-    from specguard import emit
+    from specguard.kernel import emit
     src = _expr_module("a: int, b: int, p: bool, q: bool, s: str")
     prog = SpecProgram(src, "exprs.py")
     rows = [(1, 2, True, False, "ab"), (0, -1, False, True, ""), (-2, 3, True, True, "1")]

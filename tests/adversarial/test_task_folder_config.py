@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from specguard import lean_runner, llm, load, spec_agent
+from specguard.kernel import runner as lean_runner
+from specguard.model import llm, spec_agent
+from specguard import load
 from specguard.cli import main
 from specguard.config import load_config
 from specguard.errors import InputError

@@ -4,9 +4,9 @@ Information barrier: :func:`write_spec` receives the description and context fil
 task's tests (its signature has no place for them), so the model cannot fit the spec to the tests.
 
 The model answers with a spec in one ```python block; SpecGuard checks it with
-:class:`specguard.speclang.SpecProgram` (the model never writes Lean).  A reply without a code
+:class:`specguard.formalize.speclang.SpecProgram` (the model never writes Lean).  A reply without a code
 block, a spec outside the subset, or a spec that disagrees with the description's own examples
-(doctests and worked examples found by :func:`specguard.formalize_desc.formalize_description`,
+(doctests and worked examples found by :func:`specguard.formalize.description.formalize_description`,
 evaluated with speclang's evaluator) is sent back with the error, for at most ``rounds`` rounds.
 With ``samples`` K > 1 the agent writes K independent specs (separate conversations, separate cache
 entries through the sample index).  For a bug report (``report``: a SWE-bench problem statement)
@@ -26,10 +26,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from . import llm, speclang
-from .errors import ModelBudgetExceeded, ModelError, NotInRecording, SpecGuardError
-from .llm import Client, ModelSettings, Usage
-from .models import ClaimKind, ExpectKind
+from specguard.model import llm
+from specguard.formalize import speclang
+from specguard.errors import ModelBudgetExceeded, ModelError, NotInRecording, SpecGuardError
+from specguard.model.llm import Client, ModelSettings, Usage
+from specguard.models import ClaimKind, ExpectKind
 
 _BLOCK = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.S)
 _MAX_CONTEXT = 20_000
@@ -112,8 +113,8 @@ def example_disagreements(program: speclang.SpecProgram, description: str, entry
     """The description's own examples the spec contradicts (evaluated by speclang's evaluator).
     ``report``: the description is a problem statement, whose examples show the behaviour to fix
     (none is used, so the model is never pushed towards the bug)."""
-    from .formalize_desc import formalize_description
-    from .values import canon, py_repr
+    from specguard.formalize.description import formalize_description
+    from specguard.python.values import canon, py_repr
     try:
         df = formalize_description(description, path=path, entry_point=entry_point, report=report)
     except SpecGuardError:
@@ -185,7 +186,7 @@ def write_spec(description: str, *, context_files: Sequence[tuple[str, str]] = (
     """Ask the model for ``samples`` independent specs of ``description`` (never the tests).
 
     ``context_files``: ``(name, text)`` pairs shown to the model.  ``model``: a litellm model
-    string or :class:`~specguard.llm.ModelSettings`.  Budget and provider failures stop the agent
+    string or :class:`~specguard.model.llm.ModelSettings`.  Budget and provider failures stop the agent
     and are reported in ``stopped``; they are not raised.  ``report``: the description is a problem
     statement (its examples are not fed back as requirements)."""
     settings = model if isinstance(model, ModelSettings) else ModelSettings(model=model)

@@ -2,7 +2,7 @@
 
 It only *delimits*: which spans are the input bindings and which is the stated result.  The
 values themselves are evaluated by the caller with Python's exact semantics
-(:mod:`specguard.literals`), never by this grammar.
+(:mod:`specguard.python.literals`), never by this grammar.
 
 Recognised (case-insensitive keywords, one sentence)::
 

@@ -21,10 +21,10 @@ import os
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from . import emit
-from .certcheck import CERT_HEADER
-from .emit import Clause, Outcome, conj, projection
-from .values import V
+from specguard.kernel import emit
+from specguard.kernel.certcheck import CERT_HEADER
+from specguard.kernel.emit import Clause, Outcome, conj, projection
+from specguard.python.values import V
 
 MAX_TABLE = 400
 # Witness proofs compare each tabled input with the earlier ones up to their first difference:
@@ -598,7 +598,7 @@ def _children_first(root: int, kids: dict) -> list[int]:
 
 
 def _banned(text: str) -> bool:
-    from .certcheck import BANNED
+    from specguard.kernel.certcheck import BANNED
     return any(tok in text for tok in BANNED)
 
 

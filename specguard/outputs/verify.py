@@ -18,13 +18,13 @@ Checks on a bundle, in order, stopping at the first failure (each becomes a
 
 1. ``files``: only the bundle's own names, every required file present, regular files only
    (``lstat``: symlinks are rejected, never followed), each at most 8 MB, valid UTF-8;
-2. ``manifest``: ``manifest.json`` is a :class:`~specguard.results.Manifest` of format
+2. ``manifest``: ``manifest.json`` is a :class:`~specguard.outputs.results.Manifest` of format
    ``specguard-bundle/1``, lists exactly the other files, and the sha256 of each matches;
-   ``result.json`` is a :class:`~specguard.results.Result` (every field, no other) and agrees with
+   ``result.json`` is a :class:`~specguard.outputs.results.Result` (every field, no other) and agrees with
    it (task, verdict, evidence, certificate).  Every JSON file read is at most
-   :data:`~specguard.results.MAX_JSON_DEPTH` deep and 8 MB;
+   :data:`~specguard.outputs.results.MAX_JSON_DEPTH` deep and 8 MB;
 3. ``runtime``: the manifest's core-theory hash and Lean commit are this SpecGuard's
-   (:func:`~specguard.lean_runner.library_hash`, the running Lean); otherwise the certificate
+   (:func:`~specguard.kernel.runner.library_hash`, the running Lean); otherwise the certificate
    speaks about another core theory and cannot be re-checked here;
 4. ``claims``: the verdict agrees with the claims (a certified conflict proves ``Conflict``, a
    certified no-conflict proves ``Consistent`` and ``Entailed_T`` for every test clause ``T``;
@@ -43,7 +43,7 @@ Checks on a bundle, in order, stopping at the first failure (each becomes a
    ``model-demands.json``) with ``accept_bundled_model_inputs``, and then the verdict line and the
    assumptions name it (:attr:`VerifyReport.model_inputs`).  Without inputs the claim is taken
    from the bundle as is, and the report says so;
-7. ``kernel``: :func:`specguard.certcheck.check_certificate` on the bundle's trusted files and
+7. ``kernel``: :func:`specguard.kernel.certcheck.check_certificate` on the bundle's trusted files and
    certificate (header, banned tokens, separate compilation, final file, no axioms);
 8. ``result``: the per-test statuses ``result.json`` marks certified are exactly the kernel's
    per-test claims; with inputs, every field ``check`` derives (verdict, evidence, reason, conflict
@@ -91,11 +91,12 @@ from typing import Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from . import archive, certcheck, emit, lean_runner
-from .errors import BundleError, InvalidBundle, LeanCrash, LeanTimeout, SpecGuardError
-from .models import InputFile
-from .results import (ASSUMPTIONS, MODEL_FILE_RE, DerivationOptions, Evidence, Manifest, Result, Verdict,
-                      load_json)
+from specguard.outputs import archive
+from specguard.kernel import certcheck, emit, runner as lean_runner
+from specguard.errors import BundleError, InvalidBundle, LeanCrash, LeanTimeout, SpecGuardError
+from specguard.models import InputFile
+from specguard.outputs.results import (ASSUMPTIONS, MODEL_FILE_RE, DerivationOptions, Evidence, Manifest,
+                                       Result, Verdict, load_json)
 
 BUNDLE_FORMAT = "specguard-bundle/1"
 EXPORT_FORMAT = "specguard-export/1"
@@ -285,7 +286,7 @@ _PER_TEST = re.compile(r"(Contradicted|Entailed|LeftOpen)_([A-Za-z][A-Za-z0-9_]*
 def claim_statement(name: str, test_names: Sequence[str]) -> str | None:
     """The Lean proposition SpecGuard states for claim ``name`` (None: not a claim SpecGuard makes).
 
-    Mirrors :func:`specguard.prove.plan` (a test keeps them in agreement)."""
+    Mirrors :func:`specguard.kernel.prove.plan` (a test keeps them in agreement)."""
     if name == "Conflict":
         return f"Not ({_EXISTS})"
     if name == "Consistent":
@@ -356,7 +357,7 @@ def _term_problem(term: str) -> str | None:
 
 
 def module_shape_problem(kind: str, text: str) -> str | None:
-    """Why ``text`` is not a ``Spec``/``Tests`` module as :func:`specguard.emit.render_module`
+    """Why ``text`` is not a ``Spec``/``Tests`` module as :func:`specguard.kernel.emit.render_module`
     writes it, or None."""
     fname = TRUSTED_FILES[kind]
     if not text.startswith(_MODULE_HEAD):
@@ -935,7 +936,7 @@ class _Run:
         certificate stands in for SpecGuard's own, so no new proof is checked; a bundle without a
         certificate stands for one its producer's kernel rejected, for the reason ``rejected``; a
         spec taken from the bundle is never evaluated beyond the kernel budget)."""
-        from .check import Options, check_task
+        from specguard.check import Options, check_task
         d = self.derivation
         accepted = self.kernel_ok
 
@@ -1199,7 +1200,7 @@ def _check_model_files(bundled: dict[str, bytes], inputs: Sequence[InputFile], c
 
 
 def _result_of(text: str) -> Result:
-    """result.json as a :class:`~specguard.results.Result` (strictly: every field, no other)."""
+    """result.json as a :class:`~specguard.outputs.results.Result` (strictly: every field, no other)."""
     raw = _json_file(text, RESULT, "manifest")
     try:
         return Result.model_validate(raw)
@@ -1247,9 +1248,9 @@ def rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
 def _rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
               manifest_inputs: Sequence[InputFile], trusted: dict[str, str],
               bundled: dict[str, bytes], options, accept_bundled: bool) -> _Derivation:
-    from . import load
+    from specguard import load
     try:
-        from .check import render_trusted
+        from specguard.check import render_trusted
     except ImportError as e:  # pragma: no cover - an incomplete installation
         raise SpecGuardError(f"cannot re-derive the claim: the formalizer is missing ({e})",
                              hint="reinstall SpecGuard from a complete checkout") from e
@@ -1271,7 +1272,7 @@ def _rederive(inputs: Sequence[Path], task_id: str, labels: dict[str, str],
         t = task if ep == task.entry_point else task.model_copy(update={"entry_point": ep})
         demands: tuple = ()
         if model_demands is not None:
-            from .test_agent import accept_for
+            from specguard.model.reader_agent import accept_for
             demands = tuple(accept_for(t, model_demands).demands)
         # the manifest records the options (older bundles: either classify setting, default budget)
         settings = [(options.classify, options.spec_budget, options.spec_binds)] if options is not None else \
@@ -1340,7 +1341,7 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
     spec came from the given files: from the given files (every manifest input must be among them,
     else ``_Incomplete``) and, with ``accept_bundled``, the model files ``bundled`` in the bundle;
     with the manifest's display paths."""
-    from .errors import InputError
+    from specguard.errors import InputError
     spec_mi = next((mi for mi in manifest_inputs if mi.role == "spec"), None)
     demands_mi = next((mi for mi in manifest_inputs if mi.role == "demands"), None)
     loaded_inputs = [mi for mi in manifest_inputs if mi.role not in ("spec", "demands")]
@@ -1398,7 +1399,7 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
         raise _incomplete(missing + rest, bundled)
     spec = None
     if spec_mi is not None:
-        from . import speclang
+        from specguard.formalize import speclang
         try:
             spec = speclang.SpecProgram(model_bytes[spec_mi.path].decode("utf-8"), spec_mi.path)
         except (SpecGuardError, UnicodeDecodeError) as e:
@@ -1412,7 +1413,7 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
             unmatched = [u for u in unmatched if u is not desc]
     model_demands = None
     if demands_mi is not None:
-        from .test_agent import ModelDemands
+        from specguard.model.reader_agent import ModelDemands
         try:
             text = model_bytes[demands_mi.path].decode("utf-8")
             model_demands = ModelDemands.model_validate(load_json(text, demands_mi.path))

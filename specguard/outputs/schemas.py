@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .batch import BatchMeta, BatchRow
-from .results import Manifest, Result
-from .test_agent import ModelDemands
-from .verify import VerifyReport
+from specguard.outputs.batch import BatchMeta, BatchRow
+from specguard.outputs.results import Manifest, Result
+from specguard.model.reader_agent import ModelDemands
+from specguard.outputs.verify import VerifyReport
 
 MODELS = {"result.schema.json": Result, "manifest.schema.json": Manifest, "verify-report.schema.json": VerifyReport,
           "batch-row.schema.json": BatchRow, "batch.schema.json": BatchMeta,

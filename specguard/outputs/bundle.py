@@ -19,11 +19,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from . import __version__, lean_runner
-from .check import Bundle
-from .errors import SpecGuardError
-from .models import Task
-from .results import MODEL_FILE_RE, Manifest
+from specguard import __version__
+from specguard.kernel import runner as lean_runner
+from specguard.check import Bundle
+from specguard.errors import SpecGuardError
+from specguard.models import Task
+from specguard.outputs.results import MODEL_FILE_RE, Manifest
 
 RESULT = "result.json"
 MANIFEST = "manifest.json"
@@ -57,7 +58,7 @@ def bundle_texts(task: Task, b: Bundle) -> dict[str, str]:
 def with_spec(task: Task, spec_path: str) -> Task:
     """``task`` with the ``--spec`` file added to its inputs (role spec, by sha256), as the bundle's
     manifest records it."""
-    from .models import InputFile
+    from specguard.models import InputFile
     try:
         digest = hashlib.sha256(Path(spec_path).read_bytes()).hexdigest()
     except OSError as e:

@@ -8,7 +8,7 @@ trusted to read the cited lines faithfully, never to supply values: :func:`accep
 re-run by ``specguard verify --inputs``) keeps a proposal only when
 
 * the cited file is one of the task's Python test files, in which the entry point's name denotes the
-  function under test (imported from one module, never rebound: :mod:`specguard.bindings`), and no
+  function under test (imported from one module, never rebound: :mod:`specguard.python.bindings`), and no
   cited line lies in a function binding the name itself; every cited line lies in a test pytest
   runs (``test*``, ``Test*``, the final binding of its name; with ``only_tests``, a selected one), in
   a helper function holding an unsupported assertion that such a test calls by name, or in other
@@ -51,12 +51,14 @@ from typing import Iterator, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from . import literals, llm
-from .bindings import Symbols, resolve_entry, scope_bindings
-from .errors import ModelBudgetExceeded, ModelError, NotInRecording
-from .llm import Client
-from .models import Call, Demand, Expect, ExpectKind, Loc, Task, TestFormalization, TestSource, Unsupported
-from .twins import selected
+from specguard.python import literals
+from specguard.model import llm
+from specguard.python.bindings import Symbols, resolve_entry, scope_bindings
+from specguard.errors import ModelBudgetExceeded, ModelError, NotInRecording
+from specguard.model.llm import Client
+from specguard.models import (Call, Demand, Expect, ExpectKind, Loc, Task, TestFormalization, TestSource,
+                              Unsupported)
+from specguard.formalize.twins import selected
 
 FORMAT = "specguard-model-demands/1"
 FILE_NAME = "model-demands.json"
@@ -479,12 +481,12 @@ def _lines(node: ast.AST) -> range:
 
 def _citable(source: TestSource, tree: ast.Module, hot: set[int]) -> list[tuple[int, int]]:
     """Spans a demand may cite: the tests pytest runs as the AST path collects them
-    (:func:`specguard.formalize_tests.collected_tests`: the final binding of each name, classes
+    (:func:`specguard.formalize.tests.collected_tests`: the final binding of each name, classes
     pytest collects; with ``only_tests``, only the selected ones), top-level code holding an
     unsupported assertion (module-level assertions run at import), and helper functions holding
     one that such a test calls by name (a helper nobody calls asserts nothing, and neither does a
     test pytest does not collect: issue 11, item 10)."""
-    from .formalize_tests import collected_tests
+    from specguard.formalize.tests import collected_tests
     try:
         tests = collected_tests(source)
     except RecursionError:
@@ -516,7 +518,7 @@ def _class_of(tree: ast.Module, fn: ast.AST) -> str:
 
 def unsupported_of(task: Task) -> tuple[str | None, TestFormalization]:
     """The function under test and the AST path's reading of ``task``'s tests."""
-    from .formalize_tests import formalize_tests, infer_entry_point
+    from specguard.formalize.tests import formalize_tests, infer_entry_point
     return task.entry_point or infer_entry_point(task.tests), formalize_tests(task.tests, task.entry_point)
 
 
@@ -580,7 +582,7 @@ def _blocked(tree: ast.Module, unsupported: Sequence[Unsupported], path: str) ->
 
 def _entry_problems(trees: dict[str, ast.Module], entry_point: str) -> dict[str, str]:
     """Files where the name ``entry_point`` may not denote the function under test (Python's
-    binding and import semantics, :func:`specguard.bindings.resolve_entry`), and why: it is
+    binding and import semantics, :func:`specguard.python.bindings.resolve_entry`), and why: it is
     rebound, imported as another function, or the files import it from different modules."""
     out: dict[str, str] = {}
     modules: dict[str, str] = {}

@@ -28,9 +28,9 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from . import emit
-from .models import ClaimKind, DescFormalization, ExpectKind, Task, Unsupported
-from .values import canon
+from specguard.kernel import emit
+from specguard.models import ClaimKind, DescFormalization, ExpectKind, Task, Unsupported
+from specguard.python.values import canon
 
 # Annotation names that denote plain data (or say nothing against it).
 PLAIN_ANNOTATIONS = frozenset(
@@ -110,7 +110,7 @@ def _annotation_names(node: ast.expr | None, depth: int = 0) -> list[str]:
 
 def _defs_named(text: str, tree: ast.Module | None, name: str) -> list:
     """The description's defs of ``name`` (``formalize_desc._Def``: node, owner class)."""
-    from .formalize_desc import _defs_from_prose, _defs_from_tree
+    from specguard.formalize.description import _defs_from_prose, _defs_from_tree
     defs = _defs_from_tree(tree) if tree is not None else _defs_from_prose(text.splitlines())
     return [d for d in defs if d.node.name == name]
 
@@ -156,7 +156,7 @@ def _description_objects(text: str, target: str, df: DescFormalization) -> str |
             if m and m.group(1) not in ("set", "frozenset", "True", "False", "None"):
                 return f"an example's output `{want[:40]}` is an object's repr"
     kinds: dict[str, set[str]] = {}
-    from .formalize_desc import _literal_text, _scan_call_end, _value_end
+    from specguard.formalize.description import _literal_text, _scan_call_end, _value_end
     calls = re.finditer(rf"(?<![\w.]){t}\s*\(", text)
     for _, m in zip(range(200), calls):     # ``f(x) == v`` anywhere, dropped or not as examples
         end = _scan_call_end(text[:m.end() + 4000], m.end() - 1)

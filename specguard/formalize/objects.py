@@ -40,12 +40,12 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from .literals import NotLiteral, eval_literal
-from .models import Call, ObjectKey, ObjEvent
-from .values import V
+from specguard.python.literals import NotLiteral, eval_literal
+from specguard.models import Call, ObjectKey, ObjEvent
+from specguard.python.values import V
 
 if TYPE_CHECKING:      # pragma: no cover
-    from .models import Task
+    from specguard.models import Task
 
 MARKER = "<object>"
 ASSUMPTION = ("a method call's outcome is determined by the class, the constructor arguments and the earlier "
@@ -77,7 +77,7 @@ def object_value(k: ObjectKey) -> V:
 
 
 def lean_object_input(k: ObjectKey) -> str:
-    from .emit import lean_str, lean_val
+    from specguard.kernel.emit import lean_str, lean_val
     return f"(Val.pair (Val.pair (Val.str {lean_str(MARKER)}) {lean_val(object_value(k))}) (Val.str {lean_str(k.cls)}))"
 
 
@@ -226,7 +226,7 @@ class Tracker:
         return self._class_why or None
 
     def _region(self, stmt: ast.stmt) -> list[ast.AST]:
-        from . import formalize_tests as ft
+        from specguard.formalize import tests as ft
         if isinstance(stmt, ast.For):
             return [stmt.iter, stmt.target]
         if isinstance(stmt, ast.With):
@@ -675,7 +675,7 @@ def class_problem(tree: ast.Module, cls: str | None) -> str | None:
 
 
 def _main_guard(test: ast.expr) -> bool:
-    from .formalize_tests import _is_main_guard
+    from specguard.formalize.tests import _is_main_guard
     return _is_main_guard(test)
 
 
@@ -720,7 +720,7 @@ def seed(walker: Any, test: Any) -> None:
 def _reaching_fixtures(ctx: Any, test: Any) -> bool:
     """A fixture of the file or the test's classes that may reach the test object or other fixtures'
     values (``self``, ``request``, ``getfixturevalue``): nothing is seeded."""
-    from .formalize_tests import _fixture_decorator
+    from specguard.formalize.tests import _fixture_decorator
     bodies = [ctx.file.tree.body] + [c.body for c in test.classes]
     for body in bodies:
         for fn in body:
@@ -734,7 +734,7 @@ def _reaching_fixtures(ctx: Any, test: Any) -> bool:
 
 def _mini(walker: Any) -> Any:
     """A walker over the module's names only, to read a setup's or fixture's statements."""
-    from .formalize_tests import _Scope, _Walker
+    from specguard.formalize.tests import _Scope, _Walker
     w = _Walker(walker.ctx, _Scope(walker.ctx.module), "test", None, "setup")
     return w
 
@@ -779,7 +779,7 @@ def _seed_setup(walker: Any, cls: ast.ClassDef) -> None:
 def _fixture(ctx: Any, name: str, test: Any) -> ast.FunctionDef | None:
     """The function-scoped fixture ``name`` of the file, when nothing else may touch its value in a
     test: not autouse, not parametrized, requested by no other fixture or setup of the file."""
-    from .formalize_tests import _fixture_decorator
+    from specguard.formalize.tests import _fixture_decorator
     bodies = [ctx.file.tree.body] + [c.body for c in test.classes]
     found = [fn for body in bodies for fn in body if isinstance(fn, ast.FunctionDef) and fn.name == name]
     if len(found) != 1:
@@ -990,7 +990,7 @@ def _custom_equality(text: str, classes: set[str]) -> bool:
 
 
 def _annotations(text: str) -> dict[str, str]:
-    from .assumptions import PLAIN_ANNOTATIONS, _annotation_names
+    from specguard.formalize.assumptions import PLAIN_ANNOTATIONS, _annotation_names
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -1016,7 +1016,7 @@ def doctest_sessions(examples: list, ctx: Any, out: Any) -> set[int]:
     """Claims of doctest sessions that build objects of the class under test (``>>> s = C()``,
     ``>>> s.push(1)``, ``>>> s.pop()`` / ``1``); returns the ids of the examples read here (the
     function reader skips them)."""
-    from . import formalize_desc as fd
+    from specguard.formalize import description as fd
     target = ctx.target
     consumed: set[int] = set()
     if not class_like(target) and not (ctx.stub and re.search(rf"^\s*class\s+{re.escape(target or '?')}\b",
@@ -1050,7 +1050,7 @@ def doctest_sessions(examples: list, ctx: Any, out: Any) -> set[int]:
 
 
 def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: dict, target: str) -> bool:
-    from . import formalize_desc as fd
+    from specguard.formalize import description as fd
     line = ex.line + 1 + out.offset
     # `>>> s = C(args)`: a fresh object
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
@@ -1125,7 +1125,7 @@ def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: d
 
 
 def _example_kind():
-    from .models import ClaimKind
+    from specguard.models import ClaimKind
     return ClaimKind.example
 
 
@@ -1194,8 +1194,8 @@ def _doc_event(stmt: ast.stmt, r: ast.AST, env: dict) -> tuple[ObjEvent | None, 
 
 
 def _doc_expect(ex: Any, how: str, stmt: ast.stmt, ctx: Any):
-    from . import formalize_desc as fd
-    from .models import Expect, ExpectKind
+    from specguard.formalize import description as fd
+    from specguard.models import Expect, ExpectKind
     text = "\n".join(ex.want)
     if ex.want and fd._TRACEBACK.match(ex.want[0]):
         if how != "value":

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from .errors import InputError, ModelBudgetExceeded, ModelError, NotInRecording
+from specguard.errors import InputError, ModelBudgetExceeded, ModelError, NotInRecording
 
 INSTALL_HINT = "pip install 'specguard[llm]'   (or: pip install litellm)"
 
@@ -113,7 +113,7 @@ def prompt(name: str, **values: str) -> str:
     in one pass (a value that itself contains ``{key}`` text is left as it is)."""
     import re
     from importlib import resources
-    template = resources.files("specguard").joinpath(f"prompts/{name}.txt").read_text(encoding="utf-8")
+    template = resources.files("specguard.model").joinpath(f"prompts/{name}.txt").read_text(encoding="utf-8")
     return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), template)
 
 

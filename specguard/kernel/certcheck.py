@@ -16,7 +16,7 @@ when all of these hold:
    claim exactly the message that it depends on no axioms;
 4. ``LEAN_PATH`` holds only the core library and this check's own folder,
    options come only from this module's command line, and every Lean process
-   runs under a time and memory limit (see :mod:`specguard.lean_runner`).
+   runs under a time and memory limit (see :mod:`specguard.kernel.runner`).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from typing import NamedTuple, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import lean_runner
-from .errors import LeanCrash, LeanTimeout, SpecGuardError
+from specguard.kernel import runner as lean_runner
+from specguard.errors import LeanCrash, LeanTimeout, SpecGuardError
 
 MAX_CERT_BYTES = 4 * 1024 * 1024
 # Options for every Lean run of a check (only from here, never from the files): deep

@@ -40,10 +40,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import __version__
-from .batch import META, RESULTS, SARIF, BatchMeta, BatchRow, atomic_write, read_rows
-from .errors import ReportError
-from .results import Result
+from specguard import __version__
+from specguard.outputs.batch import META, RESULTS, SARIF, BatchMeta, BatchRow, atomic_write, read_rows
+from specguard.errors import ReportError
+from specguard.outputs.results import Result
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 VERDICTS = ("conflict", "no-conflict", "inconclusive")

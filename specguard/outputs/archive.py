@@ -27,7 +27,7 @@ import zlib
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from .errors import BundleError
+from specguard.errors import BundleError
 
 MAX_EXT_HEADER_BYTES = 64 * 1024
 """Largest pax or GNU long-name header accepted (bytes)."""

@@ -53,9 +53,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from . import values as vals
-from .errors import SpecError
-from .values import V
+from specguard.python import values as vals
+from specguard.errors import SpecError
+from specguard.python.values import V
 
 DEFAULT_FUEL = 100_000
 # Mirror steps (operations weighted by the size of the data they walk, statements, loop
@@ -1663,7 +1663,7 @@ def _live_vars(e) -> set[str]:
 # =====================================================================================
 
 def lean_lit(v: Any) -> str:
-    from .emit import NotModelled, lean_int, lean_str
+    from specguard.kernel.emit import NotModelled, lean_int, lean_str
     if v is None:
         return "Val.none"
     if v is True:
@@ -1994,7 +1994,7 @@ class _Emitter:
 
 
 def lean_str_name(name: str) -> str:
-    from .emit import lean_str
+    from specguard.kernel.emit import lean_str
     return lean_str(name)
 
 
@@ -3629,7 +3629,7 @@ class SpecProgram:
             self.post_type = ("int",)
 
     def _examples(self, p: _Parser) -> list[Example]:
-        from .literals import NotLiteral, eval_literal
+        from specguard.python.literals import NotLiteral, eval_literal
         node = p.examples
         if node is None:
             return []

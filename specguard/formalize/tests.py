@@ -1,7 +1,7 @@
 """Pipeline stage 2: formalize the tests.
 
 Entry point: :func:`formalize_tests`.  Test code is parsed with :mod:`ast` only; it is never
-imported or executed (literal values are computed by :mod:`specguard.literals`).  Each assertion
+imported or executed (literal values are computed by :mod:`specguard.python.literals`).  Each assertion
 about the function under test becomes a :class:`~specguard.models.Demand` (a call with exact
 literal arguments and an :class:`~specguard.models.Expect`); every other assertion becomes an
 :class:`~specguard.models.Unsupported` with its ``file:line`` and a specific reason.  Files that do
@@ -38,10 +38,10 @@ form                                               demand
 ``assert math.isclose(call, v, rel_tol=, abs_tol=)``  ``approx`` (``isclose``: exact rational enclosure)
 any other assertion over ONE call (the same call    ``obs``: the expression, call replaced by
 may repeat): ``sorted(call) == v``, ``call[0] ==    ``result``, other operands by their literal
-v``, ``x in call``, ``len(call) > 2``, ...          values (:mod:`specguard.observe`)
+v``, ``x in call``, ``len(call) > 2``, ...          values (:mod:`specguard.python.terms`)
 =================================================  ================================================
 
-Observations are compiled by :func:`specguard.speclang.compile_observation` (the spec language's
+Observations are compiled by :func:`specguard.formalize.speclang.compile_observation` (the spec language's
 semantics on the result's ``==``-class, with guards where the class representative is not the
 Python value); operations outside it (``str()``, ``repr()``, ``is True``, ``**``, ...) are
 unsupported with that reason.  Not supported (each reported with its reason): ``or``; two
@@ -54,7 +54,7 @@ Exception classes are kept as written, dotted names reduced to their last part (
 (``x = ...``, tuple unpacking, ``x += 1``), from module-level constants, from
 ``@pytest.mark.parametrize`` rows (one independent run per row; ``pytest.param(...)`` rows; class
 level decorators; stacked decorators as their cross product), and from unrolled ``for`` loops over
-literal iterables (see :func:`specguard.literals.eval_iterable`; no ``break``/``continue``; at most
+literal iterables (see :func:`specguard.python.literals.eval_iterable`; no ``break``/``continue``; at most
 :data:`MAX_LOOP_ITERATIONS` iterations; names keep their exact values from iteration to iteration).
 ``with self.subTest(...)``, ``subtests.test(...)``, ``pytest.warns``, ``pytest.deprecated_call``
 and ``warnings.catch_warnings()`` blocks are executed in line.
@@ -62,7 +62,7 @@ and ``warnings.catch_warnings()`` blocks are executed in line.
 The function under test is ``entry_point``: calls ``f(...)``, ``mod.f(...)``, ``Cls.f(...)``,
 ``Cls().f(...)`` (a fresh object) and ``g(...)`` after ``from m import f as g`` (when ``g`` is the
 file's only name for ``f``: two names could be the solution and a reference).  Which calls denote it
-follows Python's binding and import semantics (:mod:`specguard.bindings`): a name counts only when
+follows Python's binding and import semantics (:mod:`specguard.python.bindings`): a name counts only when
 the file binds it by importing ``f`` itself (``from m import f [as g]``, ``from m import *``, an
 import fallback in one ``try``) or not at all (a harness provides it), from one module (all test
 files together), and never rebinds it anywhere a test could see (a later import of another name,
@@ -81,7 +81,7 @@ Soundness rules (SpecGuard must never certify a conflict Python would not produc
 
 * never a guessed value: anything not literal is unsupported with the reason (``x`` bound by a
   call, in a branch, in a loop, a fixture not defined in the file or its conftest files, ...); 1, 1.0
-  and True stay distinct values (fixtures, setups and functions passed as values: :mod:`specguard.fixtures`,
+  and True stay distinct values (fixtures, setups and functions passed as values: :mod:`specguard.python.collect`,
   :func:`function_value`);
 * only unconditional assertions: inside ``if``/``while``/``try``/``match``, loops that cannot be
   unrolled, unknown ``with`` blocks (which may suppress failures) and nested functions, they are
@@ -110,7 +110,7 @@ Soundness rules (SpecGuard must never certify a conflict Python would not produc
 * the function under test must be a module-level function: a call through ``self``, a local or
   module-level object (which may keep state), or a name the test file rebinds is unsupported;
   except for a class under test, whose fresh objects (built in the test, its class's ``setUp``, a
-  function-scoped fixture) are observed with their call histories (:mod:`specguard.objects`).
+  function-scoped fixture) are observed with their call histories (:mod:`specguard.formalize.objects`).
 
 Assumptions (stated by every certificate): the implementation returns plain data and is
 deterministic in its arguments (it does not depend on state the tests change in ways not seen
@@ -140,14 +140,15 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from . import objects, observe
-from .bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
-from .errors import SpecGuardError
-from .literals import NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals, is_mutable
-from .load import UNRECOVERED_MARKER, check_utf8
-from .models import (Call, Demand, Expect, ExpectKind, Loc, TestFormalization, TestSource,
-                     Unsupported)
-from .values import FUNCTION as vals_FUNCTION, V, contains_nan, contains_obj, short_repr
+from specguard.formalize import objects
+from specguard.python import terms as observe
+from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
+from specguard.errors import SpecGuardError
+from specguard.python.literals import (NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals,
+                                       is_mutable)
+from specguard.load import UNRECOVERED_MARKER, check_utf8
+from specguard.models import Call, Demand, Expect, ExpectKind, Loc, TestFormalization, TestSource, Unsupported
+from specguard.python.values import FUNCTION as vals_FUNCTION, V, contains_nan, contains_obj, short_repr
 
 __all__ = ["collected_tests", "formalize_tests", "infer_entry_point"]
 
@@ -254,7 +255,7 @@ def is_conftest(path: str) -> bool:
 
 def _attach_conftests(ctxs: Sequence["_Ctx"]) -> list["_Ctx"]:
     """Give each test file the conftest files pytest loads for it (closest folder first)."""
-    from .fixtures import applies_to
+    from specguard.python.collect import applies_to
     confs = [c for c in ctxs if is_conftest(c.file.path)]
     for c in ctxs:
         if c not in confs:
@@ -266,7 +267,7 @@ def _attach_conftests(ctxs: Sequence["_Ctx"]) -> list["_Ctx"]:
 def _finish_conftest(ctx: "_Ctx") -> None:
     """A conftest's assertions are not tests: those no read test ran (in its fixtures) are
     reported; all are counted."""
-    from .fixtures import _prepare_conftest
+    from specguard.python.collect import _prepare_conftest
     start = len(ctx.out.unsupported_)
     _prepare_conftest(ctx)
     f = ctx.file
@@ -648,7 +649,7 @@ class _Ctx:
 
     def _resolve_targets(self) -> tuple[dict[str, str], str | None]:
         """Why calls of each name of the target do not reach the function under test (Python's
-        binding and import semantics, :mod:`specguard.bindings`), and the module it comes from."""
+        binding and import semantics, :mod:`specguard.python.bindings`), and the module it comes from."""
         if self.symbols is None:
             return {n: _TOO_DEEP for n in self.target_names}, None
         entries = {n: resolve_entry(self.symbols, n, self.target) for n in self.target_names}
@@ -1436,7 +1437,7 @@ class _Walker:
 
     def isclose(self, stmt: ast.AST, call: ast.Call) -> None:
         """``math.isclose(call, v, rel_tol=, abs_tol=)`` (either order): an exact rational
-        enclosure of the results it accepts (:func:`specguard.emit.isclose_enclosure`)."""
+        enclosure of the results it accepts (:func:`specguard.kernel.emit.isclose_enclosure`)."""
         need(len(call.args) == 2 and not any(isinstance(a, ast.Starred) for a in call.args)
              and all(k.arg in ("rel_tol", "abs_tol") for k in call.keywords),
              "`math.isclose` takes two values and rel_tol=/abs_tol= here")
@@ -1460,7 +1461,7 @@ class _Walker:
     def float_note(self) -> None:
         self.ctx.out.notes.append(FLOAT_NOTE)
 
-    # -- observations (specguard/observe.py) ---------------------------------------------
+    # -- observations (specguard/python/terms.py) ---------------------------------------------
     def observe_or(self, stmt: ast.AST, node: ast.expr, why: _Unsup) -> None:
         """``node`` as an observation of one call; when it is none, the direct reading's reason
         ``why`` (unless the observation's own reason says more: an unsound operation)."""
@@ -1555,7 +1556,7 @@ class _Walker:
     def abs_difference(self, stmt: ast.AST, left: ast.expr, op: ast.cmpop, right: ast.expr) -> bool:
         """``abs(call - v) < eps`` (``<=``; ``v - call``; ``eps > abs(...)``): the result is a number
         within ``eps`` of ``v``.  Kept as ``approx(v, abs=eps)``, whose enclosure (exact rationals,
-        :func:`specguard.emit.approx_enclosure`) every passing result lies in: a weaker statement."""
+        :func:`specguard.kernel.emit.approx_enclosure`) every passing result lies in: a weaker statement."""
         if isinstance(op, (ast.Gt, ast.GtE)):
             left, right = right, left
         elif not isinstance(op, (ast.Lt, ast.LtE)):
@@ -1965,7 +1966,7 @@ class _Walker:
     # -- names bound to the function under test, and test-module helpers ------------------
     def module_name_problem(self, name: str) -> str | None:
         """Why a module-level name (a helper ``def``, an alias ``g = f``) may not hold, when it is
-        used, the object its one binding gave it (:func:`specguard.bindings.single_binding_problem`)."""
+        used, the object its one binding gave it (:func:`specguard.python.bindings.single_binding_problem`)."""
         if self.ctx.symbols is None:
             return _TOO_DEEP
         return single_binding_problem(self.ctx.symbols, name)
@@ -2983,10 +2984,10 @@ def _run_test(ctx: _Ctx, test: _TestDef, selection: _Selection) -> None:
 
 def _setup_runs(ctx: _Ctx, test: _TestDef, row: _Row, reason: str | None,
                 bracketed: bool) -> list[tuple[dict[str, _Binding], str | None]]:
-    """The runs of one row over what is set up before the test (:mod:`specguard.fixtures`): the
+    """The runs of one row over what is set up before the test (:mod:`specguard.python.collect`): the
     bindings of its fixture parameters and ``self.NAME`` attributes, and why a run's assertions do
     not count."""
-    from . import fixtures
+    from specguard.python import collect as fixtures
     out: list[tuple[dict[str, _Binding], str | None]] = []
     try:
         runs = fixtures.fixture_runs(ctx, test, row, reason)

@@ -20,9 +20,9 @@ import ast
 from dataclasses import dataclass
 from typing import Sequence
 
-from . import literals
-from .models import Loc, TestSource
-from .values import canon
+from specguard.python import literals
+from specguard.models import Loc, TestSource
+from specguard.python.values import canon
 
 _EQUAL = {"assertEqual", "assertEquals", "assert_equal"}
 

@@ -10,10 +10,10 @@ import json
 import re
 from dataclasses import dataclass
 
-from .errors import ModelError
-from . import llm
-from .llm import Client
-from .models import Task
+from specguard.errors import ModelError
+from specguard.model import llm
+from specguard.model.llm import Client
+from specguard.models import Task
 
 _MAX_TEXT = 30_000
 
@@ -32,7 +32,7 @@ def _tests_text(task: Task) -> str:
         if src.kind == "python":
             parts.append(f"<<<TESTS {src.path}\n{src.text or ''}\nTESTS>>>")
         else:
-            from .values import py_repr
+            from specguard.python.values import py_repr
             rows = [f"{task.entry_point}({', '.join(py_repr(a) for a in c.args)}) == {py_repr(c.expected)}"
                     for c in src.cases]
             parts.append(f"<<<TESTS {src.path}\n" + "\n".join(rows) + "\nTESTS>>>")

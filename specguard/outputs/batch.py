@@ -12,9 +12,9 @@ Output folder ``DIR``:
 
 * ``DIR/results.jsonl`` - one :class:`BatchRow` per task (JSON Schema ``schemas/batch-row.schema.json``),
   in completion order; ``index`` gives the input order;
-* ``DIR/bundles/<safe key>/`` - each task's bundle (:func:`specguard.bundle.write_bundle`);
+* ``DIR/bundles/<safe key>/`` - each task's bundle (:func:`specguard.outputs.bundle.write_bundle`);
 * ``DIR/batch.json`` - :class:`BatchMeta`: the inputs (path, sha256), the options, one entry per run;
-* ``DIR/results.sarif`` - the CI export (:mod:`specguard.report`), rewritten at the end of each run.
+* ``DIR/results.sarif`` - the CI export (:mod:`specguard.outputs.report`), rewritten at the end of each run.
 
 Loss-free and resumable (kill it at any moment, even with ``kill -9``, and run the same command again):
 
@@ -55,10 +55,10 @@ from typing import Any, Callable, Literal, Sequence, TextIO
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from . import __version__
-from .errors import BatchError, SpecGuardError
-from .models import Loc
-from .results import Coverage, Evidence, InconclusiveKind, Result, Verdict
+from specguard import __version__
+from specguard.errors import BatchError, SpecGuardError
+from specguard.models import Loc
+from specguard.outputs.results import Coverage, Evidence, InconclusiveKind, Result, Verdict
 
 ROW_FORMAT = "specguard-batch-row/1"
 META_FORMAT = "specguard-batch/1"
@@ -73,7 +73,7 @@ MAX_LABEL_CHARS = 200
 
 
 # =====================================================================================
-# models (everything written to disk; JSON Schemas via specguard.schemas)
+# models (everything written to disk; JSON Schemas via specguard.outputs.schemas)
 # =====================================================================================
 
 class _Frozen(BaseModel):
@@ -237,7 +237,7 @@ def _same_or_inside(p: Path, folder: Path) -> bool:
 
 
 def _json_kind(path: Path) -> str:
-    from . import load
+    from specguard import load
     doc = load._load_json_doc(str(path))  # noqa: SLF001 - one parse, in the package
     sample = next((r for _, r in doc.records if isinstance(r, dict)), None)
     if isinstance(sample, dict) and "problem_statement" in sample:
@@ -267,14 +267,14 @@ def input_kind(path: str) -> str:
 
 def iter_swebench_ids(path: str) -> list[tuple[str, str | None]]:
     """``(record pointer, instance_id or None)`` for every record of a SWE-bench JSON/JSONL file."""
-    from . import load
+    from specguard import load
     doc = load._load_json_doc(path)  # noqa: SLF001
     return [(p, r.get("instance_id") if isinstance(r, dict) and isinstance(r.get("instance_id"), str) else None)
             for p, r in doc.records]
 
 
 def _lcb_ids(path: str) -> list[tuple[str, str | None]]:
-    from . import load
+    from specguard import load
     doc = load._load_json_doc(path)  # noqa: SLF001
     return [(p, r.get("task_id") if isinstance(r, dict) and isinstance(r.get("task_id"), str) else None)
             for p, r in doc.records]
@@ -393,7 +393,7 @@ _DOC_CACHE: dict[str, Any] = {}
 
 
 def _cached_doc(path: str):
-    from . import load
+    from specguard import load
     key = os.path.abspath(path)
     doc = _DOC_CACHE.get(key)
     if doc is None:
@@ -405,7 +405,7 @@ def _cached_doc(path: str):
 
 def load_ref(ref: TaskRef):
     """Load the task a :class:`TaskRef` points to."""
-    from . import load
+    from specguard import load
     if ref.kind == "task-dir":
         return load.load_task_dir(ref.path)
     if ref.id is None:
@@ -476,18 +476,18 @@ def _ref_labels(ref: TaskRef) -> dict[str, str]:
 
 def run_job(job: Job, cfg: _WorkerConfig) -> BatchRow:
     """Load, check and bundle one task; every failure becomes an error row."""
-    from .bundle import with_spec, write_bundle
-    from .check import Options, check_task
+    from specguard.outputs.bundle import with_spec, write_bundle
+    from specguard.check import Options, check_task
     t0 = time.monotonic()
     task = None
     try:
         task = load_ref(job.ref)
-        from .load import require_readable_tests
+        from specguard.load import require_readable_tests
         require_readable_tests(task)   # an error row, as `check` exits 3
         opts = Options(timeout=cfg.timeout, memory_mb=cfg.memory_mb, model=cfg.model, samples=cfg.samples,
                        min_agree=cfg.min_agree, judge=cfg.judge, classify=cfg.classify, context=cfg.context)
         if cfg.spec is not None:
-            from . import speclang
+            from specguard.formalize import speclang
             opts.spec = speclang.load_spec(cfg.spec)
             task = with_spec(task, cfg.spec)
             if cfg.spec_budget:
@@ -1023,10 +1023,10 @@ def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, t
               spec_budget: int | None = None, context: tuple = ()) -> BatchSummary:
     """Check every task of ``inputs`` into ``out_dir`` (see the module docstring).  Returns when
     every task has a row; interrupting it (Ctrl-C, ``kill``) loses nothing: run it again.
-    ``model`` (:class:`~specguard.llm.ModelSettings`): the model path of ``check --model`` for
+    ``model`` (:class:`~specguard.model.llm.ModelSettings`): the model path of ``check --model`` for
     every task, with ``samples``, ``min_agree``, ``judge`` and ``context``; ``classify``, ``spec`` (a spec
     file's path, used for every task) and ``spec_budget``: as ``check --no-classify/--spec/--spec-budget``."""
-    from . import lean_runner
+    from specguard.kernel import runner as lean_runner
     if isinstance(inputs, str):
         inputs = [inputs]
     if not inputs:
@@ -1038,7 +1038,7 @@ def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, t
     suites = tuple(dict.fromkeys(suites or ("auto",)))
     spec_sha = None
     if spec is not None:
-        from . import speclang
+        from specguard.formalize import speclang
         speclang.load_spec(spec)   # a bad spec is an error before any task runs
         spec_sha = hashlib.sha256(Path(spec).read_bytes()).hexdigest()
     memory_mb = memory_mb or lean_runner.DEFAULT_MEMORY_MB
@@ -1165,7 +1165,7 @@ def run_batch(inputs: Sequence[str], out_dir: str | Path, *, workers: int = 1, t
         batch_rows = [r for r in read_rows(out) if r.key in job_keys]
         sarif_path = None
         if write_sarif:
-            from .report import write_sarif as _ws
+            from specguard.outputs.report import write_sarif as _ws
             sarif_path = _ws(out, out / SARIF)
     counts = verdict_counts(batch_rows)
     ev: dict[str, int] = {}

@@ -1,4 +1,4 @@
-"""Safe evaluation of constant Python expressions into exact values (:class:`~specguard.values.V`).
+"""Safe evaluation of constant Python expressions into exact values (:class:`~specguard.python.values.V`).
 
 Works on ``ast`` nodes only: nothing is passed to ``eval``/``exec`` and no user code runs.  The
 only Python operations performed are builtin arithmetic, ``float()``/``int()`` conversions,
@@ -14,8 +14,8 @@ form                           notes
 constants                      int, float, str, bytes, bool, None (not ``...``, not complex)
 ``[..]`` ``(..)`` ``{..}``     list / tuple / set / dict displays, source order kept; ``*xs`` and
                                ``**d`` unpacking of literal values; duplicate set elements and
-                               dict keys follow CPython (:func:`~specguard.values.make_dict`,
-                               :func:`~specguard.values.make_set`)
+                               dict keys follow CPython (:func:`~specguard.python.values.make_dict`,
+                               :func:`~specguard.python.values.make_set`)
 ``-x`` ``+x`` ``~x``           numbers (``~`` on int/bool)
 ``not x``                      any value (truthiness of plain data)
 ``+ - * / // % **``            numbers, with Python semantics (bool is an int, int/float mixing)
@@ -36,7 +36,7 @@ zero, overflow, ``**`` with an exponent above :data:`MAX_EXPONENT`, ints with mo
 :data:`MAX_INT_DIGITS` digits (or more than Python's int-to-str limit,
 ``sys.get_int_max_str_digits()``, since such ints could not be printed or serialised), str/bytes/
 sequences longer than :data:`MAX_SEQ_LEN`, values of more than :data:`MAX_VALUE_SIZE` nodes
-(:func:`~specguard.values.value_size`), and nesting too deep for the evaluator.
+(:func:`~specguard.python.values.value_size`), and nesting too deep for the evaluator.
 
 Object identity.  An exact value cannot say that two parts are *the same object*, which a function
 that mutates its arguments can observe.  So the evaluator refuses expressions that would build
@@ -60,7 +60,8 @@ import sys
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
-from .values import V, canon, is_hashable, make_dict, make_set, sort_key, to_python, value_size
+from specguard.python.values import (V, canon, is_hashable, make_dict, make_set, sort_key, to_python,
+                                     value_size)
 
 __all__ = ["NotLiteral", "eval_literal", "eval_literals", "eval_literal_text", "eval_iterable",
            "is_mutable", "MAX_EXPONENT", "MAX_INT_DIGITS", "MAX_SEQ_LEN", "MAX_VALUE_SIZE",
@@ -73,7 +74,7 @@ MAX_INT_DIGITS = 10**6
 MAX_SEQ_LEN = 10**7
 """Longest str / bytes / list / tuple built by repetition or concatenation."""
 MAX_VALUE_SIZE = 10**7
-"""Most nodes in one value (:func:`~specguard.values.value_size`)."""
+"""Most nodes in one value (:func:`~specguard.python.values.value_size`)."""
 MAX_RANGE = 10**6
 """Most elements of a ``range(...)`` evaluated."""
 MAX_COMPREHENSION_STEPS = 10**6

@@ -27,7 +27,7 @@ doctest, wrapped       ``>>> list(f(x))`` / ``tuple(..)`` when annotated    ``ex
                        int/bool/str (one line)/list/tuple/dict/set
 doctest observation    ``>>> sorted(f(x))`` / ``[1, 2]``, ``len(f(x))``,     ``example`` obs
                        ``f(x)[0]``, ``list(f(x))`` unannotated: one call    ``sorted(result) == [1, 2]``
-                       under operations (:mod:`specguard.observe`)
+                       under operations (:mod:`specguard.python.terms`)
 doctest session        ``>>> xs = [1, 2]`` then ``>>> f(xs)``: the literal  (used in later calls)
                        value, until rebound or passed (if mutable)
 doctest exception      output ``Traceback (most recent call last):`` ...   ``example`` raises
@@ -43,7 +43,7 @@ phrasings              ``f(2) returns 4``, ``f(2) == 4``, ``f(2) -> 4``,    ``ex
                        formulas), lowercase ``true``/``false`` (result may
                        be a bool, never quoted as strings in the text)
 for-sentence           "For lst = [1, 2] the output should be 5" (lark     ``example`` eq value
-                       grammar, :mod:`specguard.examples_grammar`)
+                       grammar, :mod:`specguard.formalize.examples`)
 result modulus         "return the answer modulo 10^9 + 7", a Returns:     ``result_range``
                        section "The count modulo 998244353"                 [0, M-1]
 result bounds          "returns a non-negative integer", "returns an       ``result_range``
@@ -51,7 +51,7 @@ result bounds          "returns a non-negative integer", "returns an       ``res
                        integer"
 =====================  ==================================================  ====================
 
-Literals: arguments are evaluated exactly by :mod:`specguard.literals` (doctest sources are
+Literals: arguments are evaluated exactly by :mod:`specguard.python.literals` (doctest sources are
 Python, so ``2**3`` is 8; ``^`` is refused as a probable power); results and anything read
 from prose must be plain displays (``[1, 2]``, ``-3``, ``'a'``, ``set()``), since a repr is never
 an expression and prose arithmetic is not Python's.
@@ -86,13 +86,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterable
 
-from . import objects, observe
-from .bindings import Symbols
-from .examples_grammar import parse_for_example
-from .literals import eval_literal, eval_literals, is_mutable
-from .models import (Call, Claim, ClaimKind, DescFormalization, Expect, ExpectKind, Loc,
-                     Signature, TypeExpr)
-from .values import V, py_repr
+from specguard.formalize import objects
+from specguard.python import terms as observe
+from specguard.python.bindings import Symbols
+from specguard.formalize.examples import parse_for_example
+from specguard.python.literals import eval_literal, eval_literals, is_mutable
+from specguard.models import (Call, Claim, ClaimKind, DescFormalization, Expect, ExpectKind, Loc, Signature,
+                              TypeExpr)
+from specguard.python.values import V, py_repr
 
 __all__ = ["formalize_description"]
 
@@ -600,7 +601,7 @@ def _rebinding(source: str, target: str | None) -> str | None:
 
 
 def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out, read: set[int] = frozenset()) -> None:
-    """``read``: examples of doctest sessions with objects, read by :mod:`specguard.objects`."""
+    """``read``: examples of doctest sessions with objects, read by :mod:`specguard.formalize.objects`."""
     stateful_at: dict[int, int] = {}
     rebound_at: dict[int, tuple[int, str]] = {}
     envs: dict[int, dict[str, V]] = {}     # per session: names bound to literal values so far
@@ -623,7 +624,7 @@ def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out, read: set[in
                 out.seen_example()
             out.note(ex.line, f"doctest example skipped: {why}")
             continue
-        if id(ex) in read:         # an object's session (specguard.objects); it may change state
+        if id(ex) in read:         # an object's session (specguard.formalize.objects); it may change state
             if _is_stateful(stmt, ctx.target):
                 stateful_at.setdefault(ex.session, ex.line)
             continue
@@ -673,7 +674,7 @@ def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out, read: set[in
 def _observation_claim(ex: _Example, stmt: ast.stmt, ctx: _Ctx, env: dict[str, V], out: _Out) -> str | None:
     """``>>> sorted(f(x))`` / ``[1, 2]``: the line's value, whose repr is the output, is ``==`` to
     the output's literal (plain data), so the example states the observation
-    ``sorted(f(x)) == [1, 2]`` of the one call (:mod:`specguard.observe`).  Adds the claim and
+    ``sorted(f(x)) == [1, 2]`` of the one call (:mod:`specguard.python.terms`).  Adds the claim and
     returns None, or returns why not."""
     if not isinstance(stmt, ast.Expr):
         return "not an expression"
@@ -1427,7 +1428,7 @@ _FOR_LINE = re.compile(r"^\s*for\s+[A-Za-z_]\w*\s*=.*\b(?:output|result|answer|r
 
 def _for_sentences(doc: _Doc, skip: set[int], ctx: _Ctx, out: _Out) -> set[int]:
     """"For lst = [1, 2, 3] the output should be 14" (one line, grammar in
-    :mod:`specguard.examples_grammar`): every parameter bound once, by name; returns the lines read."""
+    :mod:`specguard.formalize.examples`): every parameter bound once, by name; returns the lines read."""
     used: set[int] = set()
     for i, raw in enumerate(doc.lines):
         if i in skip or not doc.prose[i] or not _FOR_LINE.match(raw):

@@ -22,9 +22,9 @@ from fractions import Fraction
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from . import values as vals
-from .models import Call, Claim, ClaimKind, Demand, ExpectKind, Expect, TypeExpr
-from .values import V
+from specguard.python import values as vals
+from specguard.models import Call, Claim, ClaimKind, Demand, ExpectKind, Expect, TypeExpr
+from specguard.python.values import V
 
 NS = "SGTask"
 HEADER = "prelude\nimport SpecGuard.Core\nimport SpecGuard.Value\nimport SpecGuard.Py\n"
@@ -120,7 +120,7 @@ def lean_input(call: Call) -> str:
     ``pair (pair args kwargs) target``).  Arguments come first so that different inputs differ
     early, which keeps the kernel's comparisons short."""
     if call.obj is not None:
-        from .objects import lean_object_input
+        from specguard.formalize.objects import lean_object_input
         return lean_object_input(call.obj)
     args = vals.V("tuple", tuple(call.args))
     inner = lean_val(args)
@@ -504,7 +504,7 @@ class Clause:
     source: Any = None              # the Demand or Claim
     input_id: str | None = None     # Call.key() (Python identity of the input)
     key_text: str | None = None     # the input as a Lean term (``key`` becomes its name)
-    # A spec written in SpecGuard's specification language (``--spec``, specguard/speclang.py):
+    # A spec written in SpecGuard's specification language (``--spec``, specguard/formalize/speclang.py):
     # ``py`` is the Lean term of its ``Py.Spec``; the clause is ``∀ k, Py.Sat py k (impl k)``.
     py: str | None = None
     # An instance of such a clause at one input (``key``), as evaluated there (never rendered:
@@ -663,9 +663,9 @@ def clause_of_expect(name: str, call: Call, e: Expect, source: Any, json: bool =
 
 
 def observation_of(e: Expect):
-    """The compiled observation of an ``obs`` expectation (:func:`specguard.speclang.observation`):
+    """The compiled observation of an ``obs`` expectation (:func:`specguard.formalize.speclang.observation`):
     a predicate implied by the assertion (undefined => true), so the clause is a weakening."""
-    from . import speclang
+    from specguard.formalize import speclang
     if e.expr is None:
         raise NotModelled("an observation without an expression")
     try:

@@ -1,6 +1,6 @@
 """What runs before a test, as pytest and unittest run it: fixtures and setups (issue 12, item 1).
 
-Used by :mod:`specguard.formalize_tests` (stage 2) when it runs a test: the values a test receives
+Used by :mod:`specguard.formalize.tests` (stage 2) when it runs a test: the values a test receives
 from its fixtures and the attributes its ``setUp`` / ``setUpClass`` / class body give ``self``,
 computed by the same symbolic walker that runs test bodies (test code is never executed).
 
@@ -43,13 +43,13 @@ import itertools
 import os
 from dataclasses import dataclass, field, replace
 
-from .bindings import Symbols
-from .formalize_tests import (_INLINE_CMS, _RAISES_APIS, _TOO_DEEP, _Binding, _Ctx, _Row, _Scope, _TestDef,
-                              _Walker, _fixture_decorator, _fixture_names, _is_autouse, _literal, _mark_name,
-                              _module_bindings, _new_group, _opaque, _patch_in, _pytestmarks, _walk_all,
-                              _walk_all_local, _with_bases)
-from .literals import NotLiteral, eval_literal, is_mutable
-from .values import V
+from specguard.python.bindings import Symbols
+from specguard.formalize.tests import (_INLINE_CMS, _RAISES_APIS, _TOO_DEEP, _Binding, _Ctx, _Row, _Scope,
+                                       _TestDef, _Walker, _fixture_decorator, _fixture_names, _is_autouse,
+                                       _literal, _mark_name, _module_bindings, _new_group, _opaque,
+                                       _patch_in, _pytestmarks, _walk_all, _walk_all_local, _with_bases)
+from specguard.python.literals import NotLiteral, eval_literal, is_mutable
+from specguard.python.values import V
 
 MAX_FIXTURE_RUNS = 10_000
 """Most runs of one test over the ``params`` of the fixtures it reaches (with its parametrize rows)."""

@@ -2,13 +2,13 @@
 of ONE call of the function under test, ``sorted(f(x)) == [1, 2]``, ``f(x)[0] == 5``,
 ``3 in f(x)``, ``len(f(x)) > 2``, becomes one ``obs`` expectation of that call.
 
-Both front ends (:mod:`specguard.formalize_tests`, :mod:`specguard.formalize_desc`) use
+Both front ends (:mod:`specguard.formalize.tests`, :mod:`specguard.formalize.description`) use
 :func:`build`: the call (every occurrence of it: the same call may appear several times) is
-replaced by the name :data:`specguard.speclang.OBS_VAR`, every sub-expression that does not use
-it by its exact literal value (computed by :mod:`specguard.literals`), and the result is
+replaced by the name :data:`specguard.formalize.speclang.OBS_VAR`, every sub-expression that does not use
+it by its exact literal value (computed by :mod:`specguard.python.literals`), and the result is
 SpecGuard's own rendering of the expression (``ast.unparse``).  What that expression means, and
 which operations on the result are sound on its ``==``-class, is decided in one place:
-:func:`specguard.speclang.compile_observation` (checked here already, so an expression outside
+:func:`specguard.formalize.speclang.compile_observation` (checked here already, so an expression outside
 it is reported at its line with the reason).
 """
 
@@ -18,9 +18,9 @@ import ast
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import speclang
-from .literals import NotLiteral
-from .values import V
+from specguard.formalize import speclang
+from specguard.python.literals import NotLiteral
+from specguard.python.values import V
 
 OBS_VAR = speclang.OBS_VAR
 MAX_TEXT = 4000

@@ -28,10 +28,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from .literals import NotLiteral, eval_literal
-from .models import Claim, ClaimKind, Demand, Expect, ExpectKind, TypeExpr
-from .speclang import OBS_VAR
-from .values import V
+from specguard.python.literals import NotLiteral, eval_literal
+from specguard.models import Claim, ClaimKind, Demand, Expect, ExpectKind, TypeExpr
+from specguard.formalize.speclang import OBS_VAR
+from specguard.python.values import V
 
 # consumers that see only the items of their (first) argument, in the order a for loop gives
 _ITEM_CONSUMERS = frozenset({"list", "tuple", "sorted", "set", "frozenset", "sum", "min", "max", "any", "all"})

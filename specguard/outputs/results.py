@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .models import InputFile, Loc, Unsupported
+from specguard.models import InputFile, Loc, Unsupported
 
 SCHEMA_VERSION = "1"
 
@@ -55,7 +55,7 @@ ASSUMPTIONS = (
     "(no hidden state, randomness or I/O between test calls).",
     "A 'raises' expectation is read as 'raises some exception' (exception classes can be related "
     "by user-defined subclasses, so no two raises expectations are taken to conflict).",
-    "Python's == on plain data is modelled by SpecGuard's value classes (specguard/values.py), "
+    "Python's == on plain data is modelled by SpecGuard's value classes (specguard/python/values.py), "
     "tested differentially against CPython.",
     "For tests given as JSON tables (LiveCodeBench style), results are compared in their JSON "
     "form (tuples as lists, dict keys as strings), since JSON cannot tell these apart.",

@@ -1,0 +1,2 @@
+"""The front ends: test modules, descriptions (docstrings, worked examples), the
+specification language, twins, assumptions and objects."""

@@ -1,0 +1,1 @@
+"""What SpecGuard writes and reads back: results, bundles, verify, batch runs, reports, schemas."""
