@@ -80,7 +80,7 @@ def demonstrate(data: Path) -> list[str]:
 
 
 def main(argv=None) -> int:
-    from specguard.lcb import default_data
+    from .lcb import default_data
     for line in demonstrate(default_data()):
         print(line)
     return 0

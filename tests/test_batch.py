@@ -221,7 +221,7 @@ def _small_lcb(tmp_path: Path, n: int = 30) -> Path:
 
 
 def _children(pid: int) -> list[int]:
-    from specguard.outputs.batch import _descendants
+    from specguard.outputs.pool import _descendants
     out = []
     for c in _descendants(pid):
         try:

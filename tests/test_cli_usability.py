@@ -187,7 +187,8 @@ def test_ctrl_c_exits_130(tmp_path, core):
     """#14.4: a real SIGINT during a check: exit 130, one line, no traceback."""
     code = textwrap.dedent(f"""
         import os, signal, sys
-        from specguard import cli, check, bundle, load, verify, lean_runner
+        from specguard import cli, check, load
+        from specguard.kernel import runner as lean_runner
         lean_runner.ensure_core()
         real = check.check_task
         def interrupted(*a, **k):          # the SIGINT arrives while the check is working

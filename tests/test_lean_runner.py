@@ -60,7 +60,7 @@ def test_corrupted_cache_is_rebuilt(tmp_path):
     """A cache entry whose olean does not match its pinned digest is rebuilt, never used (the
     in-process copy is made once per process, so each step is a fresh process)."""
     env = dict(os.environ, SPECGUARD_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
-    code = "import json; from specguard import lean_runner; print(lean_runner.ensure_core().model_dump_json())"
+    code = "import json; from specguard.kernel import runner as lean_runner; print(lean_runner.ensure_core().model_dump_json())"
 
     def build():
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
@@ -93,7 +93,7 @@ def test_read_only_cache_gives_clear_error(tmp_path, monkeypatch):
 
 def test_concurrent_first_builds_agree(tmp_path):
     env = dict(os.environ, SPECGUARD_CACHE=str(tmp_path / "c"), PYTHONPATH=str(ROOT))
-    code = "from specguard import lean_runner; print(lean_runner.ensure_core().cache_dir)"
+    code = "from specguard.kernel import runner as lean_runner; print(lean_runner.ensure_core().cache_dir)"
     procs = [subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
              for _ in range(3)]
     outs = {p.communicate()[0].strip() for p in procs}

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from specguard import __version__
-from specguard.outputs.batch import META, RESULTS, SARIF, BatchMeta, BatchRow, atomic_write, read_rows
+from specguard.outputs.rows import META, RESULTS, SARIF, BatchMeta, BatchRow, atomic_write, read_rows
 from specguard.errors import ReportError
 from specguard.outputs.results import Result
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from specguard.outputs.batch import BatchMeta, BatchRow
+from specguard.outputs.rows import BatchMeta, BatchRow
 from specguard.outputs.results import Manifest, Result
 from specguard.model.reader_agent import ModelDemands
 from specguard.outputs.verify import VerifyReport

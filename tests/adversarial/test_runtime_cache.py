@@ -7,6 +7,7 @@ user's) in a fresh process, with the real kernel.
 """
 
 import hashlib
+import importlib
 import json
 import os
 import shutil
@@ -56,7 +57,7 @@ def _py(code: str, env: dict) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-_CHECK_FORGED = ("import hashlib, json, pathlib\nfrom specguard import certcheck, lean_runner\n"
+_CHECK_FORGED = ("import hashlib, json, pathlib\nfrom specguard.kernel import certcheck, runner as lean_runner\n"
                  "c = lean_runner.ensure_core()\n"
                  f"v = certcheck.check_certificate({TRUSTED!r}, {FORGED_CERT!r}, ['Conflict'])\n"
                  "print(json.dumps({'accepted': v.accepted, 'reason': v.reason, 'built_now': c.built_now,"
@@ -92,7 +93,7 @@ def test_pinned_digests_match_a_fresh_build(core):
     assert pin is not None, "no pin for the current lean/SpecGuard sources: run `python -m specguard.kernel.runner pin`"
     assert lean_runner.fresh_core_digests(rt) == pin
     assert core.pinned
-    assert lean_runner.render_pins(__import__("specguard.kernel.pins").core_pins.PINS) == \
+    assert lean_runner.render_pins(importlib.import_module("specguard.kernel.pins").PINS) == \
         lean_runner.PINS_FILE.read_text()
 
 
@@ -140,7 +141,7 @@ def test_planted_sgtask_module_in_core_dir_cannot_shadow(cache, core):
     res = lean_runner.check_text(claim_src, module="SGTask.Claim", olean_out=entry / "SGTask" / "Claim.olean")
     assert res.ok and (entry / "SGTask" / "Claim.olean").is_file()
     trivial = certcheck.CERT_HEADER + "theorem proof_Conflict : Conflict := True.intro\nend SGTask\n"
-    code = ("import json\nfrom specguard import certcheck, lean_runner\n"
+    code = ("import json\nfrom specguard.kernel import certcheck, runner as lean_runner\n"
             f"v = certcheck.check_certificate({TRUSTED!r}, {trivial!r}, ['Conflict'])\n"
             "lib = lean_runner.ensure_core().lib_dir\n"
             "import os\nfiles = sorted(os.path.relpath(os.path.join(d, f), lib)\n"
@@ -279,7 +280,7 @@ def test_unpinned_sources_are_built_privately(tmp_path):
     """#11.7: with no pin for the current Lean sources (a development checkout), the library is
     built into a private folder for the process and never read from, or written to, the cache."""
     cache = tmp_path / "cache"
-    code = ("import json\nfrom specguard import lean_runner\nlean_runner._pin = lambda *a: None\n"
+    code = ("import json\nfrom specguard.kernel import runner as lean_runner\nlean_runner._pin = lambda *a: None\n"
             "c = lean_runner.ensure_core()\n"
             "r = lean_runner.check_text('prelude\\nimport SpecGuard.Py\\ntheorem t : True := True.intro\\n')\n"
             "print(json.dumps({'pinned': c.pinned, 'cache_dir': c.cache_dir, 'ok': r.ok}))\n")
