@@ -655,12 +655,17 @@ def _session_line(ex: _Example, stmts: list[ast.stmt], why: str, sess: Session, 
     else:
         read_obs = _session_claim(ex, stmts[0], sess, ctx, out)
     # what the line changes for the lines after it
+    clean = True
     for st in stmts:
         change, mutated = state_change(st, sess)
+        if read_obs:                       # an observation's methods do not mutate (the spec language's whitelist)
+            mutated -= set(sess.results)
         if mutated:
             sess.forget(mutated, f"may have been changed at line {ex.line + 1 + out.offset}")
-        if change is not None and sess.changed is None:
-            sess.changed = (ex.line, change)
+        if change is not None:
+            clean = False
+            if sess.changed is None:
+                sess.changed = (ex.line, change)
     if not read_obs:
         sess.invalidate_results(mentioned, f"used at line {ex.line + 1 + out.offset} by a line not read as "
                                            "an observation")
@@ -669,7 +674,7 @@ def _session_line(ex: _Example, stmts: list[ast.stmt], why: str, sess: Session, 
             if _is_target_call(c, ctx.target):
                 sess.forget(session_mod.mutable_names(c, sess), "passed to the function")
     bound = _bound_names(stmts)
-    kept = _bind_session_names(stmts[0], sess, ctx, out, ex) if len(stmts) == 1 and not by_objects else set()
+    kept = _bind_session_names(stmts[0], sess, ctx, out, ex, clean) if len(stmts) == 1 and not by_objects else set()
     sess.forget(bound - kept, f"rebound at line {ex.line + 1 + out.offset}")
 
 
@@ -685,9 +690,14 @@ def _bound_names(stmts: list[ast.stmt]) -> set[str]:
     return names | set(getattr(sym, "names", lambda: ())())
 
 
-def _bind_session_names(stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out, ex: _Example) -> set[str]:
+def _bind_session_names(stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out, ex: _Example, clean: bool) -> set[str]:
     """Record what a binding line binds: a literal, a function value, a result of the function
-    under test; returns the names bound (the others it binds are forgotten by the caller)."""
+    under test, an import, a new object only the session holds (``clean``: the line changes no
+    state); returns the names bound (the others it binds are forgotten by the caller)."""
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)) and clean:
+        names = _bound_names([stmt])
+        sess.forget(names, "rebound")
+        return session_mod.record_import(stmt, sess)
     if isinstance(stmt, ast.FunctionDef):
         if not stmt.decorator_list and session_mod.clean_function(stmt, sess):
             sess.forget({stmt.name}, "rebound")
@@ -719,6 +729,10 @@ def _bind_session_names(stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out, ex:
         if v is not None:
             sess.forget({name}, "rebound")
             sess.env[name] = v
+            return {name}
+        if clean and not _calls_of(stmt, ctx.target) and session_mod.owned_expr(stmt.value, sess):
+            sess.forget({name}, "rebound")
+            sess.opaque.add(name)
             return {name}
     if _is_target_call(stmt.value, ctx.target) and sess.changed is None and not ex.want:
         paths = _unpack_paths(target)

@@ -100,6 +100,18 @@ class Session:
     shadowed: set[str] = field(default_factory=set)           # names the session bound to anything
     changed: tuple[int, str] | None = None                    # first line that may change state, why
     lambdas: int = 0
+    modules: dict[str, str] = field(default_factory=dict)     # name -> what a pure import bound it to
+    opaque: set[str] = field(default_factory=set)             # names of new objects only the session holds
+
+    def qual(self, node: ast.expr) -> str | None:
+        """The dotted name ``node`` denotes through the session's imports (``dt.timedelta`` after
+        ``import datetime as dt``: ``datetime.timedelta``), else None."""
+        if isinstance(node, ast.Name):
+            return self.modules.get(node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.qual(node.value)
+            return f"{base}.{node.attr}" if base else None
+        return None
 
     # -- names ---------------------------------------------------------------------------
     def builtin(self, name: str) -> bool:
@@ -112,6 +124,8 @@ class Session:
             self.env.pop(n, None)
             self.values.pop(n, None)
             self.functions.discard(n)
+            self.modules.pop(n, None)
+            self.opaque.discard(n)
             r = self.results.get(n)
             if r is not None and r.invalid is None:
                 r.invalid = why
@@ -234,9 +248,9 @@ class _Checker:
             return self.exprs([x for x in (st.test, st.msg) if x is not None], local)
         return f"a `{type(st).__name__}` statement"
 
-    def body(self, body: list[ast.stmt], args: ast.arguments) -> str | None:
+    def body(self, body: list[ast.stmt], args: ast.arguments, outer: set[str] | None = None) -> str | None:
         """A function body (it runs when the function is called, maybe by the function under test)."""
-        local = _params(args)
+        local = _params(args) | (outer or set())
         for n in body:
             for m in ast.walk(n):
                 if isinstance(m, ast.Name) and not isinstance(m.ctx, ast.Load):
@@ -281,20 +295,37 @@ class _Checker:
         return None
 
     def expr(self, node: ast.expr, local: set[str] | None) -> str | None:
-        loc = local or set()
-        for n in ast.walk(node):
+        """The first thing in ``node`` that may change state; lambda bodies and comprehensions are
+        walked in their own scope (their parameters and targets are locals)."""
+        loc = set(local or ())
+        in_function = local is not None
+        todo: list[ast.AST] = [node]
+        while todo:
+            n = todo.pop()
             if isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)):
                 return _BLOCKS[type(n)]
             if isinstance(n, ast.NamedExpr):
                 return "an assignment expression (`:=`)"
             if isinstance(n, ast.Lambda):
-                why = self.body([ast.Return(n.body)], n.args)
+                why = self.body([ast.Return(n.body)], n.args, outer=loc if in_function else None)
                 if why:
                     return why
+                todo.extend(n.args.defaults + [d for d in n.args.kw_defaults if d is not None])
+                continue
+            if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+                targets = {t.id for g in n.generators for t in ast.walk(g.target) if isinstance(t, ast.Name)}
+                inner = [n.elt] if not isinstance(n, ast.DictComp) else [n.key, n.value]
+                inner += [x for g in n.generators for x in [g.iter, *g.ifs]]
+                for x in inner:
+                    why = self.expr(x, loc | targets) if in_function or targets else self.expr(x, None)
+                    if why:
+                        return why
+                continue
             if isinstance(n, ast.Call):
-                why = self.call(n, loc, local is not None)
+                why = self.call(n, loc, in_function)
                 if why:
                     return why
+            todo.extend(ast.iter_child_nodes(n))
         return None
 
     def call(self, n: ast.Call, local: set[str], in_function: bool) -> str | None:
@@ -306,19 +337,52 @@ class _Checker:
                 if f.id == "print" and any(k.arg == "file" for k in n.keywords):
                     return "`print(..., file=...)` (it writes to an object the session holds)"
                 return None
+            if f.id in ("iter", "next") and sess.builtin(f.id) and n.args:
+                return self.advance(n.args[0], local, in_function, f.id)
+            if sess.builtin(f.id) and _is_exception_class(f.id):
+                return None
+            if pure_function(sess.qual(f)):
+                return None
             return f"the call of `{f.id}` (unknown code may change what the function sees)"
         if isinstance(f, ast.Attribute):
+            if pure_function(sess.qual(f)):
+                return None
             recv = f.value
             if isinstance(recv, ast.Constant) and isinstance(recv.value, (str, bytes, int, float)):
                 return None                       # a method of an immutable constant
+            if isinstance(recv, ast.Call) and self.fresh(recv, local):
+                return None                       # a method of a new object (it can change only that object)
             root = recv.id if isinstance(recv, ast.Name) else None
             if root is not None and (self.immutable(root) or root in local):
                 return None
-            if root is not None and not in_function and (root in sess.env or root in sess.results):
+            if root is not None and not in_function and self.session_owned(root):
                 self.mutated.add(root)            # a method of a value only the session holds
                 return None
             return f"the call of `{_short(f)}` (it may change an object the function uses)"
         return f"the call of `{_short(f)}`"
+
+    def advance(self, arg: ast.expr, local: set[str], in_function: bool, name: str) -> str | None:
+        """``iter(x)`` / ``next(x)``: changes only ``x`` (when the session owns it)."""
+        if isinstance(arg, ast.Name) and (arg.id in local or not in_function and self.session_owned(arg.id)):
+            if arg.id not in local:
+                self.mutated.add(arg.id)
+            return None
+        if name == "iter" and not isinstance(arg, ast.Name):
+            return None                       # iter(<expression>): a new iterator over a new value
+        return f"`{name}({_short(arg)})` (it advances an iterator the session may share)"
+
+    def session_owned(self, name: str) -> bool:
+        s = self.sess
+        return name in s.env or name in s.results or name in s.opaque
+
+    def fresh(self, node: ast.Call, local: set[str]) -> bool:
+        """A call whose result is a new object: a pure function or builtin of exact arguments."""
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in local:
+            return False
+        if isinstance(f, ast.Name) and f.id in SAFE_CALLS and self.sess.builtin(f.id):
+            return True
+        return pure_function(self.sess.qual(f))
 
 
 def state_change(stmt: ast.stmt, sess: Session) -> tuple[str | None, set[str]]:
@@ -339,6 +403,69 @@ def state_change(stmt: ast.stmt, sess: Session) -> tuple[str | None, set[str]]:
     c = _Checker(sess)
     why = c.stmt(stmt)
     return why, c.mutated
+
+
+# stdlib callables that change no state when called (they build new objects or compute values);
+# a module in _PURE_MODULES: every public callable of it, but the ones in _IMPURE
+_PURE_MODULES = frozenset({"math", "cmath", "itertools", "string", "statistics", "operator", "unicodedata",
+                           "textwrap", "keyword", "fractions", "decimal", "binascii", "base64", "zlib", "hashlib",
+                           "calendar", "heapq", "bisect", "json", "re", "copy", "os.path", "posixpath", "ntpath",
+                           "datetime", "collections", "functools"})
+_IMPURE = frozenset({"operator.setitem", "operator.delitem", "operator.iadd", "operator.isub", "operator.imul",
+                     "operator.iconcat", "operator.ior", "operator.iand", "operator.ixor", "operator.ilshift",
+                     "operator.irshift", "operator.imod", "operator.ipow", "operator.itruediv",
+                     "operator.ifloordiv", "operator.imatmul", "heapq.heappush", "heapq.heappop",
+                     "heapq.heapify", "heapq.heapreplace", "heapq.heappushpop", "bisect.insort",
+                     "bisect.insort_left", "bisect.insort_right", "re.purge", "decimal.setcontext",
+                     "decimal.getcontext", "decimal.localcontext", "functools.update_wrapper", "functools.wraps",
+                     "functools.lru_cache", "functools.cache", "functools.singledispatch",
+                     "functools.cached_property", "functools.total_ordering", "json.dump", "json.load",
+                     "calendar.setfirstweekday", "os.path.exists", "os.path.isfile", "os.path.isdir"})
+
+
+def pure_function(q: str | None) -> bool:
+    """Whether the dotted name ``q`` is a stdlib callable whose call changes no state."""
+    if not q or q in _IMPURE or any(part.startswith("_") for part in q.split(".")):
+        return False
+    return any(q.startswith(m + ".") for m in _PURE_MODULES)
+
+
+def _is_exception_class(name: str) -> bool:
+    obj = getattr(builtins, name, None)
+    return isinstance(obj, type) and issubclass(obj, BaseException)
+
+
+def record_import(stmt: ast.Import | ast.ImportFrom, sess: Session) -> set[str]:
+    """The names an import binds, recorded with the dotted names they denote."""
+    names = set()
+    for a in stmt.names:
+        if a.name == "*":
+            continue
+        if isinstance(stmt, ast.Import):
+            name = a.asname or a.name.split(".")[0]
+            sess.modules[name] = a.name if a.asname else a.name.split(".")[0]
+        elif stmt.module and not stmt.level:
+            name = a.asname or a.name
+            sess.modules[name] = f"{stmt.module}.{a.name}"
+        else:
+            continue
+        names.add(name)
+    return names
+
+
+def owned_expr(node: ast.expr, sess: Session) -> bool:
+    """Every name ``node`` reads is the session's own (a literal, result, function, new object,
+    import) or a builtin: its value is a new object or one of those."""
+    local = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Lambda):
+            local |= _params(n.args)
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in local:
+            if not (n.id in sess.env or n.id in sess.results or n.id in sess.opaque or n.id in sess.functions
+                    or n.id in sess.values or n.id in sess.modules or sess.builtin(n.id)):
+                return False
+    return True
 
 
 def clean_function(fn: ast.FunctionDef, sess: Session) -> bool:
