@@ -738,12 +738,34 @@ def _bind_session_names(stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out, ex:
         paths = _unpack_paths(target)
         if paths is None:
             return set()
-        call, why = _literal_call(stmt.value, ctx.target, env=sess.literal_env())
+        call, why = _session_call(stmt.value, ctx, sess, ex, out)
         sess.forget(set(paths), "rebound")
         for name, path in paths.items():
             sess.results[name] = Result(call, why, path, ex.line)
         return set(paths)
     return set()
+
+
+def _session_call(node: ast.Call, ctx: _Ctx, sess: Session, ex: _Example, out: _Out) -> tuple[Call | None, str]:
+    """The call's exact arguments in the session: its literals and function values, a closed
+    lambda written in the call included (a new function object, :meth:`Session.value_of_function`)."""
+    env = sess.literal_env()
+    args, kws = list(node.args), list(node.keywords)
+    for k, a in enumerate(args + [kw.value for kw in kws]):
+        if isinstance(a, ast.Lambda) or isinstance(a, (ast.Name, ast.Attribute)) and not \
+                (isinstance(a, ast.Name) and a.id in env):
+            fv = sess.value_of_function(a, out.path, ex.line + 1 + out.offset)
+            if fv is None:
+                if isinstance(a, ast.Lambda):
+                    return None, "an argument is a lambda that reads names other than its parameters"
+                continue
+            name = f"__specguard_lambda_{k}__"
+            env[name] = fv
+            if k < len(args):
+                args[k] = ast.Name(name, ast.Load())
+            else:
+                kws[k - len(args)] = ast.keyword(kws[k - len(args)].arg, ast.Name(name, ast.Load()))
+    return _literal_call(ast.Call(node.func, args, kws), ctx.target, env=env)
 
 
 def _unpack_paths(target: ast.expr, prefix: tuple[int, ...] = ()) -> dict[str, tuple[int, ...]] | None:
@@ -794,7 +816,7 @@ def _session_claim(ex: _Example, stmt: ast.stmt, sess: Session, ctx: _Ctx, out: 
             out.note(ex.line, f"doctest line is not a call of {ctx.target or 'the entry point'}; no claim")
         return False
     out.seen_example()
-    call, why = _literal_call(call_node, ctx.target, env=env)
+    call, why = _session_call(call_node, ctx, sess, ex, out)
     if call is None:
         out.note(ex.line, f"doctest example skipped: {why}")
         return False
@@ -905,7 +927,8 @@ def _observation_claim(ex: _Example, stmt: ast.stmt, ctx: _Ctx, env: dict[str, V
         if isinstance(c, ast.Name):
             call, why = placeholder[1], ""
         else:
-            call, why = _literal_call(c, ctx.target, env=env)
+            call, why = _session_call(c, ctx, sess, ex, out) if sess is not None else \
+                _literal_call(c, ctx.target, env=env)
         if call is None:
             return why
         keys.add(call.key())

@@ -31,7 +31,7 @@ import ast
 import builtins
 from dataclasses import dataclass, field
 
-from specguard.formalize.tests import _PURE_BUILTINS
+from specguard.formalize.tests import _BUILTIN_TYPES, _PURE_BUILTINS
 from specguard.models import Call
 from specguard.python.literals import is_mutable
 from specguard.python.values import FUNCTION, V
@@ -141,6 +141,13 @@ class Session:
         the docstring, so it is never the same object as any test's)."""
         if isinstance(node, ast.Name) and node.id in _PURE_BUILTINS and self.builtin(node.id):
             return V(FUNCTION, (f"builtin:{node.id}", node.id))
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in _BUILTIN_TYPES \
+                and self.builtin(node.value.id) and not node.attr.startswith("_"):
+            t = _BUILTIN_TYPES[node.value.id]          # `str.lower`: the method object of a builtin type
+            attr = t.__dict__.get(node.attr)
+            if attr is not None and callable(getattr(t, node.attr)):
+                name = f"{node.value.id}.{node.attr}"
+                return V(FUNCTION, (f"builtin:{name}", name))
         if isinstance(node, ast.Name) and node.id in self.values:
             return self.values[node.id]
         if isinstance(node, ast.Lambda) and self.closed(node.args, [node.body]):
