@@ -1958,6 +1958,25 @@ def _phrasing_at(s: str, i: int, m: re.Match, ctx: _Ctx, out: _Out) -> None:
     out.add(ClaimKind.example, i, [i], call=call, expect=expect)
 
 
+_WORKED_END = re.compile(r"\s*=\s*(?P<v>-?\d+)(?!\s*[\d*/^%+\-\u00d7(=]|\.\d|\d)")
+
+
+def _worked_sum(s: str, pos: int) -> tuple[int, int] | None:
+    """``-> 19 - 5 - 6 = 8``, ``== 1 + 9 + 0 + 0 = 10``: integer arithmetic worked out to a stated
+    integer; the stated integer is the result only when the arithmetic gives exactly it (issue 12,
+    item 6).  (value, end) or None."""
+    m = re.match(r"\s*", s[pos:])
+    start = pos + m.end()
+    r = _NumParser(s).parse(start) if s[start:start + 1].isdigit() else None
+    if r is None or not re.search(r"[+\-*\u00d7]", s[start:r[1]]):
+        return None                       # a single number: the ordinary reading
+    e = _WORKED_END.match(s, r[1])
+    value = r[0]
+    if e is None or int(e.group("v")) != value:
+        return None
+    return value, e.end()
+
+
 def _phrase_expect(s: str, c: re.Match, ctx: _Ctx) -> tuple[Expect | None, int, str]:
     pos = c.end()
     if c.group("raise"):
@@ -1966,6 +1985,9 @@ def _phrase_expect(s: str, c: re.Match, ctx: _Ctx) -> tuple[Expect | None, int, 
             return None, pos, "no exception class name"
         return Expect(kind=ExpectKind.raises, exc=(e.group("name"),)), e.end(), ""
     pos += s[pos:pos + 1] == "`"
+    worked = _worked_sum(s, pos)
+    if worked is not None:
+        return Expect(kind=ExpectKind.eq, value=V("int", worked[0])), worked[1], ""
     end = _value_end(s, pos)
     text = s[pos:end]
     value = _output_value(text, ctx)
@@ -2061,14 +2083,29 @@ def _observed(out: _Out, text: str, report: bool) -> None:
         if c[2]["kind"] is ClaimKind.example:
             before, after = _neighbours(out.lines, c[0])
             own = "" if out.lines[c[0]].strip().startswith(_NOT_PROSE) else out.lines[c[0]]
-            hit = _AFTER_EXAMPLE.search(after) or _BEFORE_EXAMPLE.search(before) or _BEFORE_EXAMPLE.search(own) \
-                or _HEDGE.search(own)
+            hit = _contrast(_AFTER_EXAMPLE, after) or _contrast(_BEFORE_EXAMPLE, before) \
+                or _contrast(_BEFORE_EXAMPLE, own) or _HEDGE.search(own)
             if hit:
                 out.note(c[0], f"example not used: the prose next to it ({hit.group(0)!r}) presents it as "
                                f"observed, not required behaviour")
                 continue
         keep.append(c)
     out.claims = keep
+
+
+# what a contrast word ("but", "however") must come with to present an example as observed: words
+# about what the code gives ("but this gives:", "however it returns"), not a "but" inside the
+# statement of what the function does ("..., but sorted.", "..., but it's unbalanced.")
+_SHOWN = re.compile(r"\b(?:gives?|gave|returns?|returned|outputs?|prints?|printed|shows?|showed|get|gets|got|"
+                    r"produces?|produced|results?|yields?|yielded|evaluates?|raises?|raised)\b", re.I)
+
+
+def _contrast(rx: re.Pattern, text: str) -> re.Match | None:
+    """``rx``'s first hit in ``text`` that presents an example as observed (issue 12, item 6)."""
+    for m in rx.finditer(text):
+        if m.group(0).lower() not in ("but", "however") or _SHOWN.search(text):
+            return m
+    return None
 
 
 def _neighbours(lines: list[str], i: int) -> tuple[str, str]:
@@ -2122,6 +2159,13 @@ def _latitude(out: _Out, text: str) -> None:
             return
 
 
+def _without_sources(lines: list[str], examples: list[_Example]) -> str:
+    """The description without its ``>>>`` source lines: a session's own ``print(...)`` calls say
+    nothing of whether the function prints."""
+    src = {j for ex in examples for j in ex.src_lines}
+    return "\n".join(line for j, line in enumerate(lines) if j not in src)
+
+
 def formalize_description(text: str | bytes, *, path: str = "<description>", entry_point: str | None = None,
                           line_offset: int = 0, report: bool = False) -> DescFormalization:
     """Formalize a description with deterministic rules (see the module docstring).
@@ -2141,7 +2185,8 @@ def formalize_description(text: str | bytes, *, path: str = "<description>", ent
     examples = _read_examples(doc)
     target = entry_point or (sig.name if sig else None) or _infer_target(examples, doc)
     ctx = _Ctx(target, sig, bool(_TOLERANCE.search(text)), stub=tree is not None,
-               prints=bool(_PRINTS.search(text)), quoted_bools=bool(_QUOTED_BOOL.search(text)))
+               prints=bool(_PRINTS.search(_without_sources(out.lines, examples))),
+               quoted_bools=bool(_QUOTED_BOOL.search(text)))
     _doctest_claims(examples, ctx, out, objects.doctest_sessions(examples, ctx, out))
     skip = {j for ex in examples for j in ex.src_lines + ex.want_lines} | set(d.lines if d else [])
     skip |= _io_blocks(doc, skip, ctx, out)

@@ -462,3 +462,42 @@ def test_unpacked_part_against_a_test_is_a_certified_conflict(tmp_path, core):
             assert f([3, 1]) == ([3], [1])
         ''')
     assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+
+
+# -- worked-example prose (#12.6) ---------------------------------------------------------------
+
+def test_but_this_gives_is_still_observed():
+    """#12.6: "but this gives:" before an example presents it as observed: not used (a "but" inside
+    the statement of what the function does is not such a presentation)."""
+    r = formalize_description(textwrap.dedent('''\
+        def f(xs):
+            """Sort the values at even indices, but keep the others.
+
+            But this gives:
+
+            >>> f([3, 1, 2])
+            [3, 1, 2]
+            """
+        '''))
+    assert claims(r) == []
+    r = formalize_description(textwrap.dedent('''\
+        def f(xs):
+            """Keep the values at odd indices, but sorted.
+            >>> f([3, 1, 2])
+            [2, 1, 3]
+            """
+        '''))
+    assert claims(r) == [("f([3, 1, 2])", "eq [2, 1, 3]")]
+
+
+@pytest.mark.parametrize("line", [
+    "f(19) -> 19 - 5 - 6 = 9",          # the arithmetic does not give the stated number
+    "f(19) -> 19 - 5 - 6 = 8 * 2",      # more arithmetic after it
+    "f(19) -> 19 - 5 - 6 = 8.5",
+    "f(19) -> 2 ^ 3 = 8",               # `^`: a power to a human, XOR in Python
+])
+def test_worked_arithmetic_that_does_not_pin_the_result_is_not_read(line):
+    """#12.6: `f(x) -> 19 - 5 - 6 = 8` is read as 8 only when the integer arithmetic gives exactly
+    the stated integer and nothing follows it."""
+    r = formalize_description(f"Return it.\n{line}\n", entry_point="f")
+    assert claims(r) == []
