@@ -150,6 +150,9 @@ class Session:
                 return V(FUNCTION, (f"builtin:{name}", name))
         if isinstance(node, ast.Name) and node.id in self.values:
             return self.values[node.id]
+        q = self.qual(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+        if q and q.split(".")[0] in _VALUE_MODULES and pure_function(q):
+            return V(FUNCTION, (f"stdlib:{q}", q))     # `from operator import add`: that one object
         if isinstance(node, ast.Lambda) and self.closed(node.args, [node.body]):
             self.lambdas += 1
             return V(FUNCTION, (f"doctest-lambda:{path}:{line}:{node.col_offset}#{self.lambdas}",
@@ -428,6 +431,10 @@ _IMPURE = frozenset({"operator.setitem", "operator.delitem", "operator.iadd", "o
                      "functools.lru_cache", "functools.cache", "functools.singledispatch",
                      "functools.cached_property", "functools.total_ordering", "json.dump", "json.load",
                      "calendar.setfirstweekday", "os.path.exists", "os.path.isfile", "os.path.isdir"})
+
+
+# modules whose functions are function values by name (what they return depends on their arguments only)
+_VALUE_MODULES = frozenset({"operator", "math"})
 
 
 def pure_function(q: str | None) -> bool:
