@@ -537,22 +537,6 @@ def _calls_of(node: ast.AST, target: str | None) -> bool:
                for c in ast.walk(node))
 
 
-def _is_stateful(st: ast.stmt, target: str | None) -> bool:
-    """May this doctest statement change state that later examples depend on?"""
-    if isinstance(st, (ast.Import, ast.ImportFrom)):
-        return False
-    if isinstance(st, (ast.Global, ast.Nonlocal, ast.Delete, ast.With, ast.For, ast.While, ast.Try,
-                       ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return True
-    for node in ast.walk(st):
-        if isinstance(node, ast.Call):
-            if not (isinstance(node.func, ast.Name) and (node.func.id == target or node.func.id in _PURE_CALLS)):
-                return True
-        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, ast.Store):
-            return True
-    return False
-
-
 def _literal_call(call: ast.Call, target: str, *, prose: bool = False,
                   env: dict[str, V] | None = None) -> tuple[Call | None, str]:
     """A Call of literal arguments, or (None, reason).  Arguments read from prose must be
@@ -669,28 +653,45 @@ def _session_line(ex: _Example, stmts: list[ast.stmt], why: str, sess: Session, 
     if not read_obs:
         sess.invalidate_results(mentioned, f"used at line {ex.line + 1 + out.offset} by a line not read as "
                                            "an observation")
-    for st in stmts:
-        for c in ast.walk(st):
+    st = stmts[0] if len(stmts) == 1 and not by_objects else None
+    # `r = f(xs)`: the call's arguments as they are when it runs (before f may change them)
+    pending = _session_call(st.value, ctx, sess, ex, out) if isinstance(st, ast.Assign) \
+        and _is_target_call(st.value, ctx.target) else None
+    for s in stmts:
+        for c in ast.walk(s):
             if _is_target_call(c, ctx.target):
                 sess.forget(session_mod.mutable_names(c, sess), "passed to the function")
     bound = _bound_names(stmts)
-    kept = _bind_session_names(stmts[0], sess, ctx, out, ex, clean) if len(stmts) == 1 and not by_objects else set()
+    kept = _bind_session_names(st, sess, ctx, out, ex, clean, pending) if st is not None else set()
     sess.forget(bound - kept, f"rebound at line {ex.line + 1 + out.offset}")
 
 
 def _bound_names(stmts: list[ast.stmt]) -> set[str]:
-    """Every name the statements may bind (Python's binding rules, :mod:`specguard.python.bindings`)."""
-    sym = Symbols.of_module(ast.Module(body=stmts, type_ignores=[]))
-    names = {n.id for st in stmts for n in ast.walk(st) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    names |= {n.name for st in stmts for n in ast.walk(st) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    """Every name the statements may bind (assignment, loop, ``with`` and ``except`` targets,
+    ``:=``, ``del``, ``def``/``class``, imports, ``global``); over-inclusive (comprehension
+    variables too), so nothing rebound is kept."""
+    names: set[str] = set()
     for st in stmts:
         for n in ast.walk(st):
-            if isinstance(n, (ast.Import, ast.ImportFrom)):
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+                names.add(n.id)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(n.name)
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
                 names |= {(a.asname or a.name).split(".")[0] for a in n.names}
-    return names | set(getattr(sym, "names", lambda: ())())
+            elif isinstance(n, (ast.Global, ast.Nonlocal)):
+                names |= set(n.names)
+            elif isinstance(n, ast.ExceptHandler) and n.name:
+                names.add(n.name)
+            elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+                names.add(n.name)
+            elif isinstance(n, ast.MatchMapping) and n.rest:
+                names.add(n.rest)
+    return names
 
 
-def _bind_session_names(stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out, ex: _Example, clean: bool) -> set[str]:
+def _bind_session_names(stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out, ex: _Example, clean: bool,
+                        pending: tuple[Call | None, str] | None = None) -> set[str]:
     """Record what a binding line binds: a literal, a function value, a result of the function
     under test, an import, a new object only the session holds (``clean``: the line changes no
     state); returns the names bound (the others it binds are forgotten by the caller)."""
@@ -738,7 +739,7 @@ def _bind_session_names(stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out, ex:
         paths = _unpack_paths(target)
         if paths is None:
             return set()
-        call, why = _session_call(stmt.value, ctx, sess, ex, out)
+        call, why = pending or (None, "the call's arguments are not known")
         sess.forget(set(paths), "rebound")
         for name, path in paths.items():
             sess.results[name] = Result(call, why, path, ex.line)
@@ -1092,48 +1093,6 @@ def _wrapped_expect(ex: _Example, wrapper: str, ctx: _Ctx) -> tuple[Expect | Non
     if _has_float(value):
         return None, "float output through a printed form"
     return Expect(kind=ExpectKind.eq, value=value), ""
-
-
-def _session_binding(stmt: ast.stmt, env: dict[str, V], target: str | None) -> bool:
-    """``>>> xs = [1, 2]``: a doctest session is a Python session, so later lines may use ``xs``
-    for its exact value.  Records the binding and returns True for a plain ``name = literal``."""
-    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
-        return False
-    name = stmt.targets[0].id
-    if name == target:
-        return False
-    if any(isinstance(n, ast.Name) and n.id in env and is_mutable(env[n.id]) for n in ast.walk(stmt.value)):
-        return False                    # `ys = xs`, `ys = [xs]`: one object under two names
-    try:
-        env[name] = eval_literal(stmt.value, env)
-    except _LITERAL_ERRORS:
-        return False
-    return True
-
-
-def _unbind(source: str, env: dict[str, V]) -> None:
-    """Forget every session name the line may (re)bind; all of them when it does not parse."""
-    if not env:
-        return
-    try:
-        sym = Symbols.of_module(ast.parse(source))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        env.clear()
-        return
-    if sym.stars:
-        env.clear()
-        return
-    for name in list(env):
-        if sym.of(name) or sym.unknown_writes(name) is not None:
-            del env[name]
-
-
-def _forget_passed(call: ast.Call, env: dict[str, V]) -> None:
-    """A mutable value passed to the function may be changed by it: later lines do not see the
-    bound literal any more."""
-    for node in ast.walk(call):
-        if isinstance(node, ast.Name) and node.id in env and is_mutable(env[node.id]):
-            del env[node.id]
 
 
 def _eq_comparison(v: ast.expr, target: str | None) -> ast.expr | None:
