@@ -28,8 +28,18 @@ doctest, wrapped       ``>>> list(f(x))`` / ``tuple(..)`` when annotated    ``ex
 doctest observation    ``>>> sorted(f(x))`` / ``[1, 2]``, ``len(f(x))``,     ``example`` obs
                        ``f(x)[0]``, ``list(f(x))`` unannotated: one call    ``sorted(result) == [1, 2]``
                        under operations (:mod:`specguard.python.terms`)
-doctest session        ``>>> xs = [1, 2]`` then ``>>> f(xs)``: the literal  (used in later calls)
-                       value, until rebound or passed (if mutable)
+doctest session        one Python session, read in order                   (used in later lines)
+                       (:mod:`specguard.formalize.session`): ``>>> xs =
+                       [1, 2]`` then ``>>> f(xs)``: the literal value,
+                       until rebound, passed or mutated; ``>>> r = f(x)``
+                       / ``>>> a, b = f(x)`` then ``>>> sorted(b)``: an    ``example`` obs
+                       observation of that evaluation (``list(R)[1]``;     ``sorted(list(result)[1])``
+                       read once unless shown as plain data); closed
+                       lambdas, builtins, ``str.lower``, ``operator.add``
+                       as function values; state changes end it
+doctest directives     ``+SKIP`` (not run), ``+IGNORE_EXCEPTION_DETAIL``,   as without the directive
+                       ``+ELLIPSIS`` without ``...``, ``+NORMALIZE_
+                       WHITESPACE`` on a literal that survives it
 doctest exception      output ``Traceback (most recent call last):`` ...   ``example`` raises
                        ``SomeError: msg``                                  SomeError
 doctest, no output     ``>>> f(<literals>)`` then blank line, ``>>>`` or    ``example`` eq None
@@ -37,6 +47,8 @@ doctest, no output     ``>>> f(<literals>)`` then blank line, ``>>>`` or    ``ex
 worked example         ``Input: a = 1, b = [2]`` / ``Output: 3``            ``example`` eq value
                        (every parameter named once, mapped in order)
 phrasings              ``f(2) returns 4``, ``f(2) == 4``, ``f(2) -> 4``,    ``example`` eq / raises
+                       ``f(x) -> 19 - 5 - 6 = 8`` (integer arithmetic
+                       worked out to exactly the stated integer),
                        ``f(2) should return 4``, ``f("x") raises E``,
                        ``f(2) ➞ 4``, ``f(2) ==> 4``, ``f(2) # => 4``,
                        ``f(2) = 4`` (not when the prose defines f by
@@ -60,15 +72,18 @@ Counts on the result: ``examples_seen``/``examples_read`` (example sites: doctes
 function, worked examples, prose calls with literal arguments) and ``statements_seen``/
 ``statements_read`` (return annotation, stated bounds and moduli).
 
-Declined (noted, never claimed): examples wrapped in another call (``sorted(f(x))``, ``list(f(x))``
-without a list annotation), results in redundant parentheses (``("Venus")``: a 1-tuple meant),
-assignments and sessions with state, every example of a doctest session after a line that
+Declined (noted, never claimed): results in redundant parentheses (``("Venus")``: a 1-tuple meant),
+examples after a session line that may change state (a call of unknown code, an import outside
+the pure stdlib and the library's own package, a write to an object the session does not own,
+``with``/``while``/``try``/``class``, decorators: :func:`specguard.formalize.session.state_change`),
+a result name read a second time (an iterator may be consumed) or after it was passed, mutated or
+aliased, every example of a doctest session after a line that
 rebinds the entry point's name (``f = lambda n: 5``, ``f, g = ...``, ``from operator import neg as f``,
 ``def``/``class``/``for``/``with``/``:=``/``del``/``+=``, ``import *``; a doctest session is a Python
 session: the name no longer denotes the function; ``from m import f`` imports the function
 itself and is kept), printed output (a ``-> None`` function, or a result
 that may be None when the description talks about printing), object reprs, ellipsis and
-doctest directives, non-literal arguments, float results of prose examples (usually
+the other doctest directives, non-literal arguments, float results of prose examples (usually
 rounded) or of any example when the description mentions a tolerance, a modulus about an
 input or an intermediate quantity ("a_i mod 2", "x modulo k is 0", congruences), a modulus
 or bound under a condition or on a collection, or when the description names another
