@@ -660,7 +660,7 @@ def _session_line(ex: _Example, stmts: list[ast.stmt], why: str, sess: Session, 
         if read_obs:                       # an observation's methods do not mutate (the spec language's whitelist)
             mutated -= set(sess.results)
         if mutated:
-            sess.forget(mutated, f"may have been changed at line {ex.line + 1 + out.offset}")
+            sess.lose_values(mutated, f"may have been changed at line {ex.line + 1 + out.offset}")
         if change is not None:
             clean = False
             if sess.changed is None:
@@ -675,7 +675,7 @@ def _session_line(ex: _Example, stmts: list[ast.stmt], why: str, sess: Session, 
     for s in stmts:
         for c in ast.walk(s):
             if _is_target_call(c, ctx.target):
-                sess.forget(session_mod.mutable_names(c, sess), "passed to the function")
+                sess.lose_values(session_mod.mutable_names(c, sess), "passed to the function")
     bound = _bound_names(stmts)
     kept = _bind_session_names(st, sess, ctx, out, ex, clean, pending) if st is not None else set()
     sess.forget(bound - kept, f"rebound at line {ex.line + 1 + out.offset}")

@@ -131,6 +131,13 @@ class Session:
                 r.invalid = why
         self.shadowed |= names
 
+    def lose_values(self, names: set[str], why: str) -> None:
+        """``names`` may have been changed in place (a method, passed to the function): their values
+        are no longer known, but they still denote objects only the session holds."""
+        owned = {n for n in names if n in self.env or n in self.results or n in self.opaque}
+        self.forget(names, why)
+        self.opaque |= owned
+
     def literal_env(self) -> dict[str, V]:
         """Names with exact values: literals and function values."""
         return {**self.values, **self.env}
@@ -210,6 +217,7 @@ class _Checker:
     def __init__(self, sess: Session) -> None:
         self.sess = sess
         self.mutated: set[str] = set()
+        self.loop_names: set[str] = set()
 
     def owned(self, name: str, local: set[str]) -> bool:
         """A value only the session holds: a name bound to a literal or to a result (its
@@ -232,7 +240,9 @@ class _Checker:
             why = self.exprs(st.args.defaults + [d for d in st.args.kw_defaults if d is not None], local)
             return why or self.body(st.body, st.args)
         if isinstance(st, ast.For):
-            why = self.expr(st.iter, local)
+            why = self.expr(st.iter, local) or self.names_known(st.iter, local or set())
+            targets = {t.id for t in ast.walk(st.target) if isinstance(t, ast.Name)}
+            self.loop_names |= targets            # the iterated values: what the iterable holds
             for s in st.body + st.orelse:
                 why = why or self.stmt(s, local)
             return why or self.stores(st.target, local)
@@ -339,6 +349,46 @@ class _Checker:
         return None
 
     def call(self, n: ast.Call, local: set[str], in_function: bool) -> str | None:
+        why = self.callee(n, local, in_function)
+        return why or self.arguments(n, local)
+
+    def arguments(self, n: ast.Call, local: set[str]) -> str | None:
+        """A name passed to a call may be called (a callback) or have its special methods run
+        (``print(x)``, ``sorted(xs)``): it must be something whose code is known to change nothing."""
+        for a in list(n.args) + [k.value for k in n.keywords]:
+            why = self.names_known(a, local)
+            if why:
+                return why
+        return None
+
+    def names_known(self, a: ast.expr, local: set[str]) -> str | None:
+        inner = {x.id for x in ast.walk(a) if isinstance(x, ast.Name) and not isinstance(x.ctx, ast.Load)}
+        roots = set()
+        for x in ast.walk(a):
+            if isinstance(x, ast.Lambda):
+                inner |= _params(x.args)
+            if isinstance(x, ast.Attribute) and isinstance(x.value, ast.Name):
+                q = self.sess.modules.get(x.value.id)
+                if q and q.split(".")[0] in PURE_IMPORTS:
+                    roots.add(x.value.id)         # `string.hexdigits`, `timezone.utc`: a value of a pure module
+        for x in ast.walk(a):
+            if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load) and x.id not in inner | roots \
+                    and not self.known(x.id, local):
+                return f"`{x.id}` passed to a call (its code may run and change what the function sees)"
+        return None
+
+    def known(self, name: str, local: set[str]) -> bool:
+        s = self.sess
+        if name in local or name in self.loop_names or name == s.target or name in s.env or name in s.results \
+                or name in s.opaque \
+                or name in s.functions or name in s.values:
+            return True
+        if name in s.modules:
+            return pure_function(s.modules[name])
+        return s.builtin(name) and (name in SAFE_CALLS or name in _PURE_BUILTINS or _is_exception_class(name)
+                                    or name in ("None", "True", "False", "NotImplemented", "Ellipsis"))
+
+    def callee(self, n: ast.Call, local: set[str], in_function: bool) -> str | None:
         f, sess = n.func, self.sess
         if isinstance(f, ast.Name):
             if f.id == sess.target or f.id in sess.functions or f.id in local:

@@ -501,3 +501,22 @@ def test_worked_arithmetic_that_does_not_pin_the_result_is_not_read(line):
     the stated integer and nothing follows it."""
     r = formalize_description(f"Return it.\n{line}\n", entry_point="f")
     assert claims(r) == []
+
+
+@pytest.mark.parametrize("line", [
+    "sorted([2, 1], key=patch_everything)",     # a callback of unknown code
+    "print(SHARED)",                           # its __str__ may run anything
+    "f([0], key=config.reset)",                 # the function under test may call it
+])
+def test_unknown_object_passed_to_a_known_call_may_change_state(line):
+    """#12.1: a name the session does not own, passed to a builtin, a pure function or the function
+    itself, may be called (or have its special methods run): what follows is not read."""
+    r = fd(f"""
+        >>> f([1])
+        1
+        >>> {line}
+        >>> f([2])
+        2
+        """, sig="def f(xs, key=None):")
+    assert ("f([2])", "eq 2") not in claims(r)
+    assert has_note(r, "passed to a call")
