@@ -653,32 +653,45 @@ def _session_line(ex: _Example, stmts: list[ast.stmt], why: str, sess: Session, 
         out.note(ex.line, f"doctest example skipped: {why or 'not exactly one statement'}")
     else:
         read_obs = _session_claim(ex, stmts[0], sess, ctx, out)
-    # what the line changes for the lines after it
-    clean = True
+    # what the line changes for the lines after it, statement by statement as Python runs them
     for st in stmts:
         change, mutated = state_change(st, sess)
         if read_obs:                       # an observation's methods do not mutate (the spec language's whitelist)
             mutated -= set(sess.results)
         if mutated:
             sess.lose_values(mutated, f"may have been changed at line {ex.line + 1 + out.offset}")
-        if change is not None:
-            clean = False
-            if sess.changed is None:
-                sess.changed = (ex.line, change)
-    if not read_obs:
-        sess.invalidate_results(mentioned, f"used at line {ex.line + 1 + out.offset} by a line not read as "
-                                           "an observation")
-    st = stmts[0] if len(stmts) == 1 and not by_objects else None
-    # `r = f(xs)`: the call's arguments as they are when it runs (before f may change them)
-    pending = _session_call(st.value, ctx, sess, ex, out) if isinstance(st, ast.Assign) \
-        and _is_target_call(st.value, ctx.target) else None
-    for s in stmts:
-        for c in ast.walk(s):
+        if change is not None and sess.changed is None:
+            sess.changed = (ex.line, change)
+        if not read_obs:
+            used = {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and n.id in sess.results}
+            sess.invalidate_results(used, f"used at line {ex.line + 1 + out.offset} by a line not read as "
+                                          "an observation")
+        # `r = f(xs)`: the call's arguments as they are when it runs (before f may change them)
+        pending = _session_call(st.value, ctx, sess, ex, out) if isinstance(st, ast.Assign) \
+            and _is_target_call(st.value, ctx.target) else None
+        for c in ast.walk(st):
             if _is_target_call(c, ctx.target):
                 sess.lose_values(session_mod.mutable_names(c, sess), "passed to the function")
-    bound = _bound_names(stmts)
-    kept = _bind_session_names(st, sess, ctx, out, ex, clean, pending) if st is not None else set()
-    sess.forget(bound - kept, f"rebound at line {ex.line + 1 + out.offset}")
+        bound = _bound_names([st])
+        owned = change is None and not by_objects and _owned_binding(st, sess)
+        kept = set() if by_objects else _bind_session_names(st, sess, ctx, out, ex, change is None, pending)
+        rest = bound - kept
+        sess.forget(rest, f"rebound at line {ex.line + 1 + out.offset}")
+        if owned:
+            sess.opaque |= rest            # new values computed from the session's own
+
+
+def _owned_binding(st: ast.stmt, sess: Session) -> bool:
+    """Whether what a clean statement binds is computed only from the session's own values (an
+    assignment from them, a loop over them): the names then denote objects only the session holds."""
+    if isinstance(st, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        target = ast.Name(st.target.id, ast.Load()) if isinstance(st, ast.AugAssign) and \
+            isinstance(st.target, ast.Name) else None
+        return st.value is not None and session_mod.owned_expr(st.value, sess) and \
+            (not isinstance(st, ast.AugAssign) or target is not None and session_mod.owned_expr(target, sess))
+    if isinstance(st, ast.For):
+        return session_mod.owned_expr(st.iter, sess)
+    return False
 
 
 def _bound_names(stmts: list[ast.stmt]) -> set[str]:
@@ -714,6 +727,17 @@ def _bind_session_names(stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out, ex:
         names = _bound_names([stmt])
         sess.forget(names, "rebound")
         return session_mod.record_import(stmt, sess)
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id in sess.env:
+        name = stmt.target.id               # `j += 1`: Python's `j = j + 1` on the exact value
+        try:
+            v = eval_literal(ast.BinOp(ast.Name(name, ast.Load()), stmt.op, stmt.value), sess.literal_env())
+        except _LITERAL_ERRORS:
+            return set()
+        if is_mutable(sess.env[name]):
+            return set()                    # `xs += [1]` extends the list in place (aliases see it)
+        sess.forget({name}, "rebound")
+        sess.env[name] = v
+        return {name}
     if isinstance(stmt, ast.FunctionDef):
         if not stmt.decorator_list and session_mod.clean_function(stmt, sess):
             sess.forget({stmt.name}, "rebound")

@@ -520,3 +520,22 @@ def test_unknown_object_passed_to_a_known_call_may_change_state(line):
         """, sig="def f(xs, key=None):")
     assert ("f([2])", "eq 2") not in claims(r)
     assert has_note(r, "passed to a call")
+
+
+def test_statements_of_one_line_run_in_order():
+    """#12.1: `xs = [1]; xs.append(2)` binds then mutates: xs is not [1] afterwards; `k = 2; k = 3`
+    leaves k == 3; `xs += [1]` extends in place (not a rebinding to a new literal)."""
+    r = fd("""
+        >>> xs = [1]; xs.append(2)
+        >>> f(xs)
+        3
+        >>> k = 2; k = 3
+        >>> f(k)
+        4
+        >>> ys = [1]
+        >>> zs = ys
+        >>> ys += [5]
+        >>> f(zs)
+        6
+        """)
+    assert claims(r) == [("f(3)", "eq 4")]
