@@ -28,8 +28,18 @@ doctest, wrapped       ``>>> list(f(x))`` / ``tuple(..)`` when annotated    ``ex
 doctest observation    ``>>> sorted(f(x))`` / ``[1, 2]``, ``len(f(x))``,     ``example`` obs
                        ``f(x)[0]``, ``list(f(x))`` unannotated: one call    ``sorted(result) == [1, 2]``
                        under operations (:mod:`specguard.python.terms`)
-doctest session        ``>>> xs = [1, 2]`` then ``>>> f(xs)``: the literal  (used in later calls)
-                       value, until rebound or passed (if mutable)
+doctest session        one Python session, read in order                   (used in later lines)
+                       (:mod:`specguard.formalize.session`): ``>>> xs =
+                       [1, 2]`` then ``>>> f(xs)``: the literal value,
+                       until rebound, passed or mutated; ``>>> r = f(x)``
+                       / ``>>> a, b = f(x)`` then ``>>> sorted(b)``: an    ``example`` obs
+                       observation of that evaluation (``list(R)[1]``;     ``sorted(list(result)[1])``
+                       read once unless shown as plain data); closed
+                       lambdas, builtins, ``str.lower``, ``operator.add``
+                       as function values; state changes end it
+doctest directives     ``+SKIP`` (not run), ``+IGNORE_EXCEPTION_DETAIL``,   as without the directive
+                       ``+ELLIPSIS`` without ``...``, ``+NORMALIZE_
+                       WHITESPACE`` on a literal that survives it
 doctest exception      output ``Traceback (most recent call last):`` ...   ``example`` raises
                        ``SomeError: msg``                                  SomeError
 doctest, no output     ``>>> f(<literals>)`` then blank line, ``>>>`` or    ``example`` eq None
@@ -37,6 +47,8 @@ doctest, no output     ``>>> f(<literals>)`` then blank line, ``>>>`` or    ``ex
 worked example         ``Input: a = 1, b = [2]`` / ``Output: 3``            ``example`` eq value
                        (every parameter named once, mapped in order)
 phrasings              ``f(2) returns 4``, ``f(2) == 4``, ``f(2) -> 4``,    ``example`` eq / raises
+                       ``f(x) -> 19 - 5 - 6 = 8`` (integer arithmetic
+                       worked out to exactly the stated integer),
                        ``f(2) should return 4``, ``f("x") raises E``,
                        ``f(2) ➞ 4``, ``f(2) ==> 4``, ``f(2) # => 4``,
                        ``f(2) = 4`` (not when the prose defines f by
@@ -60,15 +72,18 @@ Counts on the result: ``examples_seen``/``examples_read`` (example sites: doctes
 function, worked examples, prose calls with literal arguments) and ``statements_seen``/
 ``statements_read`` (return annotation, stated bounds and moduli).
 
-Declined (noted, never claimed): examples wrapped in another call (``sorted(f(x))``, ``list(f(x))``
-without a list annotation), results in redundant parentheses (``("Venus")``: a 1-tuple meant),
-assignments and sessions with state, every example of a doctest session after a line that
+Declined (noted, never claimed): results in redundant parentheses (``("Venus")``: a 1-tuple meant),
+examples after a session line that may change state (a call of unknown code, an import outside
+the pure stdlib and the library's own package, a write to an object the session does not own,
+``with``/``while``/``try``/``class``, decorators: :func:`specguard.formalize.session.state_change`),
+a result name read a second time (an iterator may be consumed) or after it was passed, mutated or
+aliased, every example of a doctest session after a line that
 rebinds the entry point's name (``f = lambda n: 5``, ``f, g = ...``, ``from operator import neg as f``,
 ``def``/``class``/``for``/``with``/``:=``/``del``/``+=``, ``import *``; a doctest session is a Python
 session: the name no longer denotes the function; ``from m import f`` imports the function
 itself and is kept), printed output (a ``-> None`` function, or a result
 that may be None when the description talks about printing), object reprs, ellipsis and
-doctest directives, non-literal arguments, float results of prose examples (usually
+the other doctest directives, non-literal arguments, float results of prose examples (usually
 rounded) or of any example when the description mentions a tolerance, a modulus about an
 input or an intermediate quantity ("a_i mod 2", "x modulo k is 0", congruences), a modulus
 or bound under a condition or on a collection, or when the description names another
@@ -87,6 +102,8 @@ from fractions import Fraction
 from typing import Callable, Iterable
 
 from specguard.formalize import objects
+from specguard.formalize import session as session_mod
+from specguard.formalize.session import Result, Session, state_change
 from specguard.python import terms as observe
 from specguard.python.bindings import Symbols
 from specguard.formalize.examples import parse_for_example
@@ -172,6 +189,7 @@ class _Out:
     examples_seen: int = 0          # example sites seen (doctests, worked examples, phrasings)
     statements_seen: int = 0        # other statements seen (return annotation, result bounds)
     examples_read: int = 0          # set at the end: example sites that became claims
+    evaluations: dict[int, tuple] = field(default_factory=dict)    # id(claim fields) -> evaluation
 
     def seen_example(self) -> None:
         self.examples_seen += 1
@@ -185,9 +203,13 @@ class _Out:
     def note(self, i: int | None, msg: str) -> None:
         self.notes.append(f"{self.where(i)}: {msg}")
 
-    def add(self, kind: ClaimKind, i: int, idxs: Iterable[int], **fields) -> None:
+    def add(self, kind: ClaimKind, i: int, idxs: Iterable[int], evaluation: int | None = None, **fields) -> None:
+        """``evaluation``: claims with the same one observe one evaluation of the call (a doctest
+        session's ``r = f(x)`` then ``>>> r[0]``, ``>>> len(r)``), so they never disagree as claims
+        about separate calls do (see :func:`_dedupe_examples`)."""
         text = "\n".join(self.lines[j].strip() for j in idxs if self.lines[j].strip())
         fields.update(kind=kind, loc=Loc(file=self.path, line=i + 1 + self.offset), text=text)
+        self.evaluations[id(fields)] = ("line", evaluation) if evaluation is not None else ("claim", id(fields))
         self.claims.append((i, len(self.claims), fields))
 
     def drop(self, pred: Callable[[dict], bool]) -> None:
@@ -530,22 +552,6 @@ def _calls_of(node: ast.AST, target: str | None) -> bool:
                for c in ast.walk(node))
 
 
-def _is_stateful(st: ast.stmt, target: str | None) -> bool:
-    """May this doctest statement change state that later examples depend on?"""
-    if isinstance(st, (ast.Import, ast.ImportFrom)):
-        return False
-    if isinstance(st, (ast.Global, ast.Nonlocal, ast.Delete, ast.With, ast.For, ast.While, ast.Try,
-                       ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return True
-    for node in ast.walk(st):
-        if isinstance(node, ast.Call):
-            if not (isinstance(node.func, ast.Name) and (node.func.id == target or node.func.id in _PURE_CALLS)):
-                return True
-        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, ast.Store):
-            return True
-    return False
-
-
 def _literal_call(call: ast.Call, target: str, *, prose: bool = False,
                   env: dict[str, V] | None = None) -> tuple[Call | None, str]:
     """A Call of literal arguments, or (None, reason).  Arguments read from prose must be
@@ -601,16 +607,23 @@ def _rebinding(source: str, target: str | None) -> str | None:
 
 
 def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out, read: set[int] = frozenset()) -> None:
-    """``read``: examples of doctest sessions with objects, read by :mod:`specguard.formalize.objects`."""
-    stateful_at: dict[int, int] = {}
+    """The doctest sessions, each read in order as one Python session (:mod:`specguard.formalize.session`).
+    ``read``: examples of doctest sessions with objects, read by :mod:`specguard.formalize.objects`."""
     rebound_at: dict[int, tuple[int, str]] = {}
-    envs: dict[int, dict[str, V]] = {}     # per session: names bound to literal values so far
+    sessions: dict[int, Session] = {}
+    own = _own_packages(out.path)
     for ex in examples:
-        _unbind(ex.source, envs.setdefault(ex.session, {}))
+        sess = sessions.setdefault(ex.session, Session(ctx.target, own=own))
         if ex.session in rebound_at:
             line, how = rebound_at[ex.session]
             out.note(ex.line, f"doctest example unused: the session rebinds `{ctx.target}` at line "
                               f"{line + 1 + out.offset} ({how}), so later examples are not about the function")
+            continue
+        stmts, why = _session_statements(ex)
+        if stmts is None:                     # +SKIP, or a line that does not parse: it runs nothing
+            if ctx.target and ctx.target in ex.source:
+                out.seen_example()
+            out.note(ex.line, f"doctest example skipped: {why}")
             continue
         how = _rebinding(ex.source, ctx.target)
         if how is not None:
@@ -618,63 +631,317 @@ def _doctest_claims(examples: list[_Example], ctx: _Ctx, out: _Out, read: set[in
             out.note(ex.line, f"doctest line rebinds `{ctx.target}` ({how}); the session's later examples "
                               "are not requirements")
             continue
-        stmt, why = _example_statement(ex)
-        if stmt is None:
-            if ctx.target and ctx.target in ex.source:
-                out.seen_example()
-            out.note(ex.line, f"doctest example skipped: {why}")
-            continue
-        if id(ex) in read:         # an object's session (specguard.formalize.objects); it may change state
-            if _is_stateful(stmt, ctx.target):
-                stateful_at.setdefault(ex.session, ex.line)
-            continue
-        if ex.session in stateful_at and _calls_of(stmt, ctx.target):
-            out.seen_example()
-            out.note(ex.line, "doctest example skipped: follows a statement that may change state "
-                              f"(line {stateful_at[ex.session] + 1 + out.offset})")
-            continue
-        if _is_stateful(stmt, ctx.target):
-            stateful_at.setdefault(ex.session, ex.line)
-        env = envs.setdefault(ex.session, {})
-        if _session_binding(stmt, env, ctx.target):
-            continue
-        call_node, wrapper = _direct_call(stmt, ctx.target)
-        if call_node is None or wrapper in ("list", "tuple") and _wrapped_expect(ex, wrapper, ctx)[0] is None:
-            if _calls_of(stmt, ctx.target):
-                out.seen_example()
-                why = _observation_claim(ex, stmt, ctx, env, out)
-                if why is not None:
-                    out.note(ex.line, f"doctest example skipped: the call of {ctx.target} is wrapped "
-                                      f"in another expression or statement ({why})")
-                for c in ast.walk(stmt):
-                    if _is_target_call(c, ctx.target):
-                        _forget_passed(c, env)
-            elif not isinstance(stmt, (ast.Import, ast.ImportFrom)):
-                out.note(ex.line, f"doctest line is not a call of {ctx.target or 'the entry point'}; no claim")
-            continue
+        _session_line(ex, stmts, why, sess, ctx, out, id(ex) in read)
+
+
+def _session_line(ex: _Example, stmts: list[ast.stmt], why: str, sess: Session, ctx: _Ctx, out: _Out,
+                  by_objects: bool) -> None:
+    """One ``>>>`` line of a session: its claim (if any), then what it changes for later lines."""
+    mentioned = {n.id for st in stmts for n in ast.walk(st) if isinstance(n, ast.Name) and n.id in sess.results}
+    involves = any(_calls_of(st, ctx.target) for st in stmts) or bool(mentioned)
+    read_obs = False
+    if by_objects:
+        pass                               # an object's session (specguard.formalize.objects)
+    elif involves and sess.changed is not None:
         out.seen_example()
-        call, why = _literal_call(call_node, ctx.target, env=env)
-        _forget_passed(call_node, env)
-        if call is None:
+        line, what = sess.changed
+        out.note(ex.line, "doctest example skipped: follows a statement that may change state "
+                          f"(line {line + 1 + out.offset}: {what})")
+    elif len(stmts) != 1 or why:
+        if involves:
+            out.seen_example()
+        out.note(ex.line, f"doctest example skipped: {why or 'not exactly one statement'}")
+    else:
+        read_obs = _session_claim(ex, stmts[0], sess, ctx, out)
+    # what the line changes for the lines after it, statement by statement as Python runs them
+    for st in stmts:
+        change, mutated = state_change(st, sess)
+        if read_obs:                       # an observation's methods do not mutate (the spec language's whitelist)
+            mutated -= set(sess.results)
+        if mutated:
+            sess.lose_values(mutated, f"may have been changed at line {ex.line + 1 + out.offset}")
+        if change is not None and sess.changed is None:
+            sess.changed = (ex.line, change)
+        if not read_obs:
+            used = {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and n.id in sess.results}
+            sess.invalidate_results(used, f"used at line {ex.line + 1 + out.offset} by a line not read as "
+                                          "an observation")
+        # `r = f(xs)`: the call's arguments as they are when it runs (before f may change them)
+        pending = _session_call(st.value, ctx, sess, ex, out) if isinstance(st, ast.Assign) \
+            and _is_target_call(st.value, ctx.target) else None
+        for c in ast.walk(st):
+            if _is_target_call(c, ctx.target):
+                sess.lose_values(session_mod.mutable_names(c, sess), "passed to the function")
+        bound = _bound_names([st])
+        owned = change is None and not by_objects and _owned_binding(st, sess)
+        kept = set() if by_objects else _bind_session_names(st, sess, ctx, out, ex, change is None, pending)
+        rest = bound - kept
+        sess.forget(rest, f"rebound at line {ex.line + 1 + out.offset}")
+        if owned:
+            sess.opaque |= rest            # new values computed from the session's own
+
+
+def _owned_binding(st: ast.stmt, sess: Session) -> bool:
+    """Whether what a clean statement binds is computed only from the session's own values (an
+    assignment from them, a loop over them): the names then denote objects only the session holds."""
+    if isinstance(st, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        target = ast.Name(st.target.id, ast.Load()) if isinstance(st, ast.AugAssign) and \
+            isinstance(st.target, ast.Name) else None
+        return st.value is not None and session_mod.owned_expr(st.value, sess) and \
+            (not isinstance(st, ast.AugAssign) or target is not None and session_mod.owned_expr(target, sess))
+    if isinstance(st, ast.For):
+        return session_mod.owned_expr(st.iter, sess)
+    return False
+
+
+def _bound_names(stmts: list[ast.stmt]) -> set[str]:
+    """Every name the statements may bind (assignment, loop, ``with`` and ``except`` targets,
+    ``:=``, ``del``, ``def``/``class``, imports, ``global``); over-inclusive (comprehension
+    variables too), so nothing rebound is kept."""
+    names: set[str] = set()
+    for st in stmts:
+        for n in ast.walk(st):
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+                names.add(n.id)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(n.name)
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                names |= {(a.asname or a.name).split(".")[0] for a in n.names}
+            elif isinstance(n, (ast.Global, ast.Nonlocal)):
+                names |= set(n.names)
+            elif isinstance(n, ast.ExceptHandler) and n.name:
+                names.add(n.name)
+            elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+                names.add(n.name)
+            elif isinstance(n, ast.MatchMapping) and n.rest:
+                names.add(n.rest)
+    return names
+
+
+def _bind_session_names(stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out, ex: _Example, clean: bool,
+                        pending: tuple[Call | None, str] | None = None) -> set[str]:
+    """Record what a binding line binds: a literal, a function value, a result of the function
+    under test, an import, a new object only the session holds (``clean``: the line changes no
+    state); returns the names bound (the others it binds are forgotten by the caller)."""
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)) and clean:
+        names = _bound_names([stmt])
+        sess.forget(names, "rebound")
+        return session_mod.record_import(stmt, sess)
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id in sess.env:
+        name = stmt.target.id               # `j += 1`: Python's `j = j + 1` on the exact value
+        try:
+            v = eval_literal(ast.BinOp(ast.Name(name, ast.Load()), stmt.op, stmt.value), sess.literal_env())
+        except _LITERAL_ERRORS:
+            return set()
+        if is_mutable(sess.env[name]):
+            return set()                    # `xs += [1]` extends the list in place (aliases see it)
+        sess.forget({name}, "rebound")
+        sess.env[name] = v
+        return {name}
+    if isinstance(stmt, ast.FunctionDef):
+        if not stmt.decorator_list and session_mod.clean_function(stmt, sess):
+            sess.forget({stmt.name}, "rebound")
+            sess.functions.add(stmt.name)
+            return {stmt.name}
+        return set()
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+        return set()
+    target = stmt.targets[0]
+    if isinstance(target, ast.Name) and target.id != ctx.target:
+        name = target.id
+        if session_mod.mutable_names(stmt.value, sess):
+            return set()                   # `ys = xs`: one object under two names
+        fv = sess.value_of_function(stmt.value, out.path, ex.line + 1 + out.offset)
+        if fv is not None:
+            sess.forget({name}, "rebound")
+            sess.values[name] = fv
+            if isinstance(stmt.value, ast.Lambda):
+                sess.functions.add(name)
+            return {name}
+        if isinstance(stmt.value, ast.Lambda) and session_mod.clean_lambda(stmt.value, sess):
+            sess.forget({name}, "rebound")
+            sess.functions.add(name)
+            return {name}
+        try:
+            v = eval_literal(stmt.value, sess.literal_env())
+        except _LITERAL_ERRORS:
+            v = None
+        if v is not None:
+            sess.forget({name}, "rebound")
+            sess.env[name] = v
+            return {name}
+        if clean and not _calls_of(stmt, ctx.target) and session_mod.owned_expr(stmt.value, sess):
+            sess.forget({name}, "rebound")
+            sess.opaque.add(name)
+            return {name}
+    if _is_target_call(stmt.value, ctx.target) and sess.changed is None and not ex.want:
+        paths = _unpack_paths(target)
+        if paths is None:
+            return set()
+        call, why = pending or (None, "the call's arguments are not known")
+        sess.forget(set(paths), "rebound")
+        for name, path in paths.items():
+            sess.results[name] = Result(call, why, path, ex.line)
+        return set(paths)
+    return set()
+
+
+def _session_call(node: ast.Call, ctx: _Ctx, sess: Session, ex: _Example, out: _Out) -> tuple[Call | None, str]:
+    """The call's exact arguments in the session: its literals and function values, a closed
+    lambda written in the call included (a new function object, :meth:`Session.value_of_function`)."""
+    env = sess.literal_env()
+    args, kws = list(node.args), list(node.keywords)
+    for k, a in enumerate(args + [kw.value for kw in kws]):
+        if isinstance(a, ast.Lambda) or isinstance(a, (ast.Name, ast.Attribute)) and not \
+                (isinstance(a, ast.Name) and a.id in env):
+            fv = sess.value_of_function(a, out.path, ex.line + 1 + out.offset)
+            if fv is None:
+                if isinstance(a, ast.Lambda):
+                    return None, "an argument is a lambda that reads names other than its parameters"
+                continue
+            name = f"__specguard_lambda_{k}__"
+            env[name] = fv
+            if k < len(args):
+                args[k] = ast.Name(name, ast.Load())
+            else:
+                kws[k - len(args)] = ast.keyword(kws[k - len(args)].arg, ast.Name(name, ast.Load()))
+    return _literal_call(ast.Call(node.func, args, kws), ctx.target, env=env)
+
+
+def _unpack_paths(target: ast.expr, prefix: tuple[int, ...] = ()) -> dict[str, tuple[int, ...]] | None:
+    """``r`` -> {r: ()}, ``a, (b, c)`` -> {a: (0,), b: (1, 0), c: (1, 1)}; None for starred
+    targets, attributes, items or a name bound twice."""
+    if isinstance(target, ast.Name):
+        return {target.id: prefix}
+    if isinstance(target, (ast.Tuple, ast.List)):
+        found: dict[str, tuple[int, ...]] = {}
+        for i, t in enumerate(target.elts):
+            sub = _unpack_paths(t, prefix + (i,))
+            if sub is None or set(sub) & set(found):
+                return None
+            found.update(sub)
+        return found
+    return None
+
+
+def _session_claim(ex: _Example, stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out) -> bool:
+    """The claim of one statement of a session (if any); True when it was read as an observation
+    of result names (they count as read once)."""
+    env = sess.literal_env()
+    if isinstance(stmt, ast.Assign) and not _calls_of(stmt, ctx.target):
+        return False
+    uses = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and n.id in sess.results}
+    if uses:
+        out.seen_example()
+        why = _result_claim(ex, stmt, uses, sess, ctx, out)
+        if why is not None:
             out.note(ex.line, f"doctest example skipped: {why}")
-            continue
-        rhs = _eq_comparison(stmt.value, ctx.target)
-        if wrapper is not None:
-            expect, why = _wrapped_expect(ex, wrapper, ctx)
-        elif rhs is None:
-            expect, why = _doctest_expect(ex, ctx)
-        else:
-            expect, why = _comparison_expect(ex, rhs, ctx)
+            return False
+        return True
+    call_node, wrapper = _direct_call(stmt, ctx.target)
+    if call_node is None or wrapper in ("list", "tuple") and _wrapped_expect(ex, wrapper, ctx)[0] is None:
+        if _calls_of(stmt, ctx.target):
+            if isinstance(stmt, ast.Assign) and _is_target_call(stmt.value, ctx.target) \
+                    and _unpack_paths(stmt.targets[0]) is not None and len(stmt.targets) == 1 and not ex.want:
+                names = ", ".join(f"`{n}`" for n in _unpack_paths(stmt.targets[0]))
+                out.note(ex.line, f"doctest line binds the result of {ctx.target} to {names}; no claim of its own "
+                                  "(later lines observing it are read as observations of this call)")
+                return False               # seen when a later line uses it
+            out.seen_example()
+            why = _observation_claim(ex, stmt, ctx, env, out, sess)
+            if why is not None:
+                out.note(ex.line, f"doctest example skipped: the call of {ctx.target} is wrapped "
+                                  f"in another expression or statement ({why})")
+        elif not isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            out.note(ex.line, f"doctest line is not a call of {ctx.target or 'the entry point'}; no claim")
+        return False
+    out.seen_example()
+    call, why = _session_call(call_node, ctx, sess, ex, out)
+    if call is None:
+        out.note(ex.line, f"doctest example skipped: {why}")
+        return False
+    rhs = _eq_comparison(stmt.value, ctx.target)
+    if wrapper is not None:
+        expect, why = _wrapped_expect(ex, wrapper, ctx)
+    elif rhs is None:
+        expect, why = _doctest_expect(ex, ctx)
+    else:
+        expect, why = _comparison_expect(ex, rhs, ctx)
+    if expect is None:
+        out.note(ex.line, f"doctest example skipped: {why}")
+        return False
+    out.add(ClaimKind.example, ex.line, ex.src_lines + ex.want_lines, call=call, expect=expect)
+    return False
+
+
+def _result_claim(ex: _Example, stmt: ast.stmt, uses: set[str], sess: Session, ctx: _Ctx, out: _Out) -> str | None:
+    """``>>> r`` / ``>>> sorted(a)`` after ``>>> r = f(x)`` / ``>>> a, b = f(x)``: an observation of
+    that one evaluation of the call (see :class:`specguard.formalize.session.Result`).  Adds the
+    claim and returns None, or returns why not."""
+    results = {n: sess.results[n] for n in uses}
+    for n, r in results.items():
+        bad = r.usable()
+        if bad is not None:
+            return f"`{n}` is not a term of the call ({bad})"
+    if len({r.line for r in results.values()}) != 1:
+        return "names bound by different lines (different evaluations of the call)"
+    if _calls_of(stmt, ctx.target):
+        return f"a result name and another call of {ctx.target} on one line"
+    if not isinstance(stmt, ast.Expr):
+        return "not an expression"
+    if ex.want and _TRACEBACK.match(ex.want[0]):
+        return "a traceback (the line raised, not the function's call)"
+    one = next(iter(results.values()))
+    if isinstance(stmt.value, ast.Name) and not one.path:
+        expect, why = _name_expect(ex, ctx)          # `>>> r`: the repr of the result
         if expect is None:
-            out.note(ex.line, f"doctest example skipped: {why}")
-            continue
-        out.add(ClaimKind.example, ex.line, ex.src_lines + ex.want_lines, call=call, expect=expect)
+            return why
+        out.add(ClaimKind.example, ex.line, ex.src_lines + ex.want_lines, call=one.call, expect=expect,
+                evaluation=one.line)
+    else:
+        placeholder = "__specguard_result__"
+
+        class Sub(ast.NodeTransformer):
+            def visit_Name(self, node: ast.Name) -> ast.AST:
+                r = results.get(node.id)
+                return node if r is None else r.term(ast.Name(placeholder, ast.Load()))
+        expr = Sub().visit(ast.fix_missing_locations(ast.Expression(body=_copy(stmt.value)))).body
+        why = _observation_claim(ex, ast.Expr(expr), ctx, sess.literal_env(), out, sess,
+                                 placeholder=(placeholder, one.call, one.line))
+        if why is not None:
+            return why
+    displayed = isinstance(stmt.value, ast.Name) and ex.want and _literal_text("\n".join(ex.want)) is not None
+    for r in results.values():
+        r.used = True
+        r.plain = r.plain or bool(displayed)
+    return None
 
 
-def _observation_claim(ex: _Example, stmt: ast.stmt, ctx: _Ctx, env: dict[str, V], out: _Out) -> str | None:
+def _copy(node: ast.expr) -> ast.expr:
+    return ast.parse(ast.unparse(node), mode="eval").body
+
+
+def _name_expect(ex: _Example, ctx: _Ctx) -> tuple[Expect | None, str]:
+    """``>>> r`` shows ``repr(r)`` (nothing when ``r`` is None), never printed text."""
+    if not ex.want:
+        if ex.end not in ("blank", "prompt") and not (ctx.stub and ex.end in ("docend", "eof")):
+            return None, "no expected output and the next line is neither blank nor '>>>'"
+        return Expect(kind=ExpectKind.eq, value=V("none")), ""
+    text = "\n".join(ex.want)
+    value = _literal_text(text)
+    if value is None:
+        return None, "output is not a literal (an object repr?)"
+    if _has_float(value) and ctx.tolerance:
+        return None, "float output, and the description mentions a tolerance"
+    return Expect(kind=ExpectKind.eq, value=value), ""
+
+
+def _observation_claim(ex: _Example, stmt: ast.stmt, ctx: _Ctx, env: dict[str, V], out: _Out,
+                       sess: Session | None = None, placeholder: tuple | None = None) -> str | None:
     """``>>> sorted(f(x))`` / ``[1, 2]``: the line's value, whose repr is the output, is ``==`` to
     the output's literal (plain data), so the example states the observation
-    ``sorted(f(x)) == [1, 2]`` of the one call (:mod:`specguard.python.terms`).  Adds the claim and
+    ``sorted(f(x)) == [1, 2]`` of the one call (:mod:`specguard.python.terms`).  ``placeholder``:
+    (name, call, evaluation) of a result name standing for one evaluated call.  Adds the claim and
     returns None, or returns why not."""
     if not isinstance(stmt, ast.Expr):
         return "not an expression"
@@ -685,29 +952,113 @@ def _observation_claim(ex: _Example, stmt: ast.stmt, ctx: _Ctx, env: dict[str, V
     value = _literal_text("\n".join(ex.want))
     if value is None:
         return "output is not a literal"
-    calls: list[ast.Call] = []
+    ph = placeholder[0] if placeholder else None
+    is_call = lambda n: _is_target_call(n, ctx.target) or (ph is not None and isinstance(n, ast.Name) and n.id == ph)
+    builtin = (lambda name: sess.builtin(name)) if sess is not None else \
+        (lambda name: name not in env and name != ctx.target)
+    calls: list[Call] = []
     try:
         node = ast.Compare(left=stmt.value, ops=[ast.Eq()], comparators=[observe.value_ast(value)])
-        built = observe.build(node, is_call=lambda n: _is_target_call(n, ctx.target),
-                              literal=lambda n: eval_literal(n, env or None),
-                              builtin=lambda name: name not in env and name != ctx.target)
+        built = observe.build(node, is_call=is_call, literal=lambda n: eval_literal(n, env or None), builtin=builtin)
     except observe.NotObservation as e:
         return e.reason
     keys = set()
     for c in built.calls:
-        call, why = _literal_call(c, ctx.target, env=env)
+        if isinstance(c, ast.Name):
+            call, why = placeholder[1], ""
+        else:
+            call, why = _session_call(c, ctx, sess, ex, out) if sess is not None else \
+                _literal_call(c, ctx.target, env=env)
         if call is None:
             return why
         keys.add(call.key())
         calls.append(call)
     if len(keys) != 1:
         return f"different calls of {ctx.target} on one line"
-    if len(built.calls) > 1 and any(isinstance(n, ast.Name) and n.id in env and is_mutable(env[n.id])
-                                    for c in built.calls for n in ast.walk(c)):
+    if ph is None and len(built.calls) > 1 and any(
+            isinstance(n, ast.Name) and n.id in env and is_mutable(env[n.id]) for c in built.calls for n in ast.walk(c)):
         return f"the same call of {ctx.target} twice with a mutable argument (the first call may change it)"
     out.add(ClaimKind.example, ex.line, ex.src_lines + ex.want_lines, call=calls[0],
-            expect=Expect(kind=ExpectKind.obs, expr=built.text))
+            expect=Expect(kind=ExpectKind.obs, expr=built.text), evaluation=placeholder[2] if placeholder else None)
     return None
+
+
+# doctest's own directive syntax (``doctest._OPTION_DIRECTIVE_RE``)
+_DIRECTIVE = re.compile(r"#\s*doctest:\s*([^\n'\"]*)$", re.M)
+# options that change nothing this reader relies on: stricter comparisons or reporting only
+_HARMLESS_OPTIONS = {"DONT_ACCEPT_TRUE_FOR_1", "DONT_ACCEPT_BLANKLINE", "REPORT_UDIFF", "REPORT_CDIFF",
+                     "REPORT_NDIFF", "REPORT_ONLY_FIRST_FAILURE", "FAIL_FAST"}
+
+
+def _session_statements(ex: _Example) -> tuple[list[ast.stmt] | None, str]:
+    """The statements a ``>>>`` line runs, and why its output is not read (empty: it may be).
+    None when it runs nothing: ``+SKIP`` (doctest does not run it) or source that does not parse
+    (a SyntaxError, nothing runs).  Directives (issue 12, item 2): ``+IGNORE_EXCEPTION_DETAIL``
+    (only the exception's name is read anyway), ``+ELLIPSIS`` when the output has no ``...`` (or
+    only in a traceback's stack or message), ``+NORMALIZE_WHITESPACE`` when the output is a
+    literal whose value does not change when whitespace is normalized and holds no string with
+    whitespace (so every output matching it is the repr of an equal value); any other changes how
+    the output is compared: not read."""
+    try:
+        tree = ast.parse(ex.source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, UnicodeError):
+        return None, "the source does not parse as Python"
+    options: list[tuple[str, str]] = []
+    for m in _DIRECTIVE.finditer(ex.source):
+        for opt in re.split(r"[\s,]+", m.group(1).strip()):
+            if opt:
+                options.append((opt[:1], opt[1:]))
+    if "doctest:" in ex.source and not options:
+        return tree.body, "a '# doctest:' text that is not a directive SpecGuard reads"
+    if any(sign == "+" and name == "SKIP" for sign, name in options):
+        return None, "a '# doctest: +SKIP' directive: doctest does not run this example"
+    why = ""
+    for sign, name in options:
+        why = why or _directive_problem(ex, sign, name)
+    return tree.body, why
+
+
+def _directive_problem(ex: _Example, sign: str, name: str) -> str:
+    if sign not in "+-" or not name:
+        return f"a '# doctest:' directive SpecGuard does not read ({sign}{name})"
+    if sign == "-" or name in _HARMLESS_OPTIONS:
+        return ""          # turning an option off, or a stricter comparison: the literal reading still holds
+    traceback = bool(ex.want) and bool(_TRACEBACK.match(ex.want[0]))
+    if name == "IGNORE_EXCEPTION_DETAIL":
+        return ""          # only the exception's name (its last dotted part) is read
+    if name == "ELLIPSIS":
+        if traceback:
+            bad = [w for w in ex.want[1:] if "..." in w.split(":")[0] and w.strip() != "..."]
+            return "a '+ELLIPSIS' directive with '...' in the exception's name" if bad else ""
+        return "a '+ELLIPSIS' directive and the output has '...' (a wildcard)" if any("..." in w for w in ex.want) else ""
+    if name == "NORMALIZE_WHITESPACE":
+        if traceback or not ex.want:
+            return ""
+        text = "\n".join(ex.want)
+        value, normal = _literal_text(text), _literal_text(" ".join(text.split()))
+        if value is None or normal is None or value != normal or _has_spaced_string(value) \
+                or re.search(r"\bprint\s*\(", ex.source):
+            return ("a '+NORMALIZE_WHITESPACE' directive: the output is not a literal whose value survives whitespace "
+                    "normalization (or it holds a string with whitespace, or is printed text)")
+        return ""
+    return f"a '# doctest: {sign}{name}' directive changes how the output is compared"
+
+
+def _has_spaced_string(v: V) -> bool:
+    if v.kind in ("str", "bytes"):
+        return any(c in (v.val if v.kind == "str" else v.val.decode("latin-1")) for c in " \t\n\r\x0b\x0c")
+    if v.kind == "dict":
+        return any(_has_spaced_string(a) or _has_spaced_string(b) for a, b in v.val)
+    if v.kind in ("list", "tuple", "set", "frozenset"):
+        return any(_has_spaced_string(x) for x in v.val)
+    return v.kind not in ("int", "bool", "none", "float")
+
+
+def _own_packages(path: str) -> frozenset[str]:
+    """The folders of the description's path: importing the library's own modules in its
+    docstring is importing what the function's module already belongs to."""
+    parts = re.split(r"[\\/]", path)[:-1]
+    return frozenset(p for p in parts if p.isidentifier())
 
 
 def _example_statement(ex: _Example) -> tuple[ast.stmt | None, str]:
@@ -781,48 +1132,6 @@ def _wrapped_expect(ex: _Example, wrapper: str, ctx: _Ctx) -> tuple[Expect | Non
     if _has_float(value):
         return None, "float output through a printed form"
     return Expect(kind=ExpectKind.eq, value=value), ""
-
-
-def _session_binding(stmt: ast.stmt, env: dict[str, V], target: str | None) -> bool:
-    """``>>> xs = [1, 2]``: a doctest session is a Python session, so later lines may use ``xs``
-    for its exact value.  Records the binding and returns True for a plain ``name = literal``."""
-    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
-        return False
-    name = stmt.targets[0].id
-    if name == target:
-        return False
-    if any(isinstance(n, ast.Name) and n.id in env and is_mutable(env[n.id]) for n in ast.walk(stmt.value)):
-        return False                    # `ys = xs`, `ys = [xs]`: one object under two names
-    try:
-        env[name] = eval_literal(stmt.value, env)
-    except _LITERAL_ERRORS:
-        return False
-    return True
-
-
-def _unbind(source: str, env: dict[str, V]) -> None:
-    """Forget every session name the line may (re)bind; all of them when it does not parse."""
-    if not env:
-        return
-    try:
-        sym = Symbols.of_module(ast.parse(source))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        env.clear()
-        return
-    if sym.stars:
-        env.clear()
-        return
-    for name in list(env):
-        if sym.of(name) or sym.unknown_writes(name) is not None:
-            del env[name]
-
-
-def _forget_passed(call: ast.Call, env: dict[str, V]) -> None:
-    """A mutable value passed to the function may be changed by it: later lines do not see the
-    bound literal any more."""
-    for node in ast.walk(call):
-        if isinstance(node, ast.Name) and node.id in env and is_mutable(env[node.id]):
-            del env[node.id]
 
 
 def _eq_comparison(v: ast.expr, target: str | None) -> ast.expr | None:
@@ -1647,6 +1956,25 @@ def _phrasing_at(s: str, i: int, m: re.Match, ctx: _Ctx, out: _Out) -> None:
     out.add(ClaimKind.example, i, [i], call=call, expect=expect)
 
 
+_WORKED_END = re.compile(r"\s*=\s*(?P<v>-?\d+)(?!\s*[\d*/^%+\-\u00d7(=]|\.\d|\d)")
+
+
+def _worked_sum(s: str, pos: int) -> tuple[int, int] | None:
+    """``-> 19 - 5 - 6 = 8``, ``== 1 + 9 + 0 + 0 = 10``: integer arithmetic worked out to a stated
+    integer; the stated integer is the result only when the arithmetic gives exactly it (issue 12,
+    item 6).  (value, end) or None."""
+    m = re.match(r"\s*", s[pos:])
+    start = pos + m.end()
+    r = _NumParser(s).parse(start) if s[start:start + 1].isdigit() else None
+    if r is None or not re.search(r"[+\-*\u00d7]", s[start:r[1]]):
+        return None                       # a single number: the ordinary reading
+    e = _WORKED_END.match(s, r[1])
+    value = r[0]
+    if e is None or int(e.group("v")) != value:
+        return None
+    return value, e.end()
+
+
 def _phrase_expect(s: str, c: re.Match, ctx: _Ctx) -> tuple[Expect | None, int, str]:
     pos = c.end()
     if c.group("raise"):
@@ -1655,6 +1983,9 @@ def _phrase_expect(s: str, c: re.Match, ctx: _Ctx) -> tuple[Expect | None, int, 
             return None, pos, "no exception class name"
         return Expect(kind=ExpectKind.raises, exc=(e.group("name"),)), e.end(), ""
     pos += s[pos:pos + 1] == "`"
+    worked = _worked_sum(s, pos)
+    if worked is not None:
+        return Expect(kind=ExpectKind.eq, value=V("int", worked[0])), worked[1], ""
     end = _value_end(s, pos)
     text = s[pos:end]
     value = _output_value(text, ctx)
@@ -1672,13 +2003,15 @@ def _dedupe_examples(out: _Out) -> None:
     function that keeps state between calls (``next_id()`` giving 1, then 2), or a typo: none of
     them is used (a note says so), never a conflict between them."""
     first: dict[str, dict] = {}
-    disagree: set[str] = set()
+    per_eval: dict[str, dict[tuple, set]] = {}      # call key -> evaluation -> the expects it shows
     for _, _, f in out.claims:
         if f["kind"] is ClaimKind.example:
             key = f["call"].key()
-            prev = first.setdefault(key, f)
-            if prev["expect"] != f["expect"]:
-                disagree.add(key)
+            first.setdefault(key, f)
+            per_eval.setdefault(key, {}).setdefault(out.evaluations.get(id(f), ("claim", id(f))), set()).add(
+                f["expect"].model_dump_json())
+    # one evaluation may show several observations; separate evaluations must show the same ones
+    disagree = {key for key, evs in per_eval.items() if len({frozenset(e) for e in evs.values()}) > 1}
     out.examples_read = sum(1 for _, _, f in out.claims
                             if f["kind"] is ClaimKind.example and f["call"].key() not in disagree)
     keep, seen = [], set()
@@ -1694,8 +2027,9 @@ def _dedupe_examples(out: _Out) -> None:
                 out.note(item[0], f"this example of {f['call'].source(60)} disagrees with line {prev['loc'].line} "
                                   "(state kept between calls, or a typo): neither is used")
             continue
-        if key not in seen:
-            seen.add(key)
+        ident = (key, f["expect"].model_dump_json())
+        if ident not in seen:
+            seen.add(ident)
             keep.append(item)
     out.claims = keep
 
@@ -1747,14 +2081,29 @@ def _observed(out: _Out, text: str, report: bool) -> None:
         if c[2]["kind"] is ClaimKind.example:
             before, after = _neighbours(out.lines, c[0])
             own = "" if out.lines[c[0]].strip().startswith(_NOT_PROSE) else out.lines[c[0]]
-            hit = _AFTER_EXAMPLE.search(after) or _BEFORE_EXAMPLE.search(before) or _BEFORE_EXAMPLE.search(own) \
-                or _HEDGE.search(own)
+            hit = _contrast(_AFTER_EXAMPLE, after) or _contrast(_BEFORE_EXAMPLE, before) \
+                or _contrast(_BEFORE_EXAMPLE, own) or _HEDGE.search(own)
             if hit:
                 out.note(c[0], f"example not used: the prose next to it ({hit.group(0)!r}) presents it as "
                                f"observed, not required behaviour")
                 continue
         keep.append(c)
     out.claims = keep
+
+
+# what a contrast word ("but", "however") must come with to present an example as observed: words
+# about what the code gives ("but this gives:", "however it returns"), not a "but" inside the
+# statement of what the function does ("..., but sorted.", "..., but it's unbalanced.")
+_SHOWN = re.compile(r"\b(?:gives?|gave|returns?|returned|outputs?|prints?|printed|shows?|showed|get|gets|got|"
+                    r"produces?|produced|results?|yields?|yielded|evaluates?|raises?|raised)\b", re.I)
+
+
+def _contrast(rx: re.Pattern, text: str) -> re.Match | None:
+    """``rx``'s first hit in ``text`` that presents an example as observed (issue 12, item 6)."""
+    for m in rx.finditer(text):
+        if m.group(0).lower() not in ("but", "however") or _SHOWN.search(text):
+            return m
+    return None
 
 
 def _neighbours(lines: list[str], i: int) -> tuple[str, str]:
@@ -1808,6 +2157,13 @@ def _latitude(out: _Out, text: str) -> None:
             return
 
 
+def _without_sources(lines: list[str], examples: list[_Example]) -> str:
+    """The description without its ``>>>`` source lines: a session's own ``print(...)`` calls say
+    nothing of whether the function prints."""
+    src = {j for ex in examples for j in ex.src_lines}
+    return "\n".join(line for j, line in enumerate(lines) if j not in src)
+
+
 def formalize_description(text: str | bytes, *, path: str = "<description>", entry_point: str | None = None,
                           line_offset: int = 0, report: bool = False) -> DescFormalization:
     """Formalize a description with deterministic rules (see the module docstring).
@@ -1827,7 +2183,8 @@ def formalize_description(text: str | bytes, *, path: str = "<description>", ent
     examples = _read_examples(doc)
     target = entry_point or (sig.name if sig else None) or _infer_target(examples, doc)
     ctx = _Ctx(target, sig, bool(_TOLERANCE.search(text)), stub=tree is not None,
-               prints=bool(_PRINTS.search(text)), quoted_bools=bool(_QUOTED_BOOL.search(text)))
+               prints=bool(_PRINTS.search(_without_sources(out.lines, examples))),
+               quoted_bools=bool(_QUOTED_BOOL.search(text)))
     _doctest_claims(examples, ctx, out, objects.doctest_sessions(examples, ctx, out))
     skip = {j for ex in examples for j in ex.src_lines + ex.want_lines} | set(d.lines if d else [])
     skip |= _io_blocks(doc, skip, ctx, out)
