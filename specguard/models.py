@@ -55,10 +55,11 @@ class Loc(Frozen):
 
 class ObjEvent(Frozen):
     """One interaction with an object (see :mod:`specguard.formalize.objects`): a method call, an attribute
-    read or write, an item read or write, a membership test, or a builtin applied to it."""
+    read or write, an item read or write, a membership test, a comparison with a value (``op``: ``s == v``,
+    ``s != v``, the object on the left), or a builtin applied to it."""
 
-    kind: Literal["call", "attr", "setattr", "getitem", "setitem", "delitem", "contains", "builtin"]
-    name: str = Field(default="", description="the method, attribute or builtin name")
+    kind: Literal["call", "attr", "setattr", "getitem", "setitem", "delitem", "contains", "builtin", "op"]
+    name: str = Field(default="", description="the method, attribute or builtin name (`op`: the operator)")
     args: tuple[Value, ...] = ()
     kwargs: tuple[tuple[str, Value], ...] = ()
 
@@ -79,6 +80,8 @@ class ObjEvent(Frozen):
             return f"del {obj}[{a}]"
         if self.kind == "contains":
             return f"{a} in {obj}"
+        if self.kind == "op":
+            return f"({obj} {self.name} {a})"
         return f"{self.name}({obj})"
 
 

@@ -56,6 +56,12 @@ ASSUMPTION = ("a method call's outcome is determined by the class, the construct
 _OBSERVING_BUILTINS = frozenset({"len", "list", "tuple", "sorted", "set", "frozenset", "bool"})
 _EVENT_BUILTINS = _OBSERVING_BUILTINS | frozenset({"str", "repr", "min", "max", "sum", "any", "all", "dict"})
 EXACT_OBSERVATIONS = frozenset({"len", "bool", "isinstance"})      # Python's own result type: int, bool
+# comparisons of an object (on the left) with an exact value: an interaction (its class's `__eq__`/`__ne__`
+# runs, then Python's fallbacks, all fixed by the object and the value), observed like a method's result
+_OP_DUNDER = {"==": "__eq__", "!=": "__ne__"}
+_OPS = {ast.Eq: "==", ast.NotEq: "!="}
+_UNITTEST_OPS = {"self.assertEqual": "==", "self.assertEquals": "==", "self.assertNotEqual": "!=",
+                 "self.assertNotEquals": "!="}
 # test-file modules whose use means the object's results may depend on time, randomness, the
 # environment or other threads
 _NONDETERMINISTIC_MODULES = frozenset(
@@ -95,6 +101,10 @@ def target_of(cls: str, e: ObjEvent) -> str:
         return f"{cls}.{e.name}"
     if e.kind == "builtin":
         return f"{e.name}({cls})"
+    if e.kind == "op":
+        return f"{cls}.{_OP_DUNDER.get(e.name, e.name)}"
+    if e.kind == "getitem" and e.args[:1] == (V("str", "<slice>"),):
+        return f"{cls}.__getitem__(slice)"      # its own target: a slice may be an object (method_objects)
     return f"{cls}.__{e.kind}__"
 
 
@@ -153,6 +163,17 @@ class Tracker:
 
     def lookup(self, node: ast.AST) -> Call | str | None:
         return self.nodes.get(id(node))
+
+    def compared(self, expr: ast.Compare) -> Call | str | None:
+        """The input a one-operator comparison reads as a whole (``x in s`` and ``x not in s``: one
+        input, ``__contains__``; ``s == v``, ``s != v``: the comparison's own result)."""
+        op = expr.ops[0]
+        if isinstance(op, (ast.In, ast.NotIn)):
+            return self.contains.get(id(expr.comparators[0]))
+        o = self.contains.get(id(expr.left)) if type(op) in _OPS else None
+        if isinstance(o, Call) and not (o.obj.obs.kind == "op" and o.obj.obs.name == _OPS[type(op)]):
+            return None
+        return o
 
     def observes(self, node: ast.AST) -> bool:
         return id(node) in self.nodes or (isinstance(node, ast.Call) and id(node.func) in self.nodes)
@@ -405,6 +426,20 @@ class Tracker:
                 args, _, groups = self._args([p.left], [])
                 u.event, u.obs, u.contains = ObjEvent(kind="contains", args=args), p, True
                 u.groups = groups
+            elif isinstance(p, ast.Compare) and len(p.ops) == 1 and type(p.ops[0]) in _OPS and p.left is n:
+                # `s == v`: read at the Compare (`assert s == v`) or as a value (`(s == v) == False`)
+                args, _, groups = self._args(p.comparators, [])
+                u.event, u.obs, u.contains = ObjEvent(kind="op", name=_OPS[type(p.ops[0])], args=args), p, True
+                u.groups = groups
+                why = self._result_problem(p, parents)
+            elif isinstance(p, ast.Call) and (self.w.ctx.qual(p.func) or "") in _UNITTEST_OPS and len(p.args) == 2 \
+                    and not p.keywords and p.args[0] is n:
+                # `assertEqual(s, v)` runs `s == v` (`assertNotEqual`: `s != v`); the types differ, so no
+                # type-specific comparison is used
+                args, _, groups = self._args(p.args[1:], [])
+                op = _UNITTEST_OPS[self.w.ctx.qual(p.func) or ""]
+                u.event, u.obs, u.contains = ObjEvent(kind="op", name=op, args=args), p, True
+                u.groups = groups
             elif isinstance(p, ast.Call) and self._assert_in(p, n):
                 args, _, groups = self._args([p.args[0]], [])
                 u.event, u.obs, u.contains = ObjEvent(kind="contains", args=args), p, True
@@ -502,9 +537,13 @@ class Tracker:
         return (self._exact(s),)
 
     def _exact(self, node: ast.expr) -> V:
+        from specguard.formalize.tests import function_value
         try:
             return eval_literal(node, self.w.scope)
         except NotLiteral as e:
+            fn = function_value(self.w, node)     # `key=neg`, `key=len`, a closed lambda: a named constant
+            if fn is not None:
+                return fn
             raise _NotExact(f"an argument that is not an exact value ({e.reason})") from None
 
     def _args(self, args: list[ast.expr], keywords: list[ast.keyword]) -> tuple[tuple, tuple, frozenset]:
@@ -986,7 +1025,13 @@ def _custom_equality(text: str, classes: set[str]) -> bool:
                             m.name in ("__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__"):
                         lines[m.lineno - 1] = ""
         text = "\n".join(lines)
+    text = _IDENTITY_FUNCTION.sub("", text)      # `key=identity`, "the identity function": not object identity
     return bool(re.search(r"__eq__|__hash__|__cmp__|__lt__|\bidentity\b|\bis\s+the\s+same\s+object", text))
+
+
+# "identity" that names a function, not object identity: `key=identity`, `identity(x)`, "the identity function"
+_IDENTITY_FUNCTION = re.compile(r"\bidentity\s+(?:function|map(?:ping)?|key)\b|[=(,]\s*identity\b(?!\s*(?:of|comparison|check))|"
+                                r"\bidentity\s*(?=[(),])", re.I)
 
 
 def _annotations(text: str) -> dict[str, str]:
@@ -1046,7 +1091,24 @@ def doctest_sessions(examples: list, ctx: Any, out: Any) -> set[int]:
                     env[stmt.targets[0].id] = eval_literal(stmt.value, env)
                 except NotLiteral:
                     env.pop(stmt.targets[0].id, None)
+            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                env.update(_doc_imports(stmt))
     return consumed
+
+
+def _doc_imports(stmt: ast.Import | ast.ImportFrom) -> dict[str, V]:
+    """``>>> from operator import neg``: names a session binds to functions that are named
+    constants (the test side's :func:`specguard.formalize.tests.function_value` keys), others
+    unbound (a later use is then not an exact value)."""
+    from specguard.formalize.tests import _STDLIB_FUNCTIONS
+    from specguard.python.values import FUNCTION
+    out: dict[str, V] = {}
+    for a in stmt.names:
+        name = (a.asname or a.name).split(".")[0]
+        q = f"{stmt.module}.{a.name}" if isinstance(stmt, ast.ImportFrom) and not stmt.level else ""
+        if q in _STDLIB_FUNCTIONS:
+            out[name] = V(FUNCTION, (f"builtin:{q}", name))
+    return out
 
 
 def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: dict, target: str) -> bool:
@@ -1169,6 +1231,8 @@ def _doc_event(stmt: ast.stmt, r: ast.AST, env: dict) -> tuple[ObjEvent | None, 
             top = parents.get(id(p))
             return e, ("in" if isinstance(p.ops[0], ast.In) else "not_in") if top is stmt else None, \
                 None if top is stmt else "a membership test inside another expression"
+        elif isinstance(p, ast.Compare) and len(p.ops) == 1 and type(p.ops[0]) in _OPS and p.left is r:
+            e, node = ObjEvent(kind="op", name=_OPS[type(p.ops[0])], args=(exact(p.comparators[0]),)), p
         elif isinstance(p, ast.Subscript) and p.value is r and isinstance(p.ctx, ast.Load) \
                 and not isinstance(p.slice, ast.Slice):
             e, node = ObjEvent(kind="getitem", args=(exact(p.slice),)), p

@@ -1040,7 +1040,10 @@ class _Walker:
                 continue
             name = (a.asname or a.name).split(".")[0]
             why = self.ctx.import_problem(stmt, name) if name in self.ctx.target_names else None
-            self.scope.bind(name, _opaque(why or f"imported at line {stmt.lineno}", "other-import" if why else "import"))
+            b = _opaque(why or f"imported at line {stmt.lineno}", "other-import" if why else "import")
+            if not why and isinstance(stmt, ast.ImportFrom) and not stmt.level:
+                b = replace(b, fn=f"{stmt.module}.{a.name}")     # what it names (functions as values)
+            self.scope.bind(name, b)
 
     stmt_ImportFrom = stmt_Import
 
@@ -1498,12 +1501,12 @@ class _Walker:
         self.demand(stmt, s.call, Expect(kind=ExpectKind.obs, expr=built.text, bound_result=bound))
 
     def compare_chain(self, stmt: ast.AST, expr: ast.Compare, negate: bool) -> None:
-        if len(expr.ops) == 1 and isinstance(expr.ops[0], (ast.In, ast.NotIn)) and self.objects.active():
-            o = self.objects.contains.get(id(expr.comparators[0]))      # `x in s`: an observation of s
+        if len(expr.ops) == 1 and self.objects.active():
+            o = self.objects.compared(expr)      # `x in s`, `s == v`: an observation of s
             if isinstance(o, str):
                 raise _Unsup(o)
             if o is not None:
-                holds = isinstance(expr.ops[0], ast.In) != negate
+                holds = (not isinstance(expr.ops[0], ast.NotIn)) != negate
                 return self.demand(stmt, o, Expect(kind=ExpectKind.truthy if holds else ExpectKind.falsy))
         if negate and len(expr.ops) > 1:
             raise _Unsup("`not` of a chained comparison (either part may fail)")
@@ -2129,6 +2132,18 @@ _BUILTIN_TYPES = {"str": str, "bytes": bytes, "list": list, "tuple": tuple, "dic
                   "frozenset": frozenset, "int": int, "float": float}
 
 
+def _stdlib_functions() -> frozenset[str]:
+    """Functions of ``operator`` and ``math`` (builtin functions: no state, the same object in
+    every import), by their qualified names."""
+    import math
+    import operator
+    return frozenset(f"{m.__name__}.{n}" for m in (operator, math) for n in dir(m)
+                     if not n.startswith("_") and type(getattr(m, n)) is type(len))
+
+
+_STDLIB_FUNCTIONS = _stdlib_functions()
+
+
 def _builtin_unshadowed(w: "_Walker", name: str) -> bool:
     """``name`` surely denotes the builtin: nothing in the file or the test binds it."""
     sym = w.ctx.symbols
@@ -2154,6 +2169,9 @@ def function_value(w: "_Walker", node: ast.expr) -> V | None:
             if w.scope.locals.get(node.id) is b or w.module_name_problem(node.id) is None:
                 return b.fn
             return None
+        if b is not None and b.origin == "import" and isinstance(b.fn, str) and b.fn in _STDLIB_FUNCTIONS \
+                and (w.scope.locals.get(node.id) is b or w.module_name_problem(node.id) is None):
+            return V(vals_FUNCTION, (f"builtin:{b.fn}", node.id))   # `from operator import neg`
         fn = b.fn if b is not None and b.origin == "def" else None
         if fn is None or w.module_name_problem(node.id) is not None or fn.decorator_list \
                 or not _closed_function(w, fn.args, fn.body):
