@@ -67,12 +67,15 @@ class ObjEvent(Frozen):
         r = _values.py_repr
         a = ", ".join([r(x) for x in self.args] + [f"{k}={r(v)}" for k, v in self.kwargs])
         if self.kind == "call":
-            return f"{obj}.{self.name}({a})"
+            return f"{obj}({a})" if self.name == "__call__" else f"{obj}.{self.name}({a})"
         if self.kind == "attr":
             return f"{obj}.{self.name}"
         if self.kind == "setattr":
             return f"{obj}.{self.name} = {a}"
         if self.kind == "getitem":
+            if len(self.args) == 4 and self.args[0] == _values.V("str", "<slice>"):
+                lo, hi, st = ("" if x == _values.V("none") else r(x) for x in self.args[1:])
+                return f"{obj}[{lo}:{hi}" + (f":{st}]" if st else "]")
             return f"{obj}[{a}]"
         if self.kind == "setitem":
             return f"{obj}[{r(self.args[0])}] = {r(self.args[1])}" if len(self.args) == 2 else f"{obj}[...] = ..."

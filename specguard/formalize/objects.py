@@ -51,6 +51,11 @@ MARKER = "<object>"
 ASSUMPTION = ("a method call's outcome is determined by the class, the constructor arguments and the earlier "
               "calls on that fresh object (no shared state, no time/randomness/environment)")
 
+RETURNED_FUNCTION_ASSUMPTION = (
+    "a function returned by the function under test is a fresh object: the outcome of a call of it is determined "
+    "by the arguments it was built with and the earlier calls on it (it shares no state with other functions "
+    "the function under test returns)")
+
 # builtins applied to an object: an event (they run the object's code); observed exactly for those
 # whose result type Python fixes (len: int, bool: bool) or whose result is a fresh container
 _OBSERVING_BUILTINS = frozenset({"len", "list", "tuple", "sorted", "set", "frozenset", "bool"})
@@ -183,7 +188,7 @@ class Tracker:
         o = self.nodes.get(id(node))
         if o is None and isinstance(node, ast.Call):
             o = self.nodes.get(id(node.func))     # `assertRaises(E, s.pop)`: the walker's synthesized call
-        if o is None:
+        if o is None and not self.fn_mode:      # a function's result itself: the walker reads it
             k = self.holds(node)
             if k is not None:
                 o = (f"the object `{k}` itself is compared (`==` on it is its class's "
@@ -196,18 +201,34 @@ class Tracker:
         return k if k is not None and k in self.objs else None
 
     # -- per statement ------------------------------------------------------------------
-    def before(self, stmt: ast.stmt) -> None:
+    def before(self, stmt: ast.stmt, raises: bool = False) -> None:
+        """``raises``: ``stmt`` is a ``pytest.raises`` block the walker reads (its one statement runs)."""
         self.nodes.clear()
         self.contains.clear()
         self.uses = []
         self._built = None
-        if self.w.mode != "module" and class_like(self.w.ctx.target):
-            region = self._region(stmt)
+        if self.w.mode != "module" and (class_like(self.w.ctx.target) or self._returns_function(stmt)):
+            region = [stmt] if raises else self._region(stmt)
             if region:
                 self._scan(stmt, region)
             built = _construction(stmt)
             if built is not None and self._constructs(built[1]):
                 self._built = (built[0], self._fresh(built[1]))     # its arguments as they are before the call
+
+    @property
+    def fn_mode(self) -> bool:
+        """The target is a function: the objects tracked are functions it returned (``g = f(2)``,
+        then ``g(3)``), observed only through their calls."""
+        return not class_like(self.w.ctx.target)
+
+    def _returns_function(self, stmt: ast.stmt) -> bool:
+        """A function target: the statement may build or call a function it returned."""
+        if not self.w.ctx.target:
+            return False
+        if self.objs:
+            return True
+        return _construction(stmt) is not None or any(isinstance(n, ast.Call) and isinstance(n.func, ast.Call)
+                                                      for n in ast.walk(stmt))
 
     def after(self, stmt: ast.stmt) -> None:
         if self.objs or self.derived:
@@ -224,9 +245,16 @@ class Tracker:
             elif u.event is not None:
                 o.history.append(u.event)
                 o.groups = o.groups | u.groups
+                if self.fn_mode and u.key in self.w.scope.locals:
+                    # called: a function, not plain data; the name no longer reads as the result
+                    from specguard.formalize.tests import _opaque
+                    self.w.scope.bind(u.key, _opaque(f"a function returned by `{self.w.ctx.target}`, called at "
+                                                     f"line {stmt.lineno}"))
         if self.objs or self.derived:
             self._rebinds(stmt)
         self._construct(stmt)
+        self.uses = []          # applied once (a statement read inside another one is not applied again)
+        self._built = None
 
     def opaque(self, stmt: ast.stmt, where: str) -> None:
         """A statement the walker does not follow (a branch, a loop it does not unroll, a block):
@@ -365,11 +393,12 @@ class Tracker:
     def _classify(self, stmt: ast.stmt, n: ast.AST, parents: dict[int, ast.AST], assertion: bool,
                   key: str | None) -> _Use:
         line = getattr(n, "lineno", stmt.lineno)
-        shown = _src(n)
         u = _Use(key, n)
         why = self._context_problem(stmt, n, parents, assertion)
         p = parents.get(id(n))
         g = parents.get(id(p)) if p is not None else None
+        if self.fn_mode:
+            return self._classify_returned(stmt, n, p, parents, key, u, why)
         try:
             if why is not None:
                 pass
@@ -458,6 +487,28 @@ class Tracker:
             u.why = why
             if u.obs is None and key is None:
                 u.obs = p
+        return u
+
+    def _classify_returned(self, stmt: ast.stmt, n: ast.AST, p: ast.AST | None, parents: dict[int, ast.AST],
+                           key: str | None, u: _Use, why: str | None) -> _Use:
+        """A function the function under test returned: a call of it (``g(3)``, ``f(2)(3)``) is an
+        observation; any other use leaves the name to the walker (the result as plain data) and ends
+        the history (it may change what later calls see)."""
+        line = getattr(n, "lineno", stmt.lineno)
+        if not (isinstance(p, ast.Call) and p.func is n):
+            if key is not None:
+                u.why = f"is used otherwise than called (`{_src(p or n)}` at line {line})"
+            return u
+        try:
+            if why is None:
+                args, kwargs, u.groups = self._args(p.args, p.keywords)
+                u.event, u.obs = ObjEvent(kind="call", name="__call__", args=args, kwargs=kwargs), p
+                why = self._result_problem(p, parents)
+        except _NotExact as e:
+            why = f"is called with {e.reason} (line {line})"
+        if why is not None:
+            u.why = why
+            u.obs = u.obs or p
         return u
 
     def _context_problem(self, stmt: ast.stmt, n: ast.AST, parents: dict[int, ast.AST], assertion: bool) -> str | None:
@@ -608,12 +659,13 @@ class Tracker:
             self.derived.pop(k, None)
 
     def _construct(self, stmt: ast.stmt) -> None:
-        if self.w.mode == "module" or not class_like(self.w.ctx.target):
+        if self.w.mode == "module":
             return
         if self._built is not None:
             k, o = self._built
-            self.objs[k] = o
-            self.derived.pop(k, None)
+            if not (self.fn_mode and k.startswith("self.")):
+                self.objs[k] = o
+                self.derived.pop(k, None)
             return
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             t, v = stmt.targets[0], stmt.value
@@ -985,8 +1037,10 @@ def method_objects(task: "Task", calls: Iterable[Call]) -> dict[str, str]:
     """Observation targets whose results may be objects rather than plain data (their
     assertions keep only "returns"), with the reason."""
     text = task.description if isinstance(task.description, str) else ""
-    custom_eq = _custom_equality(text, {c.obj.cls for c in calls if c.obj is not None})
+    classes = {c.obj.cls for c in calls if c.obj is not None}
+    custom_eq = _custom_equality(text, classes)
     annotated = _annotations(text)
+    shown = _shown_plain(text, classes)
     out: dict[str, str] = {}
     for c in calls:
         if c.obj is None or c.target in out:
@@ -997,13 +1051,58 @@ def method_objects(task: "Task", calls: Iterable[Call]) -> dict[str, str]:
         if custom_eq:
             out[c.target] = "the description documents custom equality or identity (`__eq__`, `is`): no " \
                             "certificate rests on == with plain data"
-        elif e.kind in ("call", "attr") and _MAYBE_OBJECT_METHODS.match(e.name):
+        elif e.kind in ("call", "attr") and _MAYBE_OBJECT_METHODS.match(e.name) and e.name not in shown:
             out[c.target] = f"`{e.name}` may return an object or a view, not plain data"
-        elif e.kind == "getitem" and e.args[:1] == (V("str", "<slice>"),):
+        elif e.kind == "getitem" and e.args[:1] == (V("str", "<slice>"),) and "[:]" not in shown:
             out[c.target] = "a slice may be an object of the class itself, not plain data"
         elif e.kind in ("call", "attr") and e.name in annotated:
             out[c.target] = f"the description annotates `{e.name}` as returning `{annotated[e.name]}`, not plain data"
     return out
+
+
+def _shown_plain(text: str, classes: set[str]) -> set[str]:
+    """Methods (and ``"[:]"``, slices) whose result the description's doctest sessions show as a
+    plain literal on an object of the class (``>>> tc = ThresholdCounter()`` ... ``>>> tc.items()`` /
+    ``[(1, 1)]``), and never as something else: the description documents plain data there (a view
+    or an object shows its own repr), so the name-based guess above does not apply."""
+    import doctest
+    from specguard.formalize import description as fd
+    try:
+        examples = doctest.DocTestParser().get_examples(text[:200_000])
+    except ValueError:
+        return set()
+    built: set[str] = set()
+    plain: set[str] = set()
+    other: set[str] = set()
+    for ex in examples:
+        try:
+            node = ast.parse(ex.source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if len(node.body) != 1:
+            continue
+        st = node.body[0]
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            v = st.value
+            if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in classes:
+                built.add(st.targets[0].id)
+            else:
+                built.discard(st.targets[0].id)
+            continue
+        if not isinstance(st, ast.Expr):
+            continue
+        e = st.value
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and isinstance(e.func.value, ast.Name) \
+                and e.func.value.id in built:
+            what = e.func.attr
+        elif isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Slice) and isinstance(e.value, ast.Name) \
+                and e.value.id in built:
+            what = "[:]"
+        else:
+            continue
+        want = ex.want.strip()
+        (plain if want and fd._literal_text(want) is not None else other).add(what)
+    return plain - other
 
 
 def _custom_equality(text: str, classes: set[str]) -> bool:
@@ -1175,7 +1274,7 @@ def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: d
         if ex.want and (fd._literal_text("\n".join(ex.want)) is None and not fd._TRACEBACK.match(ex.want[0])):
             o.why = f"showed an output that is not a plain value at line {line} (an object?)"
         return True
-    expect, why = _doc_expect(ex, obs, stmt, ctx)
+    expect, why = _doc_term(stmt, obs, ex, env) if isinstance(obs, ast.AST) else _doc_expect(ex, obs, stmt, ctx)
     if expect is None:
         out.note(ex.line, f"doctest example skipped: {why}")
         if why.startswith("output is not a plain value"):
@@ -1233,9 +1332,11 @@ def _doc_event(stmt: ast.stmt, r: ast.AST, env: dict) -> tuple[ObjEvent | None, 
                 None if top is stmt else "a membership test inside another expression"
         elif isinstance(p, ast.Compare) and len(p.ops) == 1 and type(p.ops[0]) in _OPS and p.left is r:
             e, node = ObjEvent(kind="op", name=_OPS[type(p.ops[0])], args=(exact(p.comparators[0]),)), p
-        elif isinstance(p, ast.Subscript) and p.value is r and isinstance(p.ctx, ast.Load) \
-                and not isinstance(p.slice, ast.Slice):
-            e, node = ObjEvent(kind="getitem", args=(exact(p.slice),)), p
+        elif isinstance(p, ast.Subscript) and p.value is r and isinstance(p.ctx, ast.Load):
+            sl = p.slice
+            key = (V("str", "<slice>"), *(V("none") if x is None else exact(x) for x in (sl.lower, sl.upper, sl.step))) \
+                if isinstance(sl, ast.Slice) else (exact(sl),)      # as the test side encodes it (Tracker._slice)
+            e, node = ObjEvent(kind="getitem", args=key), p
         elif isinstance(p, ast.Expr):
             # `>>> s`: the session shows repr(s) (an interaction; its text is not read)
             return ObjEvent(kind="builtin", name="repr"), None, None
@@ -1254,7 +1355,32 @@ def _doc_event(stmt: ast.stmt, r: ast.AST, env: dict) -> tuple[ObjEvent | None, 
     if isinstance(top, ast.Call) and isinstance(top.func, ast.Name) and top.func.id == "print" \
             and parents.get(id(top)) is stmt:
         return e, None, None
+    if isinstance(stmt, ast.Expr) and not (isinstance(top, ast.Compare) and top.left is node):
+        return e, node, None      # `>>> len(list(s.items()))`: an observation term of the result (_doc_term)
     return None, None, "the observation is inside another expression"
+
+
+def _doc_term(stmt: ast.Expr, node: ast.AST, ex: Any, env: dict):
+    """``>>> len(list(s.elements()))`` / ``11``: the line's value, whose repr is the output, is ``==``
+    to the output's literal, an observation of the one result at ``node`` (the term the test side
+    builds for ``assert len(list(s.elements())) == 11``, :mod:`specguard.python.terms`)."""
+    from specguard.formalize import description as fd
+    from specguard.models import Expect, ExpectKind
+    from specguard.python import terms
+    if not ex.want or fd._TRACEBACK.match(ex.want[0]):
+        return None, "no printed value of the observation"
+    value = fd._literal_text("\n".join(ex.want))
+    if value is None:
+        return None, "output is not a plain value (printed text or an object repr?)"
+    try:
+        cmp = ast.Compare(left=stmt.value, ops=[ast.Eq()], comparators=[terms.value_ast(value)])
+        built = terms.build(cmp, is_call=lambda n: n is node, literal=lambda n: eval_literal(n, env or None),
+                            builtin=lambda name: name not in env)
+    except terms.NotObservation as e:
+        return None, e.reason
+    if len(built.calls) != 1:
+        return None, "the observation reads the object twice"
+    return Expect(kind=ExpectKind.obs, expr=built.text), ""
 
 
 def _doc_expect(ex: Any, how: str, stmt: ast.stmt, ctx: Any):
