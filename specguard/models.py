@@ -72,6 +72,8 @@ class ObjEvent(Frozen):
             return f"{obj}.{self.name}"
         if self.kind == "setattr":
             return f"{obj}.{self.name} = {a}"
+        if self.kind in ("getitem", "setitem", "delitem") and self.name:
+            obj = f"{obj}.{self.name}"           # `s.inv[k]`
         if self.kind == "getitem":
             if len(self.args) == 4 and self.args[0] == _values.V("str", "<slice>"):
                 lo, hi, st = ("" if x == _values.V("none") else r(x) for x in self.args[1:])
@@ -84,7 +86,9 @@ class ObjEvent(Frozen):
         if self.kind == "contains":
             return f"{a} in {obj}"
         if self.kind == "op":
-            return f"({obj} {self.name} {a})"
+            then = dict(self.kwargs).get("then")
+            text = f"{obj} {self.name} {', '.join(r(x) for x in self.args)}"
+            return f"{then.val}({text})" if then is not None else f"({text})"
         return f"{self.name}({obj})"
 
 

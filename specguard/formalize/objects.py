@@ -65,6 +65,7 @@ EXACT_OBSERVATIONS = frozenset({"len", "bool", "isinstance"})      # Python's ow
 # runs, then Python's fallbacks, all fixed by the object and the value), observed like a method's result
 _OP_DUNDER = {"==": "__eq__", "!=": "__ne__"}
 _OPS = {ast.Eq: "==", ast.NotEq: "!="}
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 _UNITTEST_OPS = {"self.assertEqual": "==", "self.assertEquals": "==", "self.assertNotEqual": "!=",
                  "self.assertNotEquals": "!="}
 # test-file modules whose use means the object's results may depend on time, randomness, the
@@ -108,9 +109,10 @@ def target_of(cls: str, e: ObjEvent) -> str:
         return f"{e.name}({cls})"
     if e.kind == "op":
         return f"{cls}.{_OP_DUNDER.get(e.name, e.name)}"
+    owner = f"{cls}.{e.name}" if e.name else cls      # `s.inv[k]`: an item of the attribute
     if e.kind == "getitem" and e.args[:1] == (V("str", "<slice>"),):
-        return f"{cls}.__getitem__(slice)"      # its own target: a slice may be an object (method_objects)
-    return f"{cls}.__{e.kind}__"
+        return f"{owner}.__getitem__(slice)"      # its own target: a slice may be an object (method_objects)
+    return f"{owner}.__{e.kind}__"
 
 
 def make_call(cls: str, args, kwargs, history, e: ObjEvent) -> Call:
@@ -415,6 +417,10 @@ class Tracker:
                     u.groups = groups
                 elif isinstance(g, ast.Call) and p in g.args:
                     why = f"hands its bound method `{_src(p)}` to other code (line {line})"
+                elif isinstance(g, ast.Subscript) and g.value is p:
+                    # `s.inv[k]`, `del s.inv[k]`: the attribute's value is reached only through the object
+                    # here, so reading it and using its item is one interaction of the object
+                    why = self._item(stmt, g, p.attr, parents, u)
                 else:
                     u.event, u.obs = ObjEvent(kind="attr", name=p.attr), p
                     why = self._result_problem(p, parents)
@@ -427,20 +433,7 @@ class Tracker:
                     u.event = ObjEvent(kind="setattr", name=p.attr, args=args)
                     u.groups = groups
             elif isinstance(p, ast.Subscript) and p.value is n:
-                k = self._slice(p.slice)
-                if isinstance(p.ctx, ast.Load):
-                    u.event, u.obs = ObjEvent(kind="getitem", args=k), p
-                    why = self._result_problem(p, parents)
-                elif isinstance(p.ctx, ast.Store):
-                    value = _assigned_value(stmt, p)
-                    if value is None:
-                        why = f"has an item set in a form that is not followed (line {line})"
-                    else:
-                        args, _, groups = self._args([value], [])
-                        u.event = ObjEvent(kind="setitem", args=k + args)
-                        u.groups = groups
-                else:
-                    u.event = ObjEvent(kind="delitem", args=k)
+                why = self._item(stmt, p, "", parents, u)
             elif isinstance(p, ast.Call) and p.args == [n] and not p.keywords and isinstance(p.func, ast.Name) \
                     and p.func.id in _EVENT_BUILTINS and p.func.id not in self.w.scope:
                 u.event = ObjEvent(kind="builtin", name=p.func.id)
@@ -469,6 +462,8 @@ class Tracker:
                 op = _UNITTEST_OPS[self.w.ctx.qual(p.func) or ""]
                 u.event, u.obs, u.contains = ObjEvent(kind="op", name=op, args=args), p, True
                 u.groups = groups
+            elif isinstance(p, ast.BinOp) and p.left is n and type(p.op) in _BINOPS:
+                why = self._binop(p, parents, u)
             elif isinstance(p, ast.Call) and self._assert_in(p, n):
                 args, _, groups = self._args([p.args[0]], [])
                 u.event, u.obs, u.contains = ObjEvent(kind="contains", args=args), p, True
@@ -510,6 +505,40 @@ class Tracker:
             u.why = why
             u.obs = u.obs or p
         return u
+
+    def _binop(self, p: ast.BinOp, parents: dict[int, ast.AST], u: _Use) -> str | None:
+        """``s - v`` (``+ - * & | ^``) with an exact ``v``, its result discarded or only shown
+        (``repr(s - v)`` as a statement): an event (the operator's method runs); how the result
+        was used is part of it (its repr may run code of the object).  A result used otherwise
+        (bound, observed, handed on) is another object: not followed."""
+        args, _, u.groups = self._args([p.right], [])
+        top = parents.get(id(p))
+        then = ""
+        if isinstance(top, ast.Call) and top.args == [p] and not top.keywords and isinstance(top.func, ast.Name) \
+                and top.func.id in ("repr", "str") and top.func.id not in self.w.scope:
+            then, top = top.func.id, parents.get(id(top))
+        if not isinstance(top, ast.Expr):
+            return f"has the result of `{_src(p)}` used (line {p.lineno}): objects an operator builds are not followed"
+        u.event = ObjEvent(kind="op", name=_BINOPS[type(p.op)], args=args,
+                           kwargs=((("then", V("str", then)),) if then else ()))
+        return None
+
+    def _item(self, stmt: ast.stmt, p: ast.Subscript, attr: str, parents: dict[int, ast.AST], u: _Use) -> str | None:
+        """``s[k]`` (``attr`` empty) or ``s.attr[k]``: read, set or deleted; the event (and the
+        observation of a read) into ``u``; returns why it is not followed, or None."""
+        k = self._slice(p.slice)
+        if isinstance(p.ctx, ast.Load):
+            u.event, u.obs = ObjEvent(kind="getitem", name=attr, args=k), p
+            return self._result_problem(p, parents)
+        if isinstance(p.ctx, ast.Store):
+            value = _assigned_value(stmt, p)
+            if value is None:
+                return f"has an item set in a form that is not followed (line {getattr(p, 'lineno', stmt.lineno)})"
+            args, _, u.groups = self._args([value], [])
+            u.event = ObjEvent(kind="setitem", name=attr, args=k + args)
+            return None
+        u.event = ObjEvent(kind="delitem", name=attr, args=k)
+        return None
 
     def _context_problem(self, stmt: ast.stmt, n: ast.AST, parents: dict[int, ast.AST], assertion: bool) -> str | None:
         """A use whose execution is conditional or deferred."""
@@ -968,6 +997,10 @@ def class_entry(task: "Task") -> str | None:
                             and m.args and _receiver_key(m.args[0]) in built:
                         c = built[_receiver_key(m.args[0])]
                         counts[c] = counts.get(c, 0) + 1
+                    elif isinstance(m, ast.Compare) and len(m.ops) == 1 and type(m.ops[0]) in _OPS \
+                            and _receiver_key(m.left) in built:      # `omd == {...}`: its `__eq__`
+                        c = built[_receiver_key(m.left)]
+                        counts[c] = counts.get(c, 0) + 1
     if not counts:
         counts = {c: 1 for c in set(all_built) if c in set(_CLASS_LINE.findall(desc))}
     if not counts:
@@ -1271,7 +1304,7 @@ def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: d
     if event.kind == "builtin" and event.name == "repr" and obs is None:
         return True       # `>>> s` showing its repr: an event, the text is not read
     if obs is None:       # an event only (`>>> s.push(1)`); its output must be nothing or plain
-        if ex.want and (fd._literal_text("\n".join(ex.want)) is None and not fd._TRACEBACK.match(ex.want[0])):
+        if ex.want and event.kind != "op" and (fd._literal_text("\n".join(ex.want)) is None and not fd._TRACEBACK.match(ex.want[0])):
             o.why = f"showed an output that is not a plain value at line {line} (an object?)"
         return True
     expect, why = _doc_term(stmt, obs, ex, env) if isinstance(obs, ast.AST) else _doc_expect(ex, obs, stmt, ctx)
@@ -1332,6 +1365,11 @@ def _doc_event(stmt: ast.stmt, r: ast.AST, env: dict) -> tuple[ObjEvent | None, 
                 None if top is stmt else "a membership test inside another expression"
         elif isinstance(p, ast.Compare) and len(p.ops) == 1 and type(p.ops[0]) in _OPS and p.left is r:
             e, node = ObjEvent(kind="op", name=_OPS[type(p.ops[0])], args=(exact(p.comparators[0]),)), p
+        elif isinstance(p, ast.BinOp) and p.left is r and type(p.op) in _BINOPS and g is stmt:
+            # `>>> s - {0, 1}`: the session shows repr() of the result (as the test side's `repr(s - v)`);
+            # the shown text is not read
+            return ObjEvent(kind="op", name=_BINOPS[type(p.op)], args=(exact(p.right),),
+                            kwargs=(("then", V("str", "repr")),)), None, None
         elif isinstance(p, ast.Subscript) and p.value is r and isinstance(p.ctx, ast.Load):
             sl = p.slice
             key = (V("str", "<slice>"), *(V("none") if x is None else exact(x) for x in (sl.lower, sl.upper, sl.step))) \
