@@ -134,3 +134,27 @@ def test_doctest_sessions_read_the_same_forms():
         "    repr(b - {1})\n    assert b.pop() == 4\n"))], "Bag")
     claims = {c.call.key() for c in df.claims if c.call is not None}
     assert all(d.call.key() in claims for d in tf.demands), [d.call.source() for d in tf.demands]
+
+
+def test_one_assertion_using_the_object_twice():
+    """#13.1: an assertion's operands run left to right and all of them run when it passes, so
+    `len(s) == len(s.inv) == 1` gives the history `len(s); s.inv` (its second comparison is an
+    observation of `s.inv` after `len(s)`); a use nested in another (`s.m(s.n())`) is not
+    followed."""
+    got, tf = read("from s import Stack\n\ndef test_a():\n    s = Stack()\n    assert len(s) == len(s.inv) == 1\n"
+                   "    assert s.inv[0] == 'c'\n    assert s.m(s.n()) == 1\n    assert s.pop() == 1\n")
+    assert got == [(5, "s = Stack(); len(s); s.inv has len 1"), (6, "s = Stack(); len(s); s.inv; s.inv[0] == 'c'")]
+    assert "8: the object `s` is called with an argument that is not an exact value" in reasons(tf)
+
+
+def test_local_function_called_for_its_effect():
+    """#13.3: `ck(...)`, a function defined in the test that reaches only the test's own names,
+    changes no shared state: objects built after it are read; the objects (and names) it reaches
+    lose their histories (values)."""
+    got, tf = read("from s import Stack\n\ndef test_a():\n    s = Stack()\n    d = [1]\n\n    def ck(v):\n"
+                   "        assert len(s) == v\n        d.append(v)\n    ck({0: 1})\n    t = Stack([1])\n"
+                   "    assert t.pop() == 1\n    assert s.pop() == 1\n    assert t.pop() == d\n")
+    assert got == [(12, "s = Stack([1]); s.pop() == 1")]
+    r = reasons(tf)
+    assert "13: the object `s` is used in the nested `ck` at line 7" in r
+    assert "14: expected value `d` is not a literal (may be changed by the local function `ck` called at line 10)" in r

@@ -163,6 +163,7 @@ class Tracker:
         self._class_why: str | None | bool = False   # file-level reason (computed once)
         self._built: tuple[str, _Obj] | None = None   # the statement builds a fresh object
         self._nd: dict[str, str] | None = None        # names of nondeterministic modules in the file
+        self.closures: dict[str, ast.FunctionDef] = {}  # functions defined in the test (see closure_effect)
 
     # -- what the walker asks ---------------------------------------------------------
     def active(self) -> bool:
@@ -266,6 +267,51 @@ class Tracker:
             if o is not None and o.why is None:
                 o.why = f"is used in {where}, whose effect is not followed"
 
+    def closure_effect(self, call: ast.Call) -> bool:
+        """``ck(...)`` called for its effect, ``ck`` a function defined in this test that reaches
+        nothing but its parameters, its locals, pure builtins and the test's own names (no
+        ``global``/``nonlocal``, no module or imported name, no yield, lambda or nested class):
+        it cannot change shared state, only what the test holds.  So it does not block what
+        follows: every test name it reaches loses its value, every object it reaches its
+        history (from ``opaque`` at its definition).  False: not such a call."""
+        from specguard.formalize.tests import _PURE_BUILTINS, _builtin_unshadowed, _opaque
+        f = call.func
+        fn = self.closures.get(f.id) if isinstance(f, ast.Name) else None
+        b = self.w.scope.locals.get(f.id) if fn is not None else None
+        if fn is None or b is None or b.origin != "def" or not self.objects_target() or fn.decorator_list \
+                or fn.args.defaults or any(d is not None for d in fn.args.kw_defaults):
+            return False
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return False
+        try:
+            self._args(call.args, call.keywords)
+        except _NotExact:
+            return False
+        args = fn.args
+        bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg] if a}
+        loads: set[str] = set()
+        for n in ast.walk(ast.Module(body=fn.body, type_ignores=[])):
+            if isinstance(n, (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.Await, ast.Lambda, ast.ClassDef,
+                              ast.FunctionDef, ast.AsyncFunctionDef, ast.Import, ast.ImportFrom)):
+                return False
+            if isinstance(n, ast.Name):
+                (loads if isinstance(n.ctx, ast.Load) else bound).add(n.id)
+        reached = set()
+        for x in loads - bound:
+            if x in self.w.scope.locals:
+                reached.add(x)
+            elif not (x in _PURE_BUILTINS and _builtin_unshadowed(self.w, x)):
+                return False
+        for x in sorted(reached):
+            o = self.objs.get(x)
+            if o is not None and o.why is None:
+                o.why = f"is reached by the local function `{f.id}` called at line {call.lineno}"
+            self.w.scope.bind(x, _opaque(f"may be changed by the local function `{f.id}` called at line {call.lineno}"))
+        return True
+
+    def objects_target(self) -> bool:
+        return self.w.mode != "module" and class_like(self.w.ctx.target)
+
     # -- seeding (setUp, fixtures) ------------------------------------------------------
     def seed(self, key: str, obj: _Obj) -> None:
         self.objs[key] = obj
@@ -293,6 +339,8 @@ class Tracker:
             return []
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             self.opaque(stmt, f"the nested `{stmt.name}` at line {stmt.lineno}")
+            if isinstance(stmt, ast.FunctionDef):
+                self.closures[stmt.name] = stmt
             return []
         return [stmt]
 
@@ -349,14 +397,21 @@ class Tracker:
         for n in found:
             k = _receiver_key(n)
             counts[k] = counts.get(k, 0) + 1
-        for n in found:
+        found.sort(key=lambda n: (n.lineno, n.col_offset))       # Python's order where uses are disjoint
+        classified = [(n, self._classify(stmt, n, parents, assertion, _receiver_key(n))) for n in found]
+        earlier: dict[str, list[ObjEvent]] = {}
+        for n, u in classified:
             k = _receiver_key(n)
             o = self.objs[k]
-            u = self._classify(stmt, n, parents, assertion, k)
-            if counts[k] > 1 and u.why is None:
+            if counts[k] > 1 and u.why is None and not (isinstance(stmt, ast.Assert)
+                                                        and _disjoint([x for x, _ in classified if _receiver_key(x) == k],
+                                                                      [v for x, v in classified if _receiver_key(x) == k],
+                                                                      parents)):
                 u.why = f"is used more than once in one statement (line {stmt.lineno}): the order of the calls is " \
                         "not followed"
-            self._record(u, o)
+            self._record(u, o, earlier.setdefault(k, []))
+            if u.event is not None:
+                earlier[k].append(u.event)
         for n in fresh:
             u = self._classify(stmt, n, parents, assertion, None)
             if u.event is None and u.why is None:
@@ -364,11 +419,13 @@ class Tracker:
             o = self._fresh(n)
             self._record(u, o)
 
-    def _record(self, u: _Use, o: _Obj) -> None:
+    def _record(self, u: _Use, o: _Obj, earlier: list | None = None) -> None:
+        """``earlier``: events of this statement that run before this use (an assertion's
+        operands, left to right)."""
         why = o.why or u.why or (self._cls_problem() if u.event is not None else None)
         if u.obs is not None:
             value: Call | str = f"the object `{_src(u.node)}` {why}" if why else \
-                make_call(o.cls, o.args, o.kwargs, o.history, u.event)
+                make_call(o.cls, o.args, o.kwargs, list(o.history) + list(earlier or ()), u.event)
             self.nodes[id(u.obs)] = value
             if u.contains:
                 self.contains[id(u.node)] = value
@@ -415,7 +472,9 @@ class Tracker:
                     args, kwargs, groups = self._args(g.args[at + 1:], [k for k in g.keywords if k.arg != "msg"])
                     u.event, u.obs = ObjEvent(kind="call", name=p.attr, args=args, kwargs=kwargs), p
                     u.groups = groups
-                elif isinstance(g, ast.Call) and p in g.args:
+                elif isinstance(g, ast.Call) and p in g.args and not (
+                        g.args == [p] and not g.keywords and isinstance(g.func, ast.Name)
+                        and g.func.id in _OBSERVING_BUILTINS and g.func.id not in self.w.scope):
                     why = f"hands its bound method `{_src(p)}` to other code (line {line})"
                 elif isinstance(g, ast.Subscript) and g.value is p:
                     # `s.inv[k]`, `del s.inv[k]`: the attribute's value is reached only through the object
@@ -719,6 +778,20 @@ def _construction(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
         return None
     k = _receiver_key(t)
     return (k, v) if k is not None and isinstance(v, ast.Call) else None
+
+
+def _disjoint(nodes: list[ast.AST], uses: list[_Use], parents: dict[int, ast.AST]) -> bool:
+    """Uses of one object in one ``assert`` that run left to right, each once: none lies inside
+    another's expression (``s.m(s.n())`` runs ``n`` first), and every one sits under operands
+    Python always evaluates when the assertion passes (comparisons, ``and``, calls' arguments,
+    containers; never ``or``, ``if``-expressions, lambdas or comprehensions: _context_problem)."""
+    tops = []
+    for n, u in zip(nodes, uses):
+        if u.event is None:
+            return False
+        top = u.obs if u.obs is not None else parents.get(id(n), n)
+        tops.append({id(x) for x in ast.walk(top)})
+    return all(id(n) not in t for i, n in enumerate(nodes) for j, t in enumerate(tops) if i != j)
 
 
 class _NotExact(Exception):

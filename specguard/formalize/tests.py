@@ -999,6 +999,8 @@ class _Walker:
         module_object = self.mode == "module" and (held is None or held.origin in ("import", "other-import"))
         if self.scope.is_local(root) and not isinstance(value.func, ast.Name) and not module_object:
             return None
+        if self.objects.closure_effect(value):
+            return None             # a function of the test reaching only the test's own names
         return f"follows a call made for its effect, which may change what `{self.ctx.target}` sees " \
                f"(`{_src(value.func, 40)}` at line {value.lineno})"
 
