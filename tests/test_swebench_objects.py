@@ -17,7 +17,7 @@ pytestmark = pytest.mark.lean
 
 # instance -> (assertions read, assertions total, observations of fresh objects of this class)
 EXPECTED = {
-    "mahmoud__boltons-d0a284f": (2, 11, "IndexedSet"),     # `raises` is not imported in the patch's hunks
+    "mahmoud__boltons-d0a284f": (3, 11, "IndexedSet"),     # `raises` is not imported in the patch's hunks
     "mahmoud__boltons-c463d16": (5, 8, "OMD"),             # `omd == {...}`: its own `__eq__`, observed
     "mahmoud__boltons-25e8d6b": (2, 2, "BarrelList"),
     "mahmoud__boltons-609cabe": (3, 6, "IndexedSet"),      # `list(x[1:4])`: terms over a slice
