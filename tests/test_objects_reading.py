@@ -158,3 +158,12 @@ def test_local_function_called_for_its_effect():
     r = reasons(tf)
     assert "13: the object `s` is used in the nested `ck` at line 7" in r
     assert "14: expected value `d` is not a literal (may be changed by the local function `ck` called at line 10)" in r
+
+
+def test_try_with_a_rebound_exception_name_is_not_read():
+    """#13.3: `KeyError = Exception` in the file: `except KeyError` catches the AssertionError of
+    the failing statement inside the `try`, so the block is no raises assertion."""
+    got, tf = read("from s import Stack\nKeyError = Exception\n\ndef test_a():\n    s = Stack()\n    try:\n"
+                   "        s.pop()\n        assert False\n    except KeyError:\n        pass\n")
+    assert got == []
+    assert "8: inside the `try` at line 6" in reasons(tf)

@@ -1096,7 +1096,7 @@ class _Walker:
         self.opaque(stmt, f"the `while` loop at line {stmt.lineno}", "its execution is conditional")
 
     def stmt_Try(self, stmt: ast.stmt) -> None:
-        idiom = _raises_idiom(stmt) if isinstance(stmt, ast.Try) else None
+        idiom = _raises_idiom(stmt, lambda name: _builtin_unshadowed(self, name)) if isinstance(stmt, ast.Try) else None
         if idiom is not None:
             return self.raises_try(stmt, *idiom)
         self.opaque(stmt, f"the `try` at line {stmt.lineno}", "an exception handler may catch the failure")
@@ -2263,37 +2263,39 @@ def _what(node: ast.expr, e: NotLiteral) -> str:
     return f"`{_src(node, 40)}` is not a literal: {e.reason}"
 
 
-def _raises_idiom(stmt: ast.Try) -> tuple[ast.expr, ast.stmt, ast.stmt] | None:
+def _raises_idiom(stmt: ast.Try, builtin: Callable[[str], bool]) -> tuple[ast.expr, ast.stmt, ast.stmt] | None:
     """(exception, the one statement tried, the failing statement) of ``try: X / except E: pass /
     else: <fail>``, or of ``try: X; <fail> / except E: pass`` when ``E`` is a builtin exception that
     does not catch ``AssertionError`` (``<fail>``: ``assert False``, ``self.fail(...)``,
-    ``pytest.fail(...)``, ``raise AssertionError...``); None otherwise."""
+    ``pytest.fail(...)``, ``raise AssertionError...``); None otherwise.  ``builtin(name)``: the
+    name surely denotes the builtin there (``KeyError = Exception`` in the file would catch the
+    failure)."""
     if stmt.finalbody or len(stmt.handlers) != 1:
         return None
     h = stmt.handlers[0]
     if h.type is None or h.name is not None or not all(isinstance(b, ast.Pass) for b in h.body):
         return None
     if stmt.orelse:
-        if len(stmt.orelse) != 1 or len(stmt.body) != 1 or not _fails(stmt.orelse[0]):
+        if len(stmt.orelse) != 1 or len(stmt.body) != 1 or not _fails(stmt.orelse[0], builtin):
             return None
         return h.type, stmt.body[0], stmt.orelse[0]
-    if len(stmt.body) != 2 or not _fails(stmt.body[1]):
+    if len(stmt.body) != 2 or not _fails(stmt.body[1], builtin):
         return None
     names = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
     for n in names:
-        cls = getattr(builtins, n.id, None) if isinstance(n, ast.Name) else None
+        cls = getattr(builtins, n.id, None) if isinstance(n, ast.Name) and builtin(n.id) else None
         if not (isinstance(cls, type) and issubclass(cls, BaseException) and not issubclass(AssertionError, cls)):
             return None
     return h.type, stmt.body[0], stmt.body[1]
 
 
-def _fails(st: ast.stmt) -> bool:
+def _fails(st: ast.stmt, builtin: Callable[[str], bool]) -> bool:
     """A statement that surely fails the test (an `AssertionError`, or pytest's failure)."""
     if isinstance(st, ast.Assert):
         return isinstance(st.test, ast.Constant) and not st.test.value
     if isinstance(st, ast.Raise) and st.exc is not None and st.cause is None:
         e = st.exc.func if isinstance(st.exc, ast.Call) else st.exc
-        return isinstance(e, ast.Name) and e.id == "AssertionError"
+        return isinstance(e, ast.Name) and e.id == "AssertionError" and builtin("AssertionError")
     if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
         return _src(st.value.func) in ("self.fail", "pytest.fail")
     return False
