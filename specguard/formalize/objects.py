@@ -507,14 +507,17 @@ class Tracker:
                 args, _, groups = self._args([p.left], [])
                 u.event, u.obs, u.contains = ObjEvent(kind="contains", args=args), p, True
                 u.groups = groups
-            elif isinstance(p, ast.Compare) and len(p.ops) == 1 and type(p.ops[0]) in _OPS and p.left is n:
+            elif isinstance(p, ast.Compare) and len(p.ops) == 1 and type(p.ops[0]) in _OPS and p.left is n \
+                    and key is not None:
+                # (an unnamed `C(1, 2) == v` stays the walker's: the construction's result, compared,
+                # whose raising is seen by `pytest.raises(E): C(1, 2)` too)
                 # `s == v`: read at the Compare (`assert s == v`) or as a value (`(s == v) == False`)
                 args, _, groups = self._args(p.comparators, [])
                 u.event, u.obs, u.contains = ObjEvent(kind="op", name=_OPS[type(p.ops[0])], args=args), p, True
                 u.groups = groups
                 why = self._result_problem(p, parents)
             elif isinstance(p, ast.Call) and (self.w.ctx.qual(p.func) or "") in _UNITTEST_OPS and len(p.args) == 2 \
-                    and not p.keywords and p.args[0] is n:
+                    and not p.keywords and p.args[0] is n and key is not None:
                 # `assertEqual(s, v)` runs `s == v` (`assertNotEqual`: `s != v`); the types differ, so no
                 # type-specific comparison is used
                 args, _, groups = self._args(p.args[1:], [])
@@ -1360,6 +1363,8 @@ def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: d
             o.why = f"is used twice in one line (line {line})"
         return True
     event, obs, why = _doc_event(stmt, recv[0], env)
+    if k is None and event is not None and event.kind == "op":
+        return False      # `>>> C(1, 2) == v`: the construction's result compared, as on the test side
     if why is not None or event is None:
         if o.why is None:
             o.why = why or f"is used in a line that is not read (line {line})"
