@@ -513,7 +513,12 @@ def _contradicted(task: Task, df: DescFormalization, tf: TestFormalization, clai
     found.update(objects.method_objects(task, observed))
     contra = assume.Contradicted(objects=found, state=assume.documented_state(task, target))
     if observed:
-        contra.object_state = objects.state_problem(task, observed[0].obj.cls) or ""
+        cls = observed[0].obj.cls
+        contra.object_state = objects.state_problem(task, cls) or ""
+        if not contra.object_state and not objects.class_like(cls) and contra.state is not None:
+            # functions the function under test returned: its documented state (a cache of the
+            # functions it builds, a counter) may reach them too
+            contra.object_state = contra.state
     return contra
 
 
@@ -576,6 +581,8 @@ def _assumptions(f: _Formal) -> tuple[str, ...]:
         out += (iterate.ASSUMPTION,)
     if f.contra.object_state is not None:
         out += (objects.ASSUMPTION,)
+        if any(d.call.obj is not None and not objects.class_like(d.call.obj.cls) for d in f.tf.demands):
+            out += (objects.RETURNED_FUNCTION_ASSUMPTION,)
         if f.contra.object_state:
             out += (f"The description says an object's results may vary with more than its calls "
                     f"({f.contra.object_state}): observations of one history expected to give different outcomes "

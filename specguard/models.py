@@ -55,10 +55,11 @@ class Loc(Frozen):
 
 class ObjEvent(Frozen):
     """One interaction with an object (see :mod:`specguard.formalize.objects`): a method call, an attribute
-    read or write, an item read or write, a membership test, or a builtin applied to it."""
+    read or write, an item read or write, a membership test, a comparison with a value (``op``: ``s == v``,
+    ``s != v``, the object on the left), or a builtin applied to it."""
 
-    kind: Literal["call", "attr", "setattr", "getitem", "setitem", "delitem", "contains", "builtin"]
-    name: str = Field(default="", description="the method, attribute or builtin name")
+    kind: Literal["call", "attr", "setattr", "getitem", "setitem", "delitem", "contains", "builtin", "op"]
+    name: str = Field(default="", description="the method, attribute or builtin name (`op`: the operator)")
     args: tuple[Value, ...] = ()
     kwargs: tuple[tuple[str, Value], ...] = ()
 
@@ -66,12 +67,17 @@ class ObjEvent(Frozen):
         r = _values.py_repr
         a = ", ".join([r(x) for x in self.args] + [f"{k}={r(v)}" for k, v in self.kwargs])
         if self.kind == "call":
-            return f"{obj}.{self.name}({a})"
+            return f"{obj}({a})" if self.name == "__call__" else f"{obj}.{self.name}({a})"
         if self.kind == "attr":
             return f"{obj}.{self.name}"
         if self.kind == "setattr":
             return f"{obj}.{self.name} = {a}"
+        if self.kind in ("getitem", "setitem", "delitem") and self.name:
+            obj = f"{obj}.{self.name}"           # `s.inv[k]`
         if self.kind == "getitem":
+            if len(self.args) == 4 and self.args[0] == _values.V("str", "<slice>"):
+                lo, hi, st = ("" if x == _values.V("none") else r(x) for x in self.args[1:])
+                return f"{obj}[{lo}:{hi}" + (f":{st}]" if st else "]")
             return f"{obj}[{a}]"
         if self.kind == "setitem":
             return f"{obj}[{r(self.args[0])}] = {r(self.args[1])}" if len(self.args) == 2 else f"{obj}[...] = ..."
@@ -79,6 +85,10 @@ class ObjEvent(Frozen):
             return f"del {obj}[{a}]"
         if self.kind == "contains":
             return f"{a} in {obj}"
+        if self.kind == "op":
+            then = dict(self.kwargs).get("then")
+            text = f"{obj} {self.name} {', '.join(r(x) for x in self.args)}"
+            return f"{then.val}({text})" if then is not None else f"({text})"
         return f"{self.name}({obj})"
 
 

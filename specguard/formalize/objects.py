@@ -51,11 +51,23 @@ MARKER = "<object>"
 ASSUMPTION = ("a method call's outcome is determined by the class, the constructor arguments and the earlier "
               "calls on that fresh object (no shared state, no time/randomness/environment)")
 
+RETURNED_FUNCTION_ASSUMPTION = (
+    "a function returned by the function under test is a fresh object: the outcome of a call of it is determined "
+    "by the arguments it was built with and the earlier calls on it (it shares no state with other functions "
+    "the function under test returns)")
+
 # builtins applied to an object: an event (they run the object's code); observed exactly for those
 # whose result type Python fixes (len: int, bool: bool) or whose result is a fresh container
 _OBSERVING_BUILTINS = frozenset({"len", "list", "tuple", "sorted", "set", "frozenset", "bool"})
 _EVENT_BUILTINS = _OBSERVING_BUILTINS | frozenset({"str", "repr", "min", "max", "sum", "any", "all", "dict"})
 EXACT_OBSERVATIONS = frozenset({"len", "bool", "isinstance"})      # Python's own result type: int, bool
+# comparisons of an object (on the left) with an exact value: an interaction (its class's `__eq__`/`__ne__`
+# runs, then Python's fallbacks, all fixed by the object and the value), observed like a method's result
+_OP_DUNDER = {"==": "__eq__", "!=": "__ne__"}
+_OPS = {ast.Eq: "==", ast.NotEq: "!="}
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+_UNITTEST_OPS = {"self.assertEqual": "==", "self.assertEquals": "==", "self.assertNotEqual": "!=",
+                 "self.assertNotEquals": "!="}
 # test-file modules whose use means the object's results may depend on time, randomness, the
 # environment or other threads
 _NONDETERMINISTIC_MODULES = frozenset(
@@ -95,7 +107,12 @@ def target_of(cls: str, e: ObjEvent) -> str:
         return f"{cls}.{e.name}"
     if e.kind == "builtin":
         return f"{e.name}({cls})"
-    return f"{cls}.__{e.kind}__"
+    if e.kind == "op":
+        return f"{cls}.{_OP_DUNDER.get(e.name, e.name)}"
+    owner = f"{cls}.{e.name}" if e.name else cls      # `s.inv[k]`: an item of the attribute
+    if e.kind == "getitem" and e.args[:1] == (V("str", "<slice>"),):
+        return f"{owner}.__getitem__(slice)"      # its own target: a slice may be an object (method_objects)
+    return f"{owner}.__{e.kind}__"
 
 
 def make_call(cls: str, args, kwargs, history, e: ObjEvent) -> Call:
@@ -146,6 +163,7 @@ class Tracker:
         self._class_why: str | None | bool = False   # file-level reason (computed once)
         self._built: tuple[str, _Obj] | None = None   # the statement builds a fresh object
         self._nd: dict[str, str] | None = None        # names of nondeterministic modules in the file
+        self.closures: dict[str, ast.FunctionDef] = {}  # functions defined in the test (see closure_effect)
 
     # -- what the walker asks ---------------------------------------------------------
     def active(self) -> bool:
@@ -153,6 +171,17 @@ class Tracker:
 
     def lookup(self, node: ast.AST) -> Call | str | None:
         return self.nodes.get(id(node))
+
+    def compared(self, expr: ast.Compare) -> Call | str | None:
+        """The input a one-operator comparison reads as a whole (``x in s`` and ``x not in s``: one
+        input, ``__contains__``; ``s == v``, ``s != v``: the comparison's own result)."""
+        op = expr.ops[0]
+        if isinstance(op, (ast.In, ast.NotIn)):
+            return self.contains.get(id(expr.comparators[0]))
+        o = self.contains.get(id(expr.left)) if type(op) in _OPS else None
+        if isinstance(o, Call) and not (o.obj.obs.kind == "op" and o.obj.obs.name == _OPS[type(op)]):
+            return None
+        return o
 
     def observes(self, node: ast.AST) -> bool:
         return id(node) in self.nodes or (isinstance(node, ast.Call) and id(node.func) in self.nodes)
@@ -162,7 +191,7 @@ class Tracker:
         o = self.nodes.get(id(node))
         if o is None and isinstance(node, ast.Call):
             o = self.nodes.get(id(node.func))     # `assertRaises(E, s.pop)`: the walker's synthesized call
-        if o is None:
+        if o is None and not self.fn_mode:      # a function's result itself: the walker reads it
             k = self.holds(node)
             if k is not None:
                 o = (f"the object `{k}` itself is compared (`==` on it is its class's "
@@ -175,18 +204,34 @@ class Tracker:
         return k if k is not None and k in self.objs else None
 
     # -- per statement ------------------------------------------------------------------
-    def before(self, stmt: ast.stmt) -> None:
+    def before(self, stmt: ast.stmt, raises: bool = False) -> None:
+        """``raises``: ``stmt`` is a ``pytest.raises`` block the walker reads (its one statement runs)."""
         self.nodes.clear()
         self.contains.clear()
         self.uses = []
         self._built = None
-        if self.w.mode != "module" and class_like(self.w.ctx.target):
-            region = self._region(stmt)
+        if self.w.mode != "module" and (class_like(self.w.ctx.target) or self._returns_function(stmt)):
+            region = [stmt] if raises else self._region(stmt)
             if region:
                 self._scan(stmt, region)
             built = _construction(stmt)
             if built is not None and self._constructs(built[1]):
                 self._built = (built[0], self._fresh(built[1]))     # its arguments as they are before the call
+
+    @property
+    def fn_mode(self) -> bool:
+        """The target is a function: the objects tracked are functions it returned (``g = f(2)``,
+        then ``g(3)``), observed only through their calls."""
+        return not class_like(self.w.ctx.target)
+
+    def _returns_function(self, stmt: ast.stmt) -> bool:
+        """A function target: the statement may build or call a function it returned."""
+        if not self.w.ctx.target:
+            return False
+        if self.objs:
+            return True
+        return _construction(stmt) is not None or any(isinstance(n, ast.Call) and isinstance(n.func, ast.Call)
+                                                      for n in ast.walk(stmt))
 
     def after(self, stmt: ast.stmt) -> None:
         if self.objs or self.derived:
@@ -203,9 +248,16 @@ class Tracker:
             elif u.event is not None:
                 o.history.append(u.event)
                 o.groups = o.groups | u.groups
+                if self.fn_mode and u.key in self.w.scope.locals:
+                    # called: a function, not plain data; the name no longer reads as the result
+                    from specguard.formalize.tests import _opaque
+                    self.w.scope.bind(u.key, _opaque(f"a function returned by `{self.w.ctx.target}`, called at "
+                                                     f"line {stmt.lineno}"))
         if self.objs or self.derived:
             self._rebinds(stmt)
         self._construct(stmt)
+        self.uses = []          # applied once (a statement read inside another one is not applied again)
+        self._built = None
 
     def opaque(self, stmt: ast.stmt, where: str) -> None:
         """A statement the walker does not follow (a branch, a loop it does not unroll, a block):
@@ -214,6 +266,51 @@ class Tracker:
             o = self.objs.get(k)
             if o is not None and o.why is None:
                 o.why = f"is used in {where}, whose effect is not followed"
+
+    def closure_effect(self, call: ast.Call) -> bool:
+        """``ck(...)`` called for its effect, ``ck`` a function defined in this test that reaches
+        nothing but its parameters, its locals, pure builtins and the test's own names (no
+        ``global``/``nonlocal``, no module or imported name, no yield, lambda or nested class):
+        it cannot change shared state, only what the test holds.  So it does not block what
+        follows: every test name it reaches loses its value, every object it reaches its
+        history (from ``opaque`` at its definition).  False: not such a call."""
+        from specguard.formalize.tests import _PURE_BUILTINS, _builtin_unshadowed, _opaque
+        f = call.func
+        fn = self.closures.get(f.id) if isinstance(f, ast.Name) else None
+        b = self.w.scope.locals.get(f.id) if fn is not None else None
+        if fn is None or b is None or b.origin != "def" or not self.objects_target() or fn.decorator_list \
+                or fn.args.defaults or any(d is not None for d in fn.args.kw_defaults):
+            return False
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return False
+        try:
+            self._args(call.args, call.keywords)
+        except _NotExact:
+            return False
+        args = fn.args
+        bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg] if a}
+        loads: set[str] = set()
+        for n in ast.walk(ast.Module(body=fn.body, type_ignores=[])):
+            if isinstance(n, (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.Await, ast.Lambda, ast.ClassDef,
+                              ast.FunctionDef, ast.AsyncFunctionDef, ast.Import, ast.ImportFrom)):
+                return False
+            if isinstance(n, ast.Name):
+                (loads if isinstance(n.ctx, ast.Load) else bound).add(n.id)
+        reached = set()
+        for x in loads - bound:
+            if x in self.w.scope.locals:
+                reached.add(x)
+            elif not (x in _PURE_BUILTINS and _builtin_unshadowed(self.w, x)):
+                return False
+        for x in sorted(reached):
+            o = self.objs.get(x)
+            if o is not None and o.why is None:
+                o.why = f"is reached by the local function `{f.id}` called at line {call.lineno}"
+            self.w.scope.bind(x, _opaque(f"may be changed by the local function `{f.id}` called at line {call.lineno}"))
+        return True
+
+    def objects_target(self) -> bool:
+        return self.w.mode != "module" and class_like(self.w.ctx.target)
 
     # -- seeding (setUp, fixtures) ------------------------------------------------------
     def seed(self, key: str, obj: _Obj) -> None:
@@ -242,6 +339,8 @@ class Tracker:
             return []
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             self.opaque(stmt, f"the nested `{stmt.name}` at line {stmt.lineno}")
+            if isinstance(stmt, ast.FunctionDef):
+                self.closures[stmt.name] = stmt
             return []
         return [stmt]
 
@@ -298,14 +397,21 @@ class Tracker:
         for n in found:
             k = _receiver_key(n)
             counts[k] = counts.get(k, 0) + 1
-        for n in found:
+        found.sort(key=lambda n: (n.lineno, n.col_offset))       # Python's order where uses are disjoint
+        classified = [(n, self._classify(stmt, n, parents, assertion, _receiver_key(n))) for n in found]
+        earlier: dict[str, list[ObjEvent]] = {}
+        for n, u in classified:
             k = _receiver_key(n)
             o = self.objs[k]
-            u = self._classify(stmt, n, parents, assertion, k)
-            if counts[k] > 1 and u.why is None:
+            if counts[k] > 1 and u.why is None and not (isinstance(stmt, ast.Assert)
+                                                        and _disjoint([x for x, _ in classified if _receiver_key(x) == k],
+                                                                      [v for x, v in classified if _receiver_key(x) == k],
+                                                                      parents)):
                 u.why = f"is used more than once in one statement (line {stmt.lineno}): the order of the calls is " \
                         "not followed"
-            self._record(u, o)
+            self._record(u, o, earlier.setdefault(k, []))
+            if u.event is not None:
+                earlier[k].append(u.event)
         for n in fresh:
             u = self._classify(stmt, n, parents, assertion, None)
             if u.event is None and u.why is None:
@@ -313,11 +419,13 @@ class Tracker:
             o = self._fresh(n)
             self._record(u, o)
 
-    def _record(self, u: _Use, o: _Obj) -> None:
+    def _record(self, u: _Use, o: _Obj, earlier: list | None = None) -> None:
+        """``earlier``: events of this statement that run before this use (an assertion's
+        operands, left to right)."""
         why = o.why or u.why or (self._cls_problem() if u.event is not None else None)
         if u.obs is not None:
             value: Call | str = f"the object `{_src(u.node)}` {why}" if why else \
-                make_call(o.cls, o.args, o.kwargs, o.history, u.event)
+                make_call(o.cls, o.args, o.kwargs, list(o.history) + list(earlier or ()), u.event)
             self.nodes[id(u.obs)] = value
             if u.contains:
                 self.contains[id(u.node)] = value
@@ -344,11 +452,12 @@ class Tracker:
     def _classify(self, stmt: ast.stmt, n: ast.AST, parents: dict[int, ast.AST], assertion: bool,
                   key: str | None) -> _Use:
         line = getattr(n, "lineno", stmt.lineno)
-        shown = _src(n)
         u = _Use(key, n)
         why = self._context_problem(stmt, n, parents, assertion)
         p = parents.get(id(n))
         g = parents.get(id(p)) if p is not None else None
+        if self.fn_mode:
+            return self._classify_returned(stmt, n, p, parents, key, u, why)
         try:
             if why is not None:
                 pass
@@ -363,8 +472,14 @@ class Tracker:
                     args, kwargs, groups = self._args(g.args[at + 1:], [k for k in g.keywords if k.arg != "msg"])
                     u.event, u.obs = ObjEvent(kind="call", name=p.attr, args=args, kwargs=kwargs), p
                     u.groups = groups
-                elif isinstance(g, ast.Call) and p in g.args:
+                elif isinstance(g, ast.Call) and p in g.args and not (
+                        g.args == [p] and not g.keywords and isinstance(g.func, ast.Name)
+                        and g.func.id in _OBSERVING_BUILTINS and g.func.id not in self.w.scope):
                     why = f"hands its bound method `{_src(p)}` to other code (line {line})"
+                elif isinstance(g, ast.Subscript) and g.value is p:
+                    # `s.inv[k]`, `del s.inv[k]`: the attribute's value is reached only through the object
+                    # here, so reading it and using its item is one interaction of the object
+                    why = self._item(stmt, g, p.attr, parents, u)
                 else:
                     u.event, u.obs = ObjEvent(kind="attr", name=p.attr), p
                     why = self._result_problem(p, parents)
@@ -377,20 +492,7 @@ class Tracker:
                     u.event = ObjEvent(kind="setattr", name=p.attr, args=args)
                     u.groups = groups
             elif isinstance(p, ast.Subscript) and p.value is n:
-                k = self._slice(p.slice)
-                if isinstance(p.ctx, ast.Load):
-                    u.event, u.obs = ObjEvent(kind="getitem", args=k), p
-                    why = self._result_problem(p, parents)
-                elif isinstance(p.ctx, ast.Store):
-                    value = _assigned_value(stmt, p)
-                    if value is None:
-                        why = f"has an item set in a form that is not followed (line {line})"
-                    else:
-                        args, _, groups = self._args([value], [])
-                        u.event = ObjEvent(kind="setitem", args=k + args)
-                        u.groups = groups
-                else:
-                    u.event = ObjEvent(kind="delitem", args=k)
+                why = self._item(stmt, p, "", parents, u)
             elif isinstance(p, ast.Call) and p.args == [n] and not p.keywords and isinstance(p.func, ast.Name) \
                     and p.func.id in _EVENT_BUILTINS and p.func.id not in self.w.scope:
                 u.event = ObjEvent(kind="builtin", name=p.func.id)
@@ -405,6 +507,25 @@ class Tracker:
                 args, _, groups = self._args([p.left], [])
                 u.event, u.obs, u.contains = ObjEvent(kind="contains", args=args), p, True
                 u.groups = groups
+            elif isinstance(p, ast.Compare) and len(p.ops) == 1 and type(p.ops[0]) in _OPS and p.left is n \
+                    and key is not None:
+                # (an unnamed `C(1, 2) == v` stays the walker's: the construction's result, compared,
+                # whose raising is seen by `pytest.raises(E): C(1, 2)` too)
+                # `s == v`: read at the Compare (`assert s == v`) or as a value (`(s == v) == False`)
+                args, _, groups = self._args(p.comparators, [])
+                u.event, u.obs, u.contains = ObjEvent(kind="op", name=_OPS[type(p.ops[0])], args=args), p, True
+                u.groups = groups
+                why = self._result_problem(p, parents)
+            elif isinstance(p, ast.Call) and (self.w.ctx.qual(p.func) or "") in _UNITTEST_OPS and len(p.args) == 2 \
+                    and not p.keywords and p.args[0] is n and key is not None:
+                # `assertEqual(s, v)` runs `s == v` (`assertNotEqual`: `s != v`); the types differ, so no
+                # type-specific comparison is used
+                args, _, groups = self._args(p.args[1:], [])
+                op = _UNITTEST_OPS[self.w.ctx.qual(p.func) or ""]
+                u.event, u.obs, u.contains = ObjEvent(kind="op", name=op, args=args), p, True
+                u.groups = groups
+            elif isinstance(p, ast.BinOp) and p.left is n and type(p.op) in _BINOPS:
+                why = self._binop(p, parents, u)
             elif isinstance(p, ast.Call) and self._assert_in(p, n):
                 args, _, groups = self._args([p.args[0]], [])
                 u.event, u.obs, u.contains = ObjEvent(kind="contains", args=args), p, True
@@ -424,6 +545,62 @@ class Tracker:
             if u.obs is None and key is None:
                 u.obs = p
         return u
+
+    def _classify_returned(self, stmt: ast.stmt, n: ast.AST, p: ast.AST | None, parents: dict[int, ast.AST],
+                           key: str | None, u: _Use, why: str | None) -> _Use:
+        """A function the function under test returned: a call of it (``g(3)``, ``f(2)(3)``) is an
+        observation; any other use leaves the name to the walker (the result as plain data) and ends
+        the history (it may change what later calls see)."""
+        line = getattr(n, "lineno", stmt.lineno)
+        if not (isinstance(p, ast.Call) and p.func is n):
+            if key is not None:
+                u.why = f"is used otherwise than called (`{_src(p or n)}` at line {line})"
+            return u
+        try:
+            if why is None:
+                args, kwargs, u.groups = self._args(p.args, p.keywords)
+                u.event, u.obs = ObjEvent(kind="call", name="__call__", args=args, kwargs=kwargs), p
+                why = self._result_problem(p, parents)
+        except _NotExact as e:
+            why = f"is called with {e.reason} (line {line})"
+        if why is not None:
+            u.why = why
+            u.obs = u.obs or p
+        return u
+
+    def _binop(self, p: ast.BinOp, parents: dict[int, ast.AST], u: _Use) -> str | None:
+        """``s - v`` (``+ - * & | ^``) with an exact ``v``, its result discarded or only shown
+        (``repr(s - v)`` as a statement): an event (the operator's method runs); how the result
+        was used is part of it (its repr may run code of the object).  A result used otherwise
+        (bound, observed, handed on) is another object: not followed."""
+        args, _, u.groups = self._args([p.right], [])
+        top = parents.get(id(p))
+        then = ""
+        if isinstance(top, ast.Call) and top.args == [p] and not top.keywords and isinstance(top.func, ast.Name) \
+                and top.func.id in ("repr", "str") and top.func.id not in self.w.scope:
+            then, top = top.func.id, parents.get(id(top))
+        if not isinstance(top, ast.Expr):
+            return f"has the result of `{_src(p)}` used (line {p.lineno}): objects an operator builds are not followed"
+        u.event = ObjEvent(kind="op", name=_BINOPS[type(p.op)], args=args,
+                           kwargs=((("then", V("str", then)),) if then else ()))
+        return None
+
+    def _item(self, stmt: ast.stmt, p: ast.Subscript, attr: str, parents: dict[int, ast.AST], u: _Use) -> str | None:
+        """``s[k]`` (``attr`` empty) or ``s.attr[k]``: read, set or deleted; the event (and the
+        observation of a read) into ``u``; returns why it is not followed, or None."""
+        k = self._slice(p.slice)
+        if isinstance(p.ctx, ast.Load):
+            u.event, u.obs = ObjEvent(kind="getitem", name=attr, args=k), p
+            return self._result_problem(p, parents)
+        if isinstance(p.ctx, ast.Store):
+            value = _assigned_value(stmt, p)
+            if value is None:
+                return f"has an item set in a form that is not followed (line {getattr(p, 'lineno', stmt.lineno)})"
+            args, _, u.groups = self._args([value], [])
+            u.event = ObjEvent(kind="setitem", name=attr, args=k + args)
+            return None
+        u.event = ObjEvent(kind="delitem", name=attr, args=k)
+        return None
 
     def _context_problem(self, stmt: ast.stmt, n: ast.AST, parents: dict[int, ast.AST], assertion: bool) -> str | None:
         """A use whose execution is conditional or deferred."""
@@ -502,9 +679,13 @@ class Tracker:
         return (self._exact(s),)
 
     def _exact(self, node: ast.expr) -> V:
+        from specguard.formalize.tests import function_value
         try:
             return eval_literal(node, self.w.scope)
         except NotLiteral as e:
+            fn = function_value(self.w, node)     # `key=neg`, `key=len`, a closed lambda: a named constant
+            if fn is not None:
+                return fn
             raise _NotExact(f"an argument that is not an exact value ({e.reason})") from None
 
     def _args(self, args: list[ast.expr], keywords: list[ast.keyword]) -> tuple[tuple, tuple, frozenset]:
@@ -569,12 +750,13 @@ class Tracker:
             self.derived.pop(k, None)
 
     def _construct(self, stmt: ast.stmt) -> None:
-        if self.w.mode == "module" or not class_like(self.w.ctx.target):
+        if self.w.mode == "module":
             return
         if self._built is not None:
             k, o = self._built
-            self.objs[k] = o
-            self.derived.pop(k, None)
+            if not (self.fn_mode and k.startswith("self.")):
+                self.objs[k] = o
+                self.derived.pop(k, None)
             return
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             t, v = stmt.targets[0], stmt.value
@@ -599,6 +781,20 @@ def _construction(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
         return None
     k = _receiver_key(t)
     return (k, v) if k is not None and isinstance(v, ast.Call) else None
+
+
+def _disjoint(nodes: list[ast.AST], uses: list[_Use], parents: dict[int, ast.AST]) -> bool:
+    """Uses of one object in one ``assert`` that run left to right, each once: none lies inside
+    another's expression (``s.m(s.n())`` runs ``n`` first), and every one sits under operands
+    Python always evaluates when the assertion passes (comparisons, ``and``, calls' arguments,
+    containers; never ``or``, ``if``-expressions, lambdas or comprehensions: _context_problem)."""
+    tops = []
+    for n, u in zip(nodes, uses):
+        if u.event is None:
+            return False
+        top = u.obs if u.obs is not None else parents.get(id(n), n)
+        tops.append({id(x) for x in ast.walk(top)})
+    return all(id(n) not in t for i, n in enumerate(nodes) for j, t in enumerate(tops) if i != j)
 
 
 class _NotExact(Exception):
@@ -877,6 +1073,10 @@ def class_entry(task: "Task") -> str | None:
                             and m.args and _receiver_key(m.args[0]) in built:
                         c = built[_receiver_key(m.args[0])]
                         counts[c] = counts.get(c, 0) + 1
+                    elif isinstance(m, ast.Compare) and len(m.ops) == 1 and type(m.ops[0]) in _OPS \
+                            and _receiver_key(m.left) in built:      # `omd == {...}`: its `__eq__`
+                        c = built[_receiver_key(m.left)]
+                        counts[c] = counts.get(c, 0) + 1
     if not counts:
         counts = {c: 1 for c in set(all_built) if c in set(_CLASS_LINE.findall(desc))}
     if not counts:
@@ -946,8 +1146,10 @@ def method_objects(task: "Task", calls: Iterable[Call]) -> dict[str, str]:
     """Observation targets whose results may be objects rather than plain data (their
     assertions keep only "returns"), with the reason."""
     text = task.description if isinstance(task.description, str) else ""
-    custom_eq = _custom_equality(text, {c.obj.cls for c in calls if c.obj is not None})
+    classes = {c.obj.cls for c in calls if c.obj is not None}
+    custom_eq = _custom_equality(text, classes)
     annotated = _annotations(text)
+    shown = _shown_plain(text, classes)
     out: dict[str, str] = {}
     for c in calls:
         if c.obj is None or c.target in out:
@@ -958,13 +1160,58 @@ def method_objects(task: "Task", calls: Iterable[Call]) -> dict[str, str]:
         if custom_eq:
             out[c.target] = "the description documents custom equality or identity (`__eq__`, `is`): no " \
                             "certificate rests on == with plain data"
-        elif e.kind in ("call", "attr") and _MAYBE_OBJECT_METHODS.match(e.name):
+        elif e.kind in ("call", "attr") and _MAYBE_OBJECT_METHODS.match(e.name) and e.name not in shown:
             out[c.target] = f"`{e.name}` may return an object or a view, not plain data"
-        elif e.kind == "getitem" and e.args[:1] == (V("str", "<slice>"),):
+        elif e.kind == "getitem" and e.args[:1] == (V("str", "<slice>"),) and "[:]" not in shown:
             out[c.target] = "a slice may be an object of the class itself, not plain data"
         elif e.kind in ("call", "attr") and e.name in annotated:
             out[c.target] = f"the description annotates `{e.name}` as returning `{annotated[e.name]}`, not plain data"
     return out
+
+
+def _shown_plain(text: str, classes: set[str]) -> set[str]:
+    """Methods (and ``"[:]"``, slices) whose result the description's doctest sessions show as a
+    plain literal on an object of the class (``>>> tc = ThresholdCounter()`` ... ``>>> tc.items()`` /
+    ``[(1, 1)]``), and never as something else: the description documents plain data there (a view
+    or an object shows its own repr), so the name-based guess above does not apply."""
+    import doctest
+    from specguard.formalize import description as fd
+    try:
+        examples = doctest.DocTestParser().get_examples(text[:200_000])
+    except ValueError:
+        return set()
+    built: set[str] = set()
+    plain: set[str] = set()
+    other: set[str] = set()
+    for ex in examples:
+        try:
+            node = ast.parse(ex.source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if len(node.body) != 1:
+            continue
+        st = node.body[0]
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            v = st.value
+            if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in classes:
+                built.add(st.targets[0].id)
+            else:
+                built.discard(st.targets[0].id)
+            continue
+        if not isinstance(st, ast.Expr):
+            continue
+        e = st.value
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and isinstance(e.func.value, ast.Name) \
+                and e.func.value.id in built:
+            what = e.func.attr
+        elif isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Slice) and isinstance(e.value, ast.Name) \
+                and e.value.id in built:
+            what = "[:]"
+        else:
+            continue
+        want = ex.want.strip()
+        (plain if want and fd._literal_text(want) is not None else other).add(what)
+    return plain - other
 
 
 def _custom_equality(text: str, classes: set[str]) -> bool:
@@ -986,7 +1233,13 @@ def _custom_equality(text: str, classes: set[str]) -> bool:
                             m.name in ("__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__"):
                         lines[m.lineno - 1] = ""
         text = "\n".join(lines)
+    text = _IDENTITY_FUNCTION.sub("", text)      # `key=identity`, "the identity function": not object identity
     return bool(re.search(r"__eq__|__hash__|__cmp__|__lt__|\bidentity\b|\bis\s+the\s+same\s+object", text))
+
+
+# "identity" that names a function, not object identity: `key=identity`, `identity(x)`, "the identity function"
+_IDENTITY_FUNCTION = re.compile(r"\bidentity\s+(?:function|map(?:ping)?|key)\b|[=(,]\s*identity\b(?!\s*(?:of|comparison|check))|"
+                                r"\bidentity\s*(?=[(),])", re.I)
 
 
 def _annotations(text: str) -> dict[str, str]:
@@ -1046,7 +1299,24 @@ def doctest_sessions(examples: list, ctx: Any, out: Any) -> set[int]:
                     env[stmt.targets[0].id] = eval_literal(stmt.value, env)
                 except NotLiteral:
                     env.pop(stmt.targets[0].id, None)
+            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                env.update(_doc_imports(stmt))
     return consumed
+
+
+def _doc_imports(stmt: ast.Import | ast.ImportFrom) -> dict[str, V]:
+    """``>>> from operator import neg``: names a session binds to functions that are named
+    constants (the test side's :func:`specguard.formalize.tests.function_value` keys), others
+    unbound (a later use is then not an exact value)."""
+    from specguard.formalize.tests import _STDLIB_FUNCTIONS
+    from specguard.python.values import FUNCTION
+    out: dict[str, V] = {}
+    for a in stmt.names:
+        name = (a.asname or a.name).split(".")[0]
+        q = f"{stmt.module}.{a.name}" if isinstance(stmt, ast.ImportFrom) and not stmt.level else ""
+        if q in _STDLIB_FUNCTIONS:
+            out[name] = V(FUNCTION, (f"builtin:{q}", name))
+    return out
 
 
 def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: dict, target: str) -> bool:
@@ -1093,6 +1363,8 @@ def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: d
             o.why = f"is used twice in one line (line {line})"
         return True
     event, obs, why = _doc_event(stmt, recv[0], env)
+    if k is None and event is not None and event.kind == "op":
+        return False      # `>>> C(1, 2) == v`: the construction's result compared, as on the test side
     if why is not None or event is None:
         if o.why is None:
             o.why = why or f"is used in a line that is not read (line {line})"
@@ -1110,10 +1382,10 @@ def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: d
     if event.kind == "builtin" and event.name == "repr" and obs is None:
         return True       # `>>> s` showing its repr: an event, the text is not read
     if obs is None:       # an event only (`>>> s.push(1)`); its output must be nothing or plain
-        if ex.want and (fd._literal_text("\n".join(ex.want)) is None and not fd._TRACEBACK.match(ex.want[0])):
+        if ex.want and event.kind != "op" and (fd._literal_text("\n".join(ex.want)) is None and not fd._TRACEBACK.match(ex.want[0])):
             o.why = f"showed an output that is not a plain value at line {line} (an object?)"
         return True
-    expect, why = _doc_expect(ex, obs, stmt, ctx)
+    expect, why = _doc_term(stmt, obs, ex, env) if isinstance(obs, ast.AST) else _doc_expect(ex, obs, stmt, ctx)
     if expect is None:
         out.note(ex.line, f"doctest example skipped: {why}")
         if why.startswith("output is not a plain value"):
@@ -1169,9 +1441,18 @@ def _doc_event(stmt: ast.stmt, r: ast.AST, env: dict) -> tuple[ObjEvent | None, 
             top = parents.get(id(p))
             return e, ("in" if isinstance(p.ops[0], ast.In) else "not_in") if top is stmt else None, \
                 None if top is stmt else "a membership test inside another expression"
-        elif isinstance(p, ast.Subscript) and p.value is r and isinstance(p.ctx, ast.Load) \
-                and not isinstance(p.slice, ast.Slice):
-            e, node = ObjEvent(kind="getitem", args=(exact(p.slice),)), p
+        elif isinstance(p, ast.Compare) and len(p.ops) == 1 and type(p.ops[0]) in _OPS and p.left is r:
+            e, node = ObjEvent(kind="op", name=_OPS[type(p.ops[0])], args=(exact(p.comparators[0]),)), p
+        elif isinstance(p, ast.BinOp) and p.left is r and type(p.op) in _BINOPS and g is stmt:
+            # `>>> s - {0, 1}`: the session shows repr() of the result (as the test side's `repr(s - v)`);
+            # the shown text is not read
+            return ObjEvent(kind="op", name=_BINOPS[type(p.op)], args=(exact(p.right),),
+                            kwargs=(("then", V("str", "repr")),)), None, None
+        elif isinstance(p, ast.Subscript) and p.value is r and isinstance(p.ctx, ast.Load):
+            sl = p.slice
+            key = (V("str", "<slice>"), *(V("none") if x is None else exact(x) for x in (sl.lower, sl.upper, sl.step))) \
+                if isinstance(sl, ast.Slice) else (exact(sl),)      # as the test side encodes it (Tracker._slice)
+            e, node = ObjEvent(kind="getitem", args=key), p
         elif isinstance(p, ast.Expr):
             # `>>> s`: the session shows repr(s) (an interaction; its text is not read)
             return ObjEvent(kind="builtin", name="repr"), None, None
@@ -1190,7 +1471,32 @@ def _doc_event(stmt: ast.stmt, r: ast.AST, env: dict) -> tuple[ObjEvent | None, 
     if isinstance(top, ast.Call) and isinstance(top.func, ast.Name) and top.func.id == "print" \
             and parents.get(id(top)) is stmt:
         return e, None, None
+    if isinstance(stmt, ast.Expr) and not (isinstance(top, ast.Compare) and top.left is node):
+        return e, node, None      # `>>> len(list(s.items()))`: an observation term of the result (_doc_term)
     return None, None, "the observation is inside another expression"
+
+
+def _doc_term(stmt: ast.Expr, node: ast.AST, ex: Any, env: dict):
+    """``>>> len(list(s.elements()))`` / ``11``: the line's value, whose repr is the output, is ``==``
+    to the output's literal, an observation of the one result at ``node`` (the term the test side
+    builds for ``assert len(list(s.elements())) == 11``, :mod:`specguard.python.terms`)."""
+    from specguard.formalize import description as fd
+    from specguard.models import Expect, ExpectKind
+    from specguard.python import terms
+    if not ex.want or fd._TRACEBACK.match(ex.want[0]):
+        return None, "no printed value of the observation"
+    value = fd._literal_text("\n".join(ex.want))
+    if value is None:
+        return None, "output is not a plain value (printed text or an object repr?)"
+    try:
+        cmp = ast.Compare(left=stmt.value, ops=[ast.Eq()], comparators=[terms.value_ast(value)])
+        built = terms.build(cmp, is_call=lambda n: n is node, literal=lambda n: eval_literal(n, env or None),
+                            builtin=lambda name: name not in env)
+    except terms.NotObservation as e:
+        return None, e.reason
+    if len(built.calls) != 1:
+        return None, "the observation reads the object twice"
+    return Expect(kind=ExpectKind.obs, expr=built.text), ""
 
 
 def _doc_expect(ex: Any, how: str, stmt: ast.stmt, ctx: Any):

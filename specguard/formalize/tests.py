@@ -999,6 +999,8 @@ class _Walker:
         module_object = self.mode == "module" and (held is None or held.origin in ("import", "other-import"))
         if self.scope.is_local(root) and not isinstance(value.func, ast.Name) and not module_object:
             return None
+        if self.objects.closure_effect(value):
+            return None             # a function of the test reaching only the test's own names
         return f"follows a call made for its effect, which may change what `{self.ctx.target}` sees " \
                f"(`{_src(value.func, 40)}` at line {value.lineno})"
 
@@ -1040,7 +1042,10 @@ class _Walker:
                 continue
             name = (a.asname or a.name).split(".")[0]
             why = self.ctx.import_problem(stmt, name) if name in self.ctx.target_names else None
-            self.scope.bind(name, _opaque(why or f"imported at line {stmt.lineno}", "other-import" if why else "import"))
+            b = _opaque(why or f"imported at line {stmt.lineno}", "other-import" if why else "import")
+            if not why and isinstance(stmt, ast.ImportFrom) and not stmt.level:
+                b = replace(b, fn=f"{stmt.module}.{a.name}")     # what it names (functions as values)
+            self.scope.bind(name, b)
 
     stmt_ImportFrom = stmt_Import
 
@@ -1091,7 +1096,27 @@ class _Walker:
         self.opaque(stmt, f"the `while` loop at line {stmt.lineno}", "its execution is conditional")
 
     def stmt_Try(self, stmt: ast.stmt) -> None:
+        idiom = _raises_idiom(stmt, lambda name: _builtin_unshadowed(self, name)) if isinstance(stmt, ast.Try) else None
+        if idiom is not None:
+            return self.raises_try(stmt, *idiom)
         self.opaque(stmt, f"the `try` at line {stmt.lineno}", "an exception handler may catch the failure")
+
+    def raises_try(self, stmt: ast.Try, exc: ast.expr, body: ast.stmt, fail: ast.stmt) -> None:
+        """``try: s.pop() / except KeyError: pass / else: assert False``: exactly ``with
+        pytest.raises(KeyError): s.pop()`` (the exception or a subclass passes, another one
+        propagates, none fails), read as that block; ``fail`` is the assertion it counts as."""
+        cm = ast.copy_location(ast.Call(func=ast.Name("pytest.raises", ast.Load()), args=[exc], keywords=[]), stmt)
+        w = ast.copy_location(ast.With(items=[ast.withitem(context_expr=cm)], body=[body]), stmt)
+        w.end_lineno = stmt.end_lineno
+        ast.fix_missing_locations(w)
+        self.objects.before(w, raises=True)
+        before = len(self.ctx.out.demands)
+        self.raises_with(w, cm, "pytest.raises")
+        self.ctx.handled.add(id(fail))
+        if len(self.ctx.out.demands) > before:
+            self.ctx.mark_read(fail)
+        self.after(w)
+        self.objects.after(w)
 
     stmt_TryStar = stmt_Try
 
@@ -1498,12 +1523,12 @@ class _Walker:
         self.demand(stmt, s.call, Expect(kind=ExpectKind.obs, expr=built.text, bound_result=bound))
 
     def compare_chain(self, stmt: ast.AST, expr: ast.Compare, negate: bool) -> None:
-        if len(expr.ops) == 1 and isinstance(expr.ops[0], (ast.In, ast.NotIn)) and self.objects.active():
-            o = self.objects.contains.get(id(expr.comparators[0]))      # `x in s`: an observation of s
+        if len(expr.ops) == 1 and self.objects.active():
+            o = self.objects.compared(expr)      # `x in s`, `s == v`: an observation of s
             if isinstance(o, str):
                 raise _Unsup(o)
             if o is not None:
-                holds = isinstance(expr.ops[0], ast.In) != negate
+                holds = (not isinstance(expr.ops[0], ast.NotIn)) != negate
                 return self.demand(stmt, o, Expect(kind=ExpectKind.truthy if holds else ExpectKind.falsy))
         if negate and len(expr.ops) > 1:
             raise _Unsup("`not` of a chained comparison (either part may fail)")
@@ -2129,6 +2154,18 @@ _BUILTIN_TYPES = {"str": str, "bytes": bytes, "list": list, "tuple": tuple, "dic
                   "frozenset": frozenset, "int": int, "float": float}
 
 
+def _stdlib_functions() -> frozenset[str]:
+    """Functions of ``operator`` and ``math`` (builtin functions: no state, the same object in
+    every import), by their qualified names."""
+    import math
+    import operator
+    return frozenset(f"{m.__name__}.{n}" for m in (operator, math) for n in dir(m)
+                     if not n.startswith("_") and type(getattr(m, n)) is type(len))
+
+
+_STDLIB_FUNCTIONS = _stdlib_functions()
+
+
 def _builtin_unshadowed(w: "_Walker", name: str) -> bool:
     """``name`` surely denotes the builtin: nothing in the file or the test binds it."""
     sym = w.ctx.symbols
@@ -2154,6 +2191,9 @@ def function_value(w: "_Walker", node: ast.expr) -> V | None:
             if w.scope.locals.get(node.id) is b or w.module_name_problem(node.id) is None:
                 return b.fn
             return None
+        if b is not None and b.origin == "import" and isinstance(b.fn, str) and b.fn in _STDLIB_FUNCTIONS \
+                and (w.scope.locals.get(node.id) is b or w.module_name_problem(node.id) is None):
+            return V(vals_FUNCTION, (f"builtin:{b.fn}", node.id))   # `from operator import neg`
         fn = b.fn if b is not None and b.origin == "def" else None
         if fn is None or w.module_name_problem(node.id) is not None or fn.decorator_list \
                 or not _closed_function(w, fn.args, fn.body):
@@ -2221,6 +2261,44 @@ def _what(node: ast.expr, e: NotLiteral) -> str:
     if isinstance(node, ast.Name) and e.reason.startswith(f"`{node.id}` "):
         return e.reason
     return f"`{_src(node, 40)}` is not a literal: {e.reason}"
+
+
+def _raises_idiom(stmt: ast.Try, builtin: Callable[[str], bool]) -> tuple[ast.expr, ast.stmt, ast.stmt] | None:
+    """(exception, the one statement tried, the failing statement) of ``try: X / except E: pass /
+    else: <fail>``, or of ``try: X; <fail> / except E: pass`` when ``E`` is a builtin exception that
+    does not catch ``AssertionError`` (``<fail>``: ``assert False``, ``self.fail(...)``,
+    ``pytest.fail(...)``, ``raise AssertionError...``); None otherwise.  ``builtin(name)``: the
+    name surely denotes the builtin there (``KeyError = Exception`` in the file would catch the
+    failure)."""
+    if stmt.finalbody or len(stmt.handlers) != 1:
+        return None
+    h = stmt.handlers[0]
+    if h.type is None or h.name is not None or not all(isinstance(b, ast.Pass) for b in h.body):
+        return None
+    if stmt.orelse:
+        if len(stmt.orelse) != 1 or len(stmt.body) != 1 or not _fails(stmt.orelse[0], builtin):
+            return None
+        return h.type, stmt.body[0], stmt.orelse[0]
+    if len(stmt.body) != 2 or not _fails(stmt.body[1], builtin):
+        return None
+    names = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+    for n in names:
+        cls = getattr(builtins, n.id, None) if isinstance(n, ast.Name) and builtin(n.id) else None
+        if not (isinstance(cls, type) and issubclass(cls, BaseException) and not issubclass(AssertionError, cls)):
+            return None
+    return h.type, stmt.body[0], stmt.body[1]
+
+
+def _fails(st: ast.stmt, builtin: Callable[[str], bool]) -> bool:
+    """A statement that surely fails the test (an `AssertionError`, or pytest's failure)."""
+    if isinstance(st, ast.Assert):
+        return isinstance(st.test, ast.Constant) and not st.test.value
+    if isinstance(st, ast.Raise) and st.exc is not None and st.cause is None:
+        e = st.exc.func if isinstance(st.exc, ast.Call) else st.exc
+        return isinstance(e, ast.Name) and e.id == "AssertionError" and builtin("AssertionError")
+    if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+        return _src(st.value.func) in ("self.fail", "pytest.fail")
+    return False
 
 
 def _is_main_guard(test: ast.expr) -> bool:

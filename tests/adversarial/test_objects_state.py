@@ -247,10 +247,14 @@ def test_object_valued_method_result(tmp_path):
 
 
 def test_object_compared_itself(tmp_path):
-    """#13.4: `s == [1]` compares the object with its class's own `__eq__`: unsupported."""
-    no_conflict(tmp_path, "from stack import Stack\n\n"
-                          "def test_a():\n    s = Stack([1])\n    assert s == [1]\n\n"
-                          "def test_b():\n    s = Stack([1])\n    assert s == (1,)\n", "itself is compared")
+    """#13.4: `s == [1]` runs the class's own `__eq__`: it is an observation of its own (the input
+    holds the value compared with), never plain-data equality of the object, so `s == [1]` and
+    `s == (1,)` both holding is no conflict (a list-like class may equal both)."""
+    code, r = check(tmp_path, "from stack import Stack\n\n"
+                              "def test_a():\n    s = Stack([1])\n    assert s == [1]\n\n"
+                              "def test_b():\n    s = Stack([1])\n    assert s == (1,)\n")
+    assert not certified(r) and code != 1, r["reason"]
+    assert r["coverage"]["assertions_read"] == 2, reasons(r)
 
 
 def test_doctest_session_object_shown_by_repr(tmp_path):
@@ -272,3 +276,95 @@ def test_class_patched_at_module_level(tmp_path):
                           "def test_a():\n    s = Stack()\n    s.push(1)\n    assert s.pop() == 1\n\n"
                           "def test_b():\n    s = Stack()\n    s.push(1)\n    assert s.pop() == 2\n",
                 "has its class handed to")
+
+
+# -- comparisons, try blocks, operators, returned functions (this session) ---------------------------
+
+def test_comparison_of_one_history_conflicts(tmp_path):
+    """#13.2 (control): `s == [1]` is an observation of its own: the same history expected to
+    give a truthy and a falsy comparison is a certified conflict."""
+    code, r = check(tmp_path, "from stack import Stack\n\n"
+                              "def test_a():\n    s = Stack([1])\n    assert s == [1]\n\n"
+                              "def test_b():\n    s = Stack([1])\n    assert not s == [1]\n")
+    assert code == 1 and certified(r), r["reason"]
+
+
+def test_try_whose_handler_catches_the_failure(tmp_path):
+    """#13.3: `try: s.pop(); assert False / except Exception: pass`: the handler catches the
+    AssertionError too, so it is no raises assertion (and `s`'s history is not followed)."""
+    no_conflict(tmp_path, "from stack import Stack\n\n"
+                          "def test_a():\n    s = Stack()\n    try:\n        s.pop()\n        assert False\n"
+                          "    except Exception:\n        pass\n    assert s.pop() == 1\n\n"
+                          "def test_b():\n    s = Stack()\n    s.pop()\n    assert s.pop() == 2\n",
+                "inside the `try`")
+
+
+def test_operator_result_shown_or_discarded_are_different_events(tmp_path):
+    """#13.3: `repr(s - 1)` may run code a discarded `s - 1` does not (the result's repr): two
+    inputs, no conflict; a result bound to a name is another object: not followed."""
+    no_conflict(tmp_path, "from stack import Stack\n\n"
+                          "def test_a():\n    s = Stack([1])\n    s - 1\n    assert s.pop() == 1\n\n"
+                          "def test_b():\n    s = Stack([1])\n    repr(s - 1)\n    assert s.pop() == 2\n\n"
+                          "def test_c():\n    s = Stack([1])\n    t = s - 1\n    assert s.pop() == 3\n",
+                "objects an operator builds are not followed")
+
+
+def test_documented_identity_is_honoured(tmp_path):
+    """#13.4: "compared by identity" documents identity: no certificate rests on plain-data `==`
+    (a key function named `identity` does not count: tests/test_objects_reading.py)."""
+    desc = STACK.replace('"""A last-in first-out stack of items."""',
+                         '"""A last-in first-out stack of items; its items are compared by identity."""')
+    code, r = check(tmp_path, "from stack import Stack\n\n"
+                              "def test_a():\n    s = Stack([1])\n    assert s.pop() == [1]\n\n"
+                              "def test_b():\n    s = Stack([1])\n    assert s.pop() == [2]\n", desc)
+    assert not certified(r) and code != 1, r["reason"]
+    assert any("identity" in a for a in r["assumptions"]) or "identity" in "\n".join(r["notes"]), r["notes"]
+
+
+def test_view_shown_by_repr_keeps_the_object_guard(tmp_path):
+    """#13.4: a doctest showing `s.items()` as `dict_items([...])` documents a view, not plain
+    data: the `items` guard stays (no certificate on `==` with a list)."""
+    desc = ('class Stack:\n    """A stack.\n\n    >>> s = Stack()\n    >>> s.items()\n    dict_items([])\n'
+            '    """\n\n    def items(self):\n        """The items."""\n')
+    code, r = check(tmp_path, "from stack import Stack\n\n"
+                              "def test_a():\n    s = Stack()\n    assert s.items() == []\n\n"
+                              "def test_b():\n    s = Stack()\n    assert s.items() == [1]\n", desc)
+    assert not certified(r) and code != 1, r["reason"]
+
+
+ADDER = '''def adder(n):
+    """Return a function adding n to its argument."""
+'''
+COUNTER = '''def make_counter(start):
+    """Return a counter function: each call increments the count and returns it."""
+'''
+
+
+def test_returned_function_of_one_history_conflicts(tmp_path):
+    """#13.2 (control): a function the function under test returned, called with the same
+    history in two tests and expected to give two results: a certified conflict."""
+    code, r = check(tmp_path, "from stack import adder\n\n"
+                              "def test_a():\n    g = adder(2)\n    assert g(3) == 5\n\n"
+                              "def test_b():\n    assert adder(2)(3) == 6\n", ADDER, "--entry-point", "adder")
+    assert code == 1 and certified(r), r["reason"]
+    assert any("function returned by the function under test" in a for a in r["assumptions"])
+
+
+def test_returned_function_with_documented_state(tmp_path):
+    """#13.3: the description documents state (a counter): the functions it returns may share it
+    (or its cache), so one history expected to give two results is set apart, never a conflict."""
+    code, r = check(tmp_path, "from stack import make_counter\n\n"
+                              "def test_a():\n    c = make_counter(0)\n    assert c() == 1\n\n"
+                              "def test_b():\n    assert make_counter(0)() == 2\n", COUNTER,
+                    "--entry-point", "make_counter")
+    assert not certified(r) and code != 1, r["reason"]
+
+
+def test_returned_function_used_otherwise(tmp_path):
+    """#13.3: a returned function whose attribute is set (or that is handed on) before it is
+    called: its later calls are not observations of a known history."""
+    code, r = check(tmp_path, "from stack import adder\n\n"
+                              "def test_a():\n    g = adder(2)\n    g.offset = 1\n    assert g(3) == 6\n\n"
+                              "def test_b():\n    assert adder(2)(3) == 5\n", ADDER, "--entry-point", "adder")
+    assert not certified(r) and code != 1, r["reason"]
+    assert "is used otherwise than called" in reasons(r), reasons(r)
