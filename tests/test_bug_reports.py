@@ -60,3 +60,23 @@ def test_a_suite_of_the_fixed_behaviour_agrees(name):
     r = check_task(_task(name, "fixed"), _opts(name)).result
     assert r.verdict is Verdict.no_conflict and r.evidence is Evidence.model_spec_agreement, r.reason
     assert r.model.agree == 3 and r.model.miss_cause is None
+
+
+REAL = DATA / "real-model-2samples.jsonl"
+
+
+@pytest.mark.lean
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_real_model_answers_replayed(name, monkeypatch):
+    """#15.6/#15.5: a real model's two independent answers per report (recorded through a local
+    endpoint, tests/data/bug_reports/real-model-2samples.jsonl), replayed without the network: both
+    specs of the fix refute the test pinning the bug (certified) and agree with the fixed suite."""
+    import litellm
+    monkeypatch.setattr(litellm, "completion", lambda *a, **k: pytest.fail("a replay reached the network"))
+    opts = lambda: Options(judge=False, classify=False, samples=2, min_agree=2,          # noqa: E731
+                           model=ModelSettings(model="recorded", replay=REAL))
+    r = check_task(_task(name, "buggy"), opts()).result
+    assert r.verdict is Verdict.conflict and r.evidence is Evidence.certified, r.reason
+    assert [s.conflict_test for s in r.model.specs] == [CASES[name]] * 2
+    r = check_task(_task(name, "fixed"), opts()).result
+    assert r.verdict is Verdict.no_conflict and r.evidence is Evidence.model_spec_agreement, r.reason
