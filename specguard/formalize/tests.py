@@ -141,7 +141,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from specguard.formalize import objects
-from specguard.python import terms as observe
+from specguard.python import named, terms as observe
 from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from specguard.errors import SpecGuardError
 from specguard.python.literals import (NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals,
@@ -812,9 +812,10 @@ class _Binding:
     result: Call | str | None = None
     origin: str = "assign"
     fn: Any = None      # origin "def" at module level: the FunctionDef (a helper that may be executed)
+    term: Any = None    # with ``result``: the named.Term the name holds over it (None: the result itself)
 
     def invalid(self, why: str) -> "_Binding":
-        return replace(self, value=None, why=why, result=None, fn=None,
+        return replace(self, value=None, why=why, result=None, fn=None, term=None,
                        origin="assign" if self.origin == "entry" else self.origin)
 
 
@@ -1121,6 +1122,7 @@ class _Walker:
         if self.block is None and self.ctx.has_event(stmt):
             self.block = self.exit_or_change(stmt)
         self.apply_hazards(stmt)
+        self.named_consumed(stmt)
 
     def exit_or_change(self, stmt: ast.AST) -> str | None:
         """Why what follows ``stmt`` is blocked: a possible early exit anywhere in it, or (in a
@@ -1226,6 +1228,9 @@ class _Walker:
             result = s.call if s.call is not None else (s.error or "not formalized")
             return _Binding(why=f"bound at line {line} to the result of `{self.ctx.target}`", result=result,
                             groups=_new_group() | s.groups, mutable=True, origin="result")
+        named_b = self.named_term(value, line)        # a term over one result (specguard/python/named.py)
+        if named_b is not None:
+            return named_b
         try:
             v = eval_literal(value, self.scope)
         except NotLiteral as e:
@@ -1256,6 +1261,9 @@ class _Walker:
     def unpack(self, target: ast.Tuple | ast.List, b: _Binding, line: int) -> list[_Binding]:
         n = len(target.elts)
         v = b.value
+        parts = self.named_unpack(target, b, line) if b.result is not None else None
+        if parts is not None:
+            return parts
         if any(isinstance(t, ast.Starred) for t in target.elts):
             why = f"bound at line {line} by a starred unpacking"
         elif b.result is not None:
@@ -1474,28 +1482,97 @@ class _Walker:
     def observe(self, stmt: ast.AST, node: ast.expr) -> None:
         if not self.involves(node):
             raise _Obs(self.no_target(node), False)
+        call, text, bound = self.observed(stmt, node)
+        self.demand(stmt, call, Expect(kind=ExpectKind.obs, expr=text, bound_result=bound))
+
+    def observed(self, stmt: ast.AST | None, node: ast.expr, check: bool = True) -> tuple[Call, str, bool]:
+        """``node`` as an expression over the result of one call: (the call, the text, whether it
+        reads a name bound earlier); a name holding a term (:mod:`specguard.python.named`) stands
+        for its term, and the guards its binding established are conjoined.  Raises _Obs."""
         try:
             built = observe.build(node, is_call=lambda n: self.is_target_call(n) or self.result_name(n) is not None,
                                   literal=lambda n: eval_literal(n, self.scope),
-                                  builtin=lambda name: name not in self.scope)
+                                  builtin=lambda name: name not in self.scope, term_of=self.term_node,
+                                  check=False)
         except observe.NotObservation as e:
             raise _Obs(e.reason, e.unsound) from None
-        subjects = [self.subject(n) for n in built.calls]
+        subjects = [self.subject(n, terms=True) for n in built.calls]
         for s in subjects:
             if s.error:
                 raise _Obs(s.error, False)
         if len({s.call.key() for s in subjects}) != 1:
             raise _Obs(f"the assertion uses different calls of `{self.ctx.target}` (an observation reads one)", False)
         s = subjects[0]
-        if len(built.calls) > 1 and s.groups:
+        fresh = [n for n in built.calls if isinstance(n, ast.Call)]
+        if len(fresh) > 1 and s.groups or fresh and len(fresh) < len(built.calls) and s.groups:
             raise _Obs(f"the same call of `{self.ctx.target}` is made twice with a mutable argument (the first "
                        f"call may change it)", False)
         for n in built.literals:
             if self.groups_of(n) & s.groups:
                 raise _Obs(f"`{_src(n, 40)}` may share a mutable object with the arguments of `{self.ctx.target}` "
                            f"(which may mutate them)", False)
-        bound = any(not isinstance(n, ast.Call) for n in built.calls)
-        self.demand(stmt, s.call, Expect(kind=ExpectKind.obs, expr=built.text, bound_result=bound))
+        held = {n.id: b for n in built.calls if isinstance(n, ast.Name) and (b := self.result_name(n)) is not None}
+        names = list(held.values())
+        raw = {name for name, b in held.items() if _raw(b)}
+        if stmt is not None and raw and max(named.consumed(stmt, raw).values(), default=0) > 1:
+            raise _Obs(f"the assertion iterates `{sorted(raw)[0]}` (bound to a result of `{self.ctx.target}`) more "
+                       f"than once (an iterator's second reading sees fewer items)", False)
+        guards = tuple(dict.fromkeys(g for b in names if b.term is not None for g in b.term.guards))
+        text = " and ".join([*guards, f"({built.text})"]) if guards else built.text
+        try:
+            if check:
+                observe.compiles(text)
+        except observe.NotObservation as e:
+            raise _Obs(e.reason, e.unsound) from None
+        bound = any(b.term is None or b.term.from_name for b in names)
+        return s.call, text, bound
+
+    # -- names bound to terms over a result (specguard/python/named.py) ----------------------
+    def term_node(self, node: ast.AST) -> ast.expr | None:
+        b = self.result_name(node)
+        return b.term.node() if b is not None and b.term is not None else None
+
+    def named_term(self, value: ast.expr, line: int) -> _Binding | None:
+        """``name = <Python operations on one result>``: the binding holding that term (None: the
+        value is not one; the caller binds it as before)."""
+        if isinstance(value, ast.Name):
+            b = self.result_name(value)       # `s = r`: the same object (an alias: same groups)
+            if b is None or not isinstance(b.result, Call):
+                return None
+            return replace(b, term=b.term or named.Term(observe.OBS_VAR, from_name=True))
+        if not self.involves(value):
+            return None
+        try:
+            call, text, bound = self.observed(value, value)
+        except _Obs:
+            return None
+        if named.may_be_iterator(text) is not None:
+            return None
+        return _Binding(why=f"bound at line {line} to `{_src(value, 40)}` of a result of `{self.ctx.target}`",
+                        result=call, term=named.Term(text, from_name=bound), groups=_new_group() | self.groups_of(value),
+                        mutable=True, origin="result")
+
+    def named_unpack(self, target: ast.Tuple | ast.List, b: _Binding, line: int) -> list[_Binding] | None:
+        """``a, b = <result or term>``: Python's unpacking, one term per target (named.unpack)."""
+        if not isinstance(b.result, Call):
+            return None
+        parts = named.unpack(b.term or named.Term(observe.OBS_VAR), target)
+        if parts is None:
+            return None
+        why = f"bound at line {line} by unpacking a result of `{self.ctx.target}`"
+        return [replace(b, why=why, term=t) for t in parts]
+
+    def named_consumed(self, stmt: ast.AST) -> None:
+        """A statement that may iterate a name holding a raw result (an iterator, perhaps) leaves
+        it (and its aliases) consumed: a later reading could see fewer items."""
+        raw = {n for n, b in self.scope.all_bindings() if b.result is not None and _raw(b)}
+        if not raw:
+            return
+        for name in named.consumed(stmt, raw):
+            groups = self.scope.binding(name).groups
+            self.invalidate(lambda b: b.result is not None and _raw(b) and bool(b.groups & groups),
+                            f"may have been consumed at line {getattr(stmt, 'lineno', '?')} (an iterator is "
+                            f"read once)")
 
     def compare_chain(self, stmt: ast.AST, expr: ast.Compare, negate: bool) -> None:
         if len(expr.ops) == 1 and isinstance(expr.ops[0], (ast.In, ast.NotIn)) and self.objects.active():
@@ -1516,6 +1593,9 @@ class _Walker:
 
     # -- comparisons ----------------------------------------------------------------
     def compare(self, stmt: ast.AST, left: ast.expr, op: ast.cmpop, right: ast.expr, negate: bool) -> None:
+        typed = None if negate else observe.type_test(left, op, right)     # `type(r) is T`: isinstance
+        if typed is not None and self.is_builtin_call(typed[0], "type") and self.involves(typed[0]):
+            return self.isinstance_(stmt, typed[0].args[0], typed[1], False)
         try:
             return self.compare_direct(stmt, left, op, right, negate)
         except _Unsup as u:
@@ -1838,7 +1918,7 @@ class _Walker:
             raise _Unsup(s.error)
         return s
 
-    def subject(self, node: ast.expr) -> _Subject:
+    def subject(self, node: ast.expr, terms: bool = False) -> _Subject:
         if self.objects.active():
             o = self.objects.observation(node)
             if o is not None:
@@ -1856,6 +1936,9 @@ class _Walker:
         if b is not None:
             if isinstance(b.result, str):
                 return _Subject(True, error=f"`{node.id}` ({b.why}): {b.result}", groups=b.groups)
+            if not terms and not _raw(b):         # a term over the result: read as an observation
+                return _Subject(True, error=f"the result of `{self.ctx.target}` is transformed before the "
+                                            f"comparison (`{node.id}` is `{_src(b.term.node(), 50)}`)")
             return _Subject(True, call=b.result, groups=b.groups)
         if self.involves(node):
             return _Subject(True, error=f"the result of `{self.ctx.target}` is transformed before the "
@@ -2198,6 +2281,11 @@ def _is_safe_qual(q: str) -> bool:
     """A call that does not mutate (or keep) its arguments: some builtins and test APIs
     (``self.assertRaises(E, f, x)`` calls ``f``, so it is not one)."""
     return q in _SAFE_CALLS or (q.startswith("self.assert") and "Raises" not in q)
+
+
+def _raw(b: _Binding) -> bool:
+    """The binding holds a result itself (not a term over it, :mod:`specguard.python.named`)."""
+    return b.term is None or b.term.expr == observe.OBS_VAR
 
 
 def need(cond: bool, reason: str) -> None:
