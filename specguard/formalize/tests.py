@@ -1527,6 +1527,14 @@ class _Walker:
         bound = any(b.term is None or b.term.from_name for b in names)
         return s.call, text, bound
 
+    def iterated_call(self, node: ast.expr) -> ast.Call | None:
+        """``list(f(x))`` / ``tuple(f(x))`` (the builtins, one argument): the call ``f(x)``."""
+        if any(self.is_builtin_call(node, b) for b in ("list", "tuple")) and len(node.args) == 1 \
+                and not node.keywords and self.is_target_call(node.args[0]) \
+                and not (self.objects.active() and self.objects.observes(node)):
+            return node.args[0]
+        return None
+
     # -- names bound to terms over a result (specguard/python/named.py) ----------------------
     def term_node(self, node: ast.AST) -> ast.expr | None:
         b = self.result_name(node)
@@ -1822,6 +1830,11 @@ class _Walker:
             need(len(cm.args) <= (2 if api.endswith("Regex") else 1),
                  f"`with {api}(...)` with extra arguments")
             call = self.raising_body(stmt, api)
+            iterated = self.iterated_call(call)     # `list(f(x))`: f raises, or iterating its result does
+            if iterated is not None:
+                s = self.target_subject(iterated)
+                need(s.call is not None, f"the body of `{api}` does not call `{self.ctx.target}` directly")
+                return self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc, iterated=True))
             s = self.target_subject(call)
             need(not s.length and s.call is not None and self.is_target_call(call),
                  f"the body of `{api}` does not call `{self.ctx.target}` directly")
@@ -1855,6 +1868,11 @@ class _Walker:
             target = func.body
         else:
             target = ast.Call(func=func, args=list(call.args[at + 1:]), keywords=list(call.keywords))
+        iterated = self.iterated_call(target)
+        if iterated is not None:
+            s = self.target_subject(iterated)
+            assert s.call is not None
+            return self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc, iterated=True))
         if not self.is_target_call(target):
             raise _Unsup(f"the callable passed to `{_src(call.func)}` is not `{self.ctx.target or '?'}`"
                          + ("" if self.ctx.target else f" ({self.ctx.target_why})"))
