@@ -1513,10 +1513,12 @@ class _Walker:
                            f"(which may mutate them)", False)
         held = {n.id: b for n in built.calls if isinstance(n, ast.Name) and (b := self.result_name(n)) is not None}
         names = list(held.values())
-        raw = {name for name, b in held.items() if _raw(b)}
-        if stmt is not None and raw and max(named.consumed(stmt, raw).values(), default=0) > 1:
-            raise _Obs(f"the assertion iterates `{sorted(raw)[0]}` (bound to a result of `{self.ctx.target}`) more "
-                       f"than once (an iterator's second reading sees fewer items)", False)
+        uses = named.consumed(stmt, set(held)) if stmt is not None and held else {}
+        uses = {n: u for n, u in uses.items() if not (all(u) and held[n].term is not None
+                                                      and named.fresh(held[n].term.expr))}
+        if sum(len(u) for u in uses.values()) > 1:
+            raise _Obs(f"the assertion iterates `{sorted(uses)[0]}` (bound to a result of `{self.ctx.target}`) "
+                       f"more than once (an iterator's second reading sees fewer items)", False)
         guards = tuple(dict.fromkeys(g for b in names if b.term is not None for g in b.term.guards))
         text = " and ".join([*guards, f"({built.text})"]) if guards else built.text
         try:
@@ -1571,14 +1573,20 @@ class _Walker:
         return [replace(b, why=why, term=t) for t in parts]
 
     def named_consumed(self, stmt: ast.AST) -> None:
-        """A statement that may iterate a name holding a raw result (an iterator, perhaps) leaves
-        it (and its aliases) consumed: a later reading could see fewer items."""
-        raw = {n for n, b in self.scope.all_bindings() if b.result is not None and _raw(b)}
-        if not raw:
+        """A statement that may iterate a value reached from a name holding a result (an iterator,
+        perhaps, or one holding iterators) leaves it consumed: the name and every name that may
+        share it (aliases, items of the same result; not new containers built from it) are
+        dropped, a later reading could see fewer items."""
+        held = {n: b for n, b in self.scope.all_bindings() if b.result is not None}
+        if not held:
             return
-        for name in named.consumed(stmt, raw):
-            groups = self.scope.binding(name).groups
-            self.invalidate(lambda b: b.result is not None and _raw(b) and bool(b.groups & groups),
+        for name, uses in named.consumed(stmt, set(held)).items():
+            b = held[name]
+            if all(uses) and b.term is not None and named.fresh(b.term.expr):
+                continue            # `list(actual)` of `actual = list(f(x))`: a list, not consumed
+            groups = b.groups
+            self.invalidate(lambda ob: ob is b or (ob.result is not None and bool(ob.groups & groups)
+                                                   and not (ob.term is not None and named.fresh(ob.term.expr))),
                             f"may have been consumed at line {getattr(stmt, 'lineno', '?')} (an iterator is "
                             f"read once)")
 

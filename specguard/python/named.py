@@ -126,12 +126,13 @@ def substitute(text: str, replace: dict[str, str]) -> str:
     return ast.unparse(ast.fix_missing_locations(Sub().visit(tree)))
 
 
-def consumed(stmt: ast.AST, names: set[str]) -> dict[str, int]:
-    """How often ``stmt`` may iterate each of ``names`` (a name holding the raw result of the
-    function under test, possibly an iterator): every use except ``==``/``is``/ordering
-    comparisons, ``len``/``type``/``isinstance``/``bool``..., indexing, attribute reads, truth
-    tests and the plain unittest comparisons."""
-    counts: dict[str, int] = {}
+def consumed(stmt: ast.AST, names: set[str]) -> dict[str, list[bool]]:
+    """Where ``stmt`` may iterate a value reached from one of ``names`` (a name holding a result
+    of the function under test, or a term over one, possibly an iterator or holding iterators):
+    per name, one entry per such use, True when the name itself is iterated, False when an item
+    or attribute of it is (``list(r[1])``).  Every use counts except ``==``/``is``/ordering
+    comparisons, ``len``/``type``/``isinstance``/``bool``..., indexing and attribute reads
+    themselves, truth tests, the plain unittest comparisons and an alias ``s = r``."""
     safe: set[int] = set()
     for n in ast.walk(stmt):
         if isinstance(n, ast.Compare):
@@ -146,8 +147,6 @@ def consumed(stmt: ast.AST, names: set[str]) -> dict[str, int]:
             elif isinstance(f, ast.Attribute) and f.attr in _PLAIN_ASSERTS:
                 safe.update(id(a) for a in n.args)
                 safe.update(id(k.value) for k in n.keywords)
-        elif isinstance(n, (ast.Subscript, ast.Attribute)):
-            safe.add(id(n.value))
         elif isinstance(n, (ast.Assert, ast.If, ast.While, ast.IfExp)):
             safe.add(id(n.test))
         elif isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
@@ -158,10 +157,30 @@ def consumed(stmt: ast.AST, names: set[str]) -> dict[str, int]:
             targets = n.targets if isinstance(n, ast.Assign) else [n.target]
             if n.value is not None and all(isinstance(t, ast.Name) for t in targets):
                 safe.add(id(n.value))          # `s = r` aliases, it does not iterate
+    parent: dict[int, ast.AST] = {}
     for n in ast.walk(stmt):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names and id(n) not in safe:
-            counts[n.id] = counts.get(n.id, 0) + 1
-    return counts
+        for c in ast.iter_child_nodes(n):
+            parent[id(c)] = n
+    out: dict[str, list[bool]] = {}
+    for n in ast.walk(stmt):
+        if not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names):
+            continue
+        top: ast.AST = n          # the outermost `r[..]` / `r.x` chain: what the position sees
+        while isinstance(parent.get(id(top)), (ast.Subscript, ast.Attribute)) and parent[id(top)].value is top:
+            top = parent[id(top)]
+        if id(top) not in safe:
+            out.setdefault(n.id, []).append(top is n)
+    return out
+
+
+def fresh(text: str) -> bool:
+    """The term's value is a new container or a scalar built from the result (``list(...)``,
+    ``sorted(...)``, ``len(...)``, a comparison): iterating it does not consume the result, nor
+    does consuming the result change it."""
+    node = ast.parse(text, mode="eval").body
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id in CONSUMERS | {"len", "bool", "abs", "int"}
+    return isinstance(node, (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Constant))
 
 
 def is_var(node: ast.AST) -> bool:

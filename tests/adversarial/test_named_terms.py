@@ -62,8 +62,10 @@ def test_rebound_or_mutated_names_are_not_the_term(tmp_path, core):
 def test_consumed_iterator_read_twice(tmp_path, core):
     """#12.2, #12.7: `it = f(x)` may hold an iterator: `a = list(it)` consumes it, so `b =
     list(it)` is `[]` (not `list(f(x))`), nor is a second `list(it)` in the assertions, nor a
-    name bound to `enumerate(f(x))` or a generator expression over it read twice.  With a doctest
-    `list(f(1))` -> `[1, 2]`, these passing tests are no conflict."""
+    name bound to `enumerate(f(x))` or a generator expression over it read twice; two items of
+    one result may be one iterator (`a, b = f(x)`: consuming `a` may consume `b`), and an item of
+    a list built from a result may be an iterator.  With a doctest `list(f(1))` -> `[1, 2]` and
+    the fresh readings of `f(2)`, these passing tests are no conflict."""
     desc = "Items.\n\n>>> list(f(1))\n[1, 2]\n"
     tests = ("from m import f\n\n"
              "def test_names():\n    it = f(1)\n    a = list(it)\n    b = list(it)\n"
@@ -75,7 +77,12 @@ def test_consumed_iterator_read_twice(tmp_path, core):
              "    assert list(it) == []\n\n"
              "def test_enumerate():\n    e = enumerate(f(1))\n    assert list(e) == [(0, 1), (1, 2)]\n"
              "    assert list(e) == []\n\n"
-             "def test_genexp():\n    g = (x for x in f(1))\n    assert list(g) == [1, 2]\n    assert list(g) == []\n")
+             "def test_genexp():\n    g = (x for x in f(1))\n    assert list(g) == [1, 2]\n    assert list(g) == []\n\n"
+             "def test_items_share_one_iterator():\n    a, b = f(2)\n    assert list(a) == [1, 2]\n"
+             "    assert list(b) == []\n\n"
+             "def test_items_fresh():\n    a, b = f(2)\n    assert list(b) == [1, 2]\n\n"
+             "def test_item_of_a_list_read_twice():\n    chunks = list(f(3))\n    assert list(chunks[0]) == [1]\n"
+             "    assert list(chunks[0]) == []\n")
     rc, r = check(tmp_path, desc, tests)
     assert r["verdict"] != "conflict", r["reason"]
     assert not any(s == "contradicted" for s in statuses(r).values())
