@@ -1577,7 +1577,9 @@ class _Walker:
         perhaps, or one holding iterators) leaves it consumed: the name and every name that may
         share it (aliases, items of the same result; not new containers built from it) are
         dropped, a later reading could see fewer items."""
-        held = {n: b for n, b in self.scope.all_bindings() if b.result is not None}
+        if not self.tracking():
+            return
+        held = {n: b for n in self.scope.tracked if (b := self.scope.locals[n]).result is not None}
         if not held:
             return
         for name, uses in named.consumed(stmt, set(held)).items():
