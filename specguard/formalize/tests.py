@@ -1555,7 +1555,14 @@ class _Walker:
         try:
             call, text, bound = self.observed(value, value)
         except _Obs:
-            return None
+            # a term over a call that is not formalized: the name holds that reason (not "a call")
+            errors = (self.call_subject(n).error for n in ast.walk(value) if isinstance(n, ast.Call)
+                      and self.is_target_call(n) and not (self.objects.active() and self.objects.observes(n)))
+            error = next((e for e in errors if e), None)
+            if error is None:
+                return None
+            return _Binding(why=f"bound at line {line} to `{_src(value, 40)}`", result=error,
+                            groups=_new_group() | self.groups_of(value), mutable=True, origin="result")
         if named.may_be_iterator(text) is not None:
             return None
         return _Binding(why=f"bound at line {line} to `{_src(value, 40)}` of a result of `{self.ctx.target}`",
