@@ -2640,6 +2640,10 @@ def _module_bindings(ctx: _Ctx, selected: bool, block: str | None = None) -> Non
     for name, line in escapes.items():
         scope.locals[name] = scope.locals[name].invalid(
             f"a module-level mutable value, also used at line {line} where it may be mutated or shared between tests")
+    for name, b in list(scope.locals.items()):      # one object for every test, which any test may change
+        if b.result is not None:
+            scope.locals[name] = b.invalid("is a module-level result, shared between the tests (one of them may "
+                                           "change it before another reads it)")
     for n in ctx.file.nodes[ast.Global]:
         for name in getattr(n, "names", ()):
             if name in scope.locals:
