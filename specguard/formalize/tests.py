@@ -1482,13 +1482,18 @@ class _Walker:
     def observe(self, stmt: ast.AST, node: ast.expr) -> None:
         if not self.involves(node):
             raise _Obs(self.no_target(node), False)
-        call, text, bound = self.observed(stmt, node)
+        call, text, guards, bound = self.observed(stmt, node)
+        text = " and ".join([*guards, f"({text})"]) if guards else text
+        try:
+            observe.compiles(text)
+        except observe.NotObservation as e:
+            raise _Obs(e.reason, e.unsound) from None
         self.demand(stmt, call, Expect(kind=ExpectKind.obs, expr=text, bound_result=bound))
 
-    def observed(self, stmt: ast.AST | None, node: ast.expr, check: bool = True) -> tuple[Call, str, bool]:
-        """``node`` as an expression over the result of one call: (the call, the text, whether it
-        reads a name bound earlier); a name holding a term (:mod:`specguard.python.named`) stands
-        for its term, and the guards its binding established are conjoined.  Raises _Obs."""
+    def observed(self, stmt: ast.AST | None, node: ast.expr) -> tuple[Call, str, tuple[str, ...], bool]:
+        """``node`` as an expression over the result of one call: (the call, the text, the guards
+        the bindings of the names it reads established, whether it reads a name bound earlier);
+        a name holding a term (:mod:`specguard.python.named`) stands for its term.  Raises _Obs."""
         try:
             built = observe.build(node, is_call=lambda n: self.is_target_call(n) or self.result_name(n) is not None,
                                   literal=lambda n: eval_literal(n, self.scope),
@@ -1520,14 +1525,8 @@ class _Walker:
             raise _Obs(f"the assertion iterates `{sorted(uses)[0]}` (bound to a result of `{self.ctx.target}`) "
                        f"more than once (an iterator's second reading sees fewer items)", False)
         guards = tuple(dict.fromkeys(g for b in names if b.term is not None for g in b.term.guards))
-        text = " and ".join([*guards, f"({built.text})"]) if guards else built.text
-        try:
-            if check:
-                observe.compiles(text)
-        except observe.NotObservation as e:
-            raise _Obs(e.reason, e.unsound) from None
         bound = any(b.term is None or b.term.from_name for b in names)
-        return s.call, text, bound
+        return s.call, built.text, guards, bound
 
     def iterated_call(self, node: ast.expr) -> ast.Call | None:
         """``list(f(x))`` / ``tuple(f(x))`` (the builtins, one argument): the call ``f(x)``."""
@@ -1553,8 +1552,9 @@ class _Walker:
         if not self.involves(value):
             return None
         try:
-            call, text, bound = self.observed(value, value)
-        except _Obs:
+            call, text, guards, bound = self.observed(value, value)
+            observe.compiles(text)
+        except (_Obs, observe.NotObservation):
             # a term over a call that is not formalized: the name holds that reason (not "a call")
             errors = (self.call_subject(n).error for n in ast.walk(value) if isinstance(n, ast.Call)
                       and self.is_target_call(n) and not (self.objects.active() and self.objects.observes(n)))
@@ -1566,7 +1566,7 @@ class _Walker:
         if named.may_be_iterator(text) is not None:
             return None
         return _Binding(why=f"bound at line {line} to `{_src(value, 40)}` of a result of `{self.ctx.target}`",
-                        result=call, term=named.Term(text, from_name=bound), groups=_new_group() | self.groups_of(value),
+                        result=call, term=named.Term(text, guards, from_name=bound), groups=_new_group() | self.groups_of(value),
                         mutable=True, origin="result")
 
     def named_unpack(self, target: ast.Tuple | ast.List, b: _Binding, line: int) -> list[_Binding] | None:
@@ -1848,14 +1848,10 @@ class _Walker:
                  f"`with {api}(...)` with extra arguments")
             call = self.raising_body(stmt, api)
             iterated = self.iterated_call(call)     # `list(f(x))`: f raises, or iterating its result does
-            if iterated is not None:
-                s = self.target_subject(iterated)
-                need(s.call is not None, f"the body of `{api}` does not call `{self.ctx.target}` directly")
-                return self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc, iterated=True))
-            s = self.target_subject(call)
-            need(not s.length and s.call is not None and self.is_target_call(call),
+            s = self.target_subject(iterated if iterated is not None else call)
+            need(not s.length and s.call is not None and self.is_target_call(iterated or call),
                  f"the body of `{api}` does not call `{self.ctx.target}` directly")
-            self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc))
+            self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc, iterated=iterated is not None))
         except _Unsup as u:
             self.unsupported(stmt, u.reason)
         self.ctx.unsupported_inside(stmt.body, f"assertion inside the `{api}` block at line {stmt.lineno}")
