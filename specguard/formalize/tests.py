@@ -39,6 +39,12 @@ form                                               demand
 any other assertion over ONE call (the same call    ``obs``: the expression, call replaced by
 may repeat): ``sorted(call) == v``, ``call[0] ==    ``result``, other operands by their literal
 v``, ``x in call``, ``len(call) > 2``, ...          values (:mod:`specguard.python.terms`)
+``r = list(call)`` / ``a, b = call`` then ``r``...  the term the name holds (:mod:`specguard.python.named`):
+                                                   ``list(result) == v``; an unpacking is its items
+                                                   plus Python's length check
+``type(call) is T`` (``== T``, ``in (T1, T2)``)    ``isinstance`` (implied; ``is not``/``!=`` not)
+``with pytest.raises(E): list(call)``              ``raises`` with ``iterated`` (the call, or the
+                                                   iteration of its result, raises)
 =================================================  ================================================
 
 Observations are compiled by :func:`specguard.formalize.speclang.compile_observation` (the spec language's
