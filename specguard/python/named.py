@@ -31,10 +31,7 @@ Soundness rules (the walker in :mod:`specguard.formalize.tests` applies them):
 from __future__ import annotations
 
 import ast
-import copy
 from dataclasses import dataclass
-
-from specguard.formalize.speclang import OBS_VAR
 
 # builtins that read only the items of their first argument (iterating it once, to the end)
 CONSUMERS = frozenset({"list", "tuple", "sorted", "set", "frozenset", "sum", "min", "max", "any", "all", "dict"})
@@ -114,18 +111,6 @@ def unpack(term: Term, target: ast.Tuple | ast.List) -> list[Term] | None:
     return out
 
 
-def substitute(text: str, replace: dict[str, str]) -> str:
-    """``text`` with each name in ``replace`` replaced by its (parenthesized) expression."""
-    tree = ast.parse(text, mode="eval")
-
-    class Sub(ast.NodeTransformer):
-        def visit_Name(self, node: ast.Name) -> ast.AST:
-            if node.id in replace:
-                return copy.deepcopy(ast.parse(replace[node.id], mode="eval").body)
-            return node
-    return ast.unparse(ast.fix_missing_locations(Sub().visit(tree)))
-
-
 def consumed(stmt: ast.AST, names: set[str]) -> dict[str, list[bool]]:
     """Where ``stmt`` may iterate a value reached from one of ``names`` (a name holding a result
     of the function under test, or a term over one, possibly an iterator or holding iterators):
@@ -182,6 +167,3 @@ def fresh(text: str) -> bool:
         return node.func.id in CONSUMERS | {"len", "bool", "abs", "int"}
     return isinstance(node, (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Constant))
 
-
-def is_var(node: ast.AST) -> bool:
-    return isinstance(node, ast.Name) and node.id == OBS_VAR
