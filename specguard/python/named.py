@@ -46,6 +46,9 @@ _PLAIN_ASSERTS = frozenset({"assertEqual", "assertEquals", "assertNotEqual", "as
                             "assertLess", "assertLessEqual", "assert_", "failUnless", "failIf",
                             "failUnlessEqual", "failIfEqual"})
 MAX_UNPACK = 64
+# builtins whose value is a new container (or a number, a bool) made from the result's items
+_FRESH = frozenset({"list", "tuple", "sorted", "set", "frozenset", "dict", "sum", "any", "all", "len", "bool", "abs",
+                    "int"})
 
 
 @dataclass(frozen=True)
@@ -164,6 +167,6 @@ def fresh(text: str) -> bool:
     does consuming the result change it."""
     node = ast.parse(text, mode="eval").body
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return node.func.id in CONSUMERS | {"len", "bool", "abs", "int"}
+        return node.func.id in _FRESH         # not min/max: they return an item of the result itself
     return isinstance(node, (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Constant))
 

@@ -146,3 +146,17 @@ def test_type_of_a_result_is_at_most_isinstance(tmp_path, core):
     u = unsupported(r)
     assert "assert type(f(1)) is not int" in u and "assert type(f(2)) != bool" in u, u
     assert "assert type(f(1)) is float" not in u, u
+
+
+def test_an_item_chosen_by_min_is_not_a_new_container():
+    """#12.2, #12.7: `m = min(f(x))` is an item of the result itself (it may be an iterator):
+    iterating it consumes it, so a second `list(m)` is not read as `list(min(f(x)))`; `s =
+    sorted(f(x))` is a new list, read any number of times."""
+    from specguard.formalize.tests import formalize_tests
+    from specguard.models import TestSource
+    text = ("from m import f\n\ndef test_a():\n    m = min(f(1))\n    assert list(m) == [1]\n"
+            "    assert list(m) == []\n    s = sorted(f(2))\n    assert list(s) == [1]\n    assert list(s) == [1]\n")
+    tf = formalize_tests([TestSource(kind="python", path="test_t.py", text=text)], "f")
+    read = [d.loc.line for d in tf.demands]
+    assert read == [5, 8, 9], read
+    assert [u.loc.line for u in tf.unsupported] == [6]
