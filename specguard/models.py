@@ -180,6 +180,9 @@ class Expect(Frozen):
     bound_result: bool = Field(default=False, description="obs: the result is read through a name bound earlier "
                                                           "(`r = f(x)`), not a fresh call (an iterator it holds may "
                                                           "have been consumed)")
+    iterated: bool = Field(default=False, description="raises: the call or the iteration of its result raises "
+                                                      "(`with raises(E): list(f(x))`); about f itself that says "
+                                                      "only: it raises or returns a value list() cannot iterate")
 
     def source(self) -> str:
         k = self.kind
@@ -207,6 +210,8 @@ class Expect(Frozen):
         if k is ExpectKind.isinstance:
             return f"isinstance of {'/'.join(self.types)}"
         if k is ExpectKind.raises:
+            if self.iterated and not self.through_list:
+                return f"raises {'/'.join(self.exc)} or returns a value list() cannot iterate"
             return f"raises {'/'.join(self.exc)}"
         if k is ExpectKind.approx:
             if self.isclose:

@@ -39,6 +39,12 @@ form                                               demand
 any other assertion over ONE call (the same call    ``obs``: the expression, call replaced by
 may repeat): ``sorted(call) == v``, ``call[0] ==    ``result``, other operands by their literal
 v``, ``x in call``, ``len(call) > 2``, ...          values (:mod:`specguard.python.terms`)
+``r = list(call)`` / ``a, b = call`` then ``r``...  the term the name holds (:mod:`specguard.python.named`):
+                                                   ``list(result) == v``; an unpacking is its items
+                                                   plus Python's length check
+``type(call) is T`` (``== T``, ``in (T1, T2)``)    ``isinstance`` (implied; ``is not``/``!=`` not)
+``with pytest.raises(E): list(call)``              ``raises`` with ``iterated`` (the call, or the
+                                                   iteration of its result, raises)
 =================================================  ================================================
 
 Observations are compiled by :func:`specguard.formalize.speclang.compile_observation` (the spec language's
@@ -141,7 +147,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from specguard.formalize import objects
-from specguard.python import terms as observe
+from specguard.python import named, terms as observe
 from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from specguard.errors import SpecGuardError
 from specguard.python.literals import (NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals,
@@ -812,9 +818,10 @@ class _Binding:
     result: Call | str | None = None
     origin: str = "assign"
     fn: Any = None      # origin "def" at module level: the FunctionDef (a helper that may be executed)
+    term: Any = None    # with ``result``: the named.Term the name holds over it (None: the result itself)
 
     def invalid(self, why: str) -> "_Binding":
-        return replace(self, value=None, why=why, result=None, fn=None,
+        return replace(self, value=None, why=why, result=None, fn=None, term=None,
                        origin="assign" if self.origin == "entry" else self.origin)
 
 
@@ -1146,6 +1153,7 @@ class _Walker:
         if self.block is None and self.ctx.has_event(stmt):
             self.block = self.exit_or_change(stmt)
         self.apply_hazards(stmt)
+        self.named_consumed(stmt)
 
     def exit_or_change(self, stmt: ast.AST) -> str | None:
         """Why what follows ``stmt`` is blocked: a possible early exit anywhere in it, or (in a
@@ -1251,6 +1259,9 @@ class _Walker:
             result = s.call if s.call is not None else (s.error or "not formalized")
             return _Binding(why=f"bound at line {line} to the result of `{self.ctx.target}`", result=result,
                             groups=_new_group() | s.groups, mutable=True, origin="result")
+        named_b = self.named_term(value, line)        # a term over one result (specguard/python/named.py)
+        if named_b is not None:
+            return named_b
         try:
             v = eval_literal(value, self.scope)
         except NotLiteral as e:
@@ -1281,6 +1292,9 @@ class _Walker:
     def unpack(self, target: ast.Tuple | ast.List, b: _Binding, line: int) -> list[_Binding]:
         n = len(target.elts)
         v = b.value
+        parts = self.named_unpack(target, b, line) if b.result is not None else None
+        if parts is not None:
+            return parts
         if any(isinstance(t, ast.Starred) for t in target.elts):
             why = f"bound at line {line} by a starred unpacking"
         elif b.result is not None:
@@ -1499,28 +1513,122 @@ class _Walker:
     def observe(self, stmt: ast.AST, node: ast.expr) -> None:
         if not self.involves(node):
             raise _Obs(self.no_target(node), False)
+        call, text, guards, bound = self.observed(stmt, node)
+        text = " and ".join([*guards, f"({text})"]) if guards else text
+        try:
+            observe.compiles(text)
+        except observe.NotObservation as e:
+            raise _Obs(e.reason, e.unsound) from None
+        self.demand(stmt, call, Expect(kind=ExpectKind.obs, expr=text, bound_result=bound))
+
+    def observed(self, stmt: ast.AST | None, node: ast.expr) -> tuple[Call, str, tuple[str, ...], bool]:
+        """``node`` as an expression over the result of one call: (the call, the text, the guards
+        the bindings of the names it reads established, whether it reads a name bound earlier);
+        a name holding a term (:mod:`specguard.python.named`) stands for its term.  Raises _Obs."""
         try:
             built = observe.build(node, is_call=lambda n: self.is_target_call(n) or self.result_name(n) is not None,
                                   literal=lambda n: eval_literal(n, self.scope),
-                                  builtin=lambda name: name not in self.scope)
+                                  builtin=lambda name: name not in self.scope, term_of=self.term_node,
+                                  check=False)
         except observe.NotObservation as e:
             raise _Obs(e.reason, e.unsound) from None
-        subjects = [self.subject(n) for n in built.calls]
+        subjects = [self.subject(n, terms=True) for n in built.calls]
         for s in subjects:
             if s.error:
                 raise _Obs(s.error, False)
         if len({s.call.key() for s in subjects}) != 1:
             raise _Obs(f"the assertion uses different calls of `{self.ctx.target}` (an observation reads one)", False)
         s = subjects[0]
-        if len(built.calls) > 1 and s.groups:
+        fresh = [n for n in built.calls if isinstance(n, ast.Call)]
+        if len(fresh) > 1 and s.groups or fresh and len(fresh) < len(built.calls) and s.groups:
             raise _Obs(f"the same call of `{self.ctx.target}` is made twice with a mutable argument (the first "
                        f"call may change it)", False)
         for n in built.literals:
             if self.groups_of(n) & s.groups:
                 raise _Obs(f"`{_src(n, 40)}` may share a mutable object with the arguments of `{self.ctx.target}` "
                            f"(which may mutate them)", False)
-        bound = any(not isinstance(n, ast.Call) for n in built.calls)
-        self.demand(stmt, s.call, Expect(kind=ExpectKind.obs, expr=built.text, bound_result=bound))
+        held = {n.id: b for n in built.calls if isinstance(n, ast.Name) and (b := self.result_name(n)) is not None}
+        names = list(held.values())
+        uses = named.consumed(stmt, set(held)) if stmt is not None and held else {}
+        uses = {n: u for n, u in uses.items() if not (all(u) and held[n].term is not None
+                                                      and named.fresh(held[n].term.expr))}
+        if sum(len(u) for u in uses.values()) > 1:
+            raise _Obs(f"the assertion iterates `{sorted(uses)[0]}` (bound to a result of `{self.ctx.target}`) "
+                       f"more than once (an iterator's second reading sees fewer items)", False)
+        guards = tuple(dict.fromkeys(g for b in names if b.term is not None for g in b.term.guards))
+        bound = any(b.term is None or b.term.from_name for b in names)
+        return s.call, built.text, guards, bound
+
+    def iterated_call(self, node: ast.expr) -> ast.Call | None:
+        """``list(f(x))`` / ``tuple(f(x))`` (the builtins, one argument): the call ``f(x)``."""
+        if any(self.is_builtin_call(node, b) for b in ("list", "tuple")) and len(node.args) == 1 \
+                and not node.keywords and self.is_target_call(node.args[0]) \
+                and not (self.objects.active() and self.objects.observes(node)):
+            return node.args[0]
+        return None
+
+    # -- names bound to terms over a result (specguard/python/named.py) ----------------------
+    def term_node(self, node: ast.AST) -> ast.expr | None:
+        b = self.result_name(node)
+        return b.term.node() if b is not None and b.term is not None else None
+
+    def named_term(self, value: ast.expr, line: int) -> _Binding | None:
+        """``name = <Python operations on one result>``: the binding holding that term (None: the
+        value is not one; the caller binds it as before)."""
+        if isinstance(value, ast.Name):
+            b = self.result_name(value)       # `s = r`: the same object (an alias: same groups)
+            if b is None or not isinstance(b.result, Call):
+                return None
+            return replace(b, term=b.term or named.Term(observe.OBS_VAR, from_name=True))
+        if not self.involves(value):
+            return None
+        try:
+            call, text, guards, bound = self.observed(value, value)
+            observe.compiles(text)
+        except (_Obs, observe.NotObservation):
+            # a term over a call that is not formalized: the name holds that reason (not "a call")
+            errors = (self.call_subject(n).error for n in ast.walk(value) if isinstance(n, ast.Call)
+                      and self.is_target_call(n) and not (self.objects.active() and self.objects.observes(n)))
+            error = next((e for e in errors if e), None)
+            if error is None:
+                return None
+            return _Binding(why=f"bound at line {line} to `{_src(value, 40)}`", result=error,
+                            groups=_new_group() | self.groups_of(value), mutable=True, origin="result")
+        if named.may_be_iterator(text) is not None:
+            return None
+        return _Binding(why=f"bound at line {line} to `{_src(value, 40)}` of a result of `{self.ctx.target}`",
+                        result=call, term=named.Term(text, guards, from_name=bound), groups=_new_group() | self.groups_of(value),
+                        mutable=True, origin="result")
+
+    def named_unpack(self, target: ast.Tuple | ast.List, b: _Binding, line: int) -> list[_Binding] | None:
+        """``a, b = <result or term>``: Python's unpacking, one term per target (named.unpack)."""
+        if not isinstance(b.result, Call):
+            return None
+        parts = named.unpack(b.term or named.Term(observe.OBS_VAR), target)
+        if parts is None:
+            return None
+        why = f"bound at line {line} by unpacking a result of `{self.ctx.target}`"
+        return [replace(b, why=why, term=t) for t in parts]
+
+    def named_consumed(self, stmt: ast.AST) -> None:
+        """A statement that may iterate a value reached from a name holding a result (an iterator,
+        perhaps, or one holding iterators) leaves it consumed: the name and every name that may
+        share it (aliases, items of the same result; not new containers built from it) are
+        dropped, a later reading could see fewer items."""
+        if not self.tracking():
+            return
+        held = {n: b for n in self.scope.tracked if (b := self.scope.locals[n]).result is not None}
+        if not held:
+            return
+        for name, uses in named.consumed(stmt, set(held)).items():
+            b = held[name]
+            if all(uses) and b.term is not None and named.fresh(b.term.expr):
+                continue            # `list(actual)` of `actual = list(f(x))`: a list, not consumed
+            groups = b.groups
+            self.invalidate(lambda ob: ob is b or (ob.result is not None and bool(ob.groups & groups)
+                                                   and not (ob.term is not None and named.fresh(ob.term.expr))),
+                            f"may have been consumed at line {getattr(stmt, 'lineno', '?')} (an iterator is "
+                            f"read once)")
 
     def compare_chain(self, stmt: ast.AST, expr: ast.Compare, negate: bool) -> None:
         if len(expr.ops) == 1 and self.objects.active():
@@ -1541,6 +1649,9 @@ class _Walker:
 
     # -- comparisons ----------------------------------------------------------------
     def compare(self, stmt: ast.AST, left: ast.expr, op: ast.cmpop, right: ast.expr, negate: bool) -> None:
+        typed = None if negate else observe.type_test(left, op, right)     # `type(r) is T`: isinstance
+        if typed is not None and self.is_builtin_call(typed[0], "type") and self.involves(typed[0]):
+            return self.isinstance_(stmt, typed[0].args[0], typed[1], False)
         try:
             return self.compare_direct(stmt, left, op, right, negate)
         except _Unsup as u:
@@ -1767,10 +1878,11 @@ class _Walker:
             need(len(cm.args) <= (2 if api.endswith("Regex") else 1),
                  f"`with {api}(...)` with extra arguments")
             call = self.raising_body(stmt, api)
-            s = self.target_subject(call)
-            need(not s.length and s.call is not None and self.is_target_call(call),
+            iterated = self.iterated_call(call)     # `list(f(x))`: f raises, or iterating its result does
+            s = self.target_subject(iterated if iterated is not None else call)
+            need(not s.length and s.call is not None and self.is_target_call(iterated or call),
                  f"the body of `{api}` does not call `{self.ctx.target}` directly")
-            self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc))
+            self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc, iterated=iterated is not None))
         except _Unsup as u:
             self.unsupported(stmt, u.reason)
         self.ctx.unsupported_inside(stmt.body, f"assertion inside the `{api}` block at line {stmt.lineno}")
@@ -1800,6 +1912,11 @@ class _Walker:
             target = func.body
         else:
             target = ast.Call(func=func, args=list(call.args[at + 1:]), keywords=list(call.keywords))
+        iterated = self.iterated_call(target)
+        if iterated is not None:
+            s = self.target_subject(iterated)
+            assert s.call is not None
+            return self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc, iterated=True))
         if not self.is_target_call(target):
             raise _Unsup(f"the callable passed to `{_src(call.func)}` is not `{self.ctx.target or '?'}`"
                          + ("" if self.ctx.target else f" ({self.ctx.target_why})"))
@@ -1863,7 +1980,7 @@ class _Walker:
             raise _Unsup(s.error)
         return s
 
-    def subject(self, node: ast.expr) -> _Subject:
+    def subject(self, node: ast.expr, terms: bool = False) -> _Subject:
         if self.objects.active():
             o = self.objects.observation(node)
             if o is not None:
@@ -1881,6 +1998,9 @@ class _Walker:
         if b is not None:
             if isinstance(b.result, str):
                 return _Subject(True, error=f"`{node.id}` ({b.why}): {b.result}", groups=b.groups)
+            if not terms and not _raw(b):         # a term over the result: read as an observation
+                return _Subject(True, error=f"the result of `{self.ctx.target}` is transformed before the "
+                                            f"comparison (`{node.id}` is `{_src(b.term.node(), 50)}`)")
             return _Subject(True, call=b.result, groups=b.groups)
         if self.involves(node):
             return _Subject(True, error=f"the result of `{self.ctx.target}` is transformed before the "
@@ -2240,6 +2360,11 @@ def _is_safe_qual(q: str) -> bool:
     return q in _SAFE_CALLS or (q.startswith("self.assert") and "Raises" not in q)
 
 
+def _raw(b: _Binding) -> bool:
+    """The binding holds a result itself (not a term over it, :mod:`specguard.python.named`)."""
+    return b.term is None or b.term.expr == observe.OBS_VAR
+
+
 def need(cond: bool, reason: str) -> None:
     if not cond:
         raise _Unsup(reason)
@@ -2595,6 +2720,10 @@ def _module_bindings(ctx: _Ctx, selected: bool, block: str | None = None) -> Non
     for name, line in escapes.items():
         scope.locals[name] = scope.locals[name].invalid(
             f"a module-level mutable value, also used at line {line} where it may be mutated or shared between tests")
+    for name, b in list(scope.locals.items()):      # one object for every test, which any test may change
+        if b.result is not None:
+            scope.locals[name] = b.invalid("is a module-level result, shared between the tests (one of them may "
+                                           "change it before another reads it)")
     for n in ctx.file.nodes[ast.Global]:
         for name in getattr(n, "names", ()):
             if name in scope.locals:

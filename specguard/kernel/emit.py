@@ -646,6 +646,9 @@ def clause_of_expect(name: str, call: Call, e: Expect, source: Any, json: bool =
             ty = ("union", t, ty)
         return mk(pred=Pred("returns", ("type", _ty(ty, json))), exact=False)
     if k is ExpectKind.raises:
+        if e.iterated and not e.through_list:
+            # `list(f(x))` raised: f raised, or returned plain data that list() cannot iterate
+            return mk(pred=Pred("ifReturns", ("type", ("union", ("none",), ("float",)))), exact=False)
         return mk(pred=Pred("raises"), exact=False)
     if k is ExpectKind.approx:
         if e.value is not None and e.value.kind in ("int", "float", "bool"):

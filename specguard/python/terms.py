@@ -81,10 +81,14 @@ def _bound_names(node: ast.AST) -> set[str]:
 
 
 def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callable[[ast.expr], V],
-          builtin: Callable[[str], bool]) -> Built:
+          builtin: Callable[[str], bool], term_of: Callable[[ast.AST], ast.expr | None] | None = None,
+          check: bool = True) -> Built:
     """The observation text of ``expr``; ``is_call(node)``: the node denotes the result (a call
     of the function under test, or a name bound to its result); ``literal(node)``: the exact value
-    of a sub-expression (raises NotLiteral); ``builtin(name)``: ``name`` is Python's builtin there.
+    of a sub-expression (raises NotLiteral); ``builtin(name)``: ``name`` is Python's builtin there;
+    ``term_of(node)``: for a name bound to a term over the result (``actual = list(f(x))``,
+    :mod:`specguard.python.named`), that term's expression over OBS_VAR (put in its place);
+    ``check``: the text must be an observation the spec language compiles.
     Raises NotObservation."""
     out = Built("")
     local = _bound_names(expr)
@@ -98,7 +102,8 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
                 raise NotObservation("a call of the function under test inside a comprehension or lambda (one "
                                      "call per item: an observation reads one call)")
             out.calls.append(node)
-            return ast.Name(OBS_VAR, ast.Load())
+            term = term_of(node) if term_of is not None else None
+            return term if term is not None else ast.Name(OBS_VAR, ast.Load())
         if isinstance(node, ast.Name):
             if node.id in local:
                 return node
@@ -155,12 +160,20 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
         raise NotObservation("the expression does not use the result")
     if len(text) > MAX_TEXT:
         raise NotObservation(f"observation longer than {MAX_TEXT} characters")
+    out.text = text
+    if check:
+        compiles(text)
+    return out
+
+
+def compiles(text: str) -> None:
+    """Raises NotObservation unless ``text`` is an observation the spec language compiles."""
+    if len(text) > MAX_TEXT:
+        raise NotObservation(f"observation longer than {MAX_TEXT} characters")
     try:
         speclang.observation(text)
     except speclang.ObservationError as e:
         raise NotObservation(str(e), e.unsound) from None
-    out.text = text
-    return out
 
 
 def _is_op(x: ast.AST) -> bool:
@@ -173,3 +186,22 @@ def _short(node: ast.AST, limit: int = 40) -> str:
     except Exception:       # noqa: BLE001 - only for a message
         s = type(node).__name__
     return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def type_test(left: ast.expr, op: ast.cmpop, right: ast.expr) -> tuple[ast.Call, ast.expr] | None:
+    """``type(x) is T`` / ``type(x) == T`` (either side) / ``type(x) in (T1, T2)``: the
+    ``type(x)`` call and the type expression, read as ``isinstance(x, T)``, which each implies
+    (``type(True) is int`` is false, ``isinstance(True, int)`` true: a weakening, never more);
+    None for any other comparison (``is not``/``!=`` are not isinstance).  The caller checks
+    that ``type`` is the builtin and ``T`` builtin type names."""
+    def is_type_call(n: ast.expr) -> bool:
+        return (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "type"
+                and len(n.args) == 1 and not n.keywords and not isinstance(n.args[0], ast.Starred))
+    if isinstance(op, (ast.Is, ast.Eq)):
+        if is_type_call(left) and not is_type_call(right):
+            return left, right
+        if is_type_call(right) and not is_type_call(left):
+            return right, left
+    if isinstance(op, ast.In) and is_type_call(left) and isinstance(right, ast.Tuple) and right.elts:
+        return left, right
+    return None
