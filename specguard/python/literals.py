@@ -363,13 +363,14 @@ class _Evaluator:
         return _container("list", self.comprehension(node.generators, lambda: [self.ev(node.elt)]))
 
     def ev_SetComp(self, node: ast.SetComp) -> _R:
-        return self.make_set(self.comprehension(node.generators, lambda: [self.ev(node.elt)]), "set")
+        return self.make_set(self.comprehension(node.generators, lambda: [self.ev(node.elt)], False), "set")
 
     def ev_DictComp(self, node: ast.DictComp) -> _R:
         key = lambda: self.ev(node.key)     # noqa: E731 (Python evaluates the key first)
         return self.make_dict(self.comprehension(node.generators, lambda: [(key(), self.ev(node.value))]))
 
-    def comprehension(self, gens: list[ast.comprehension], produce: Callable[[], list[Any]]) -> list[Any]:
+    def comprehension(self, gens: list[ast.comprehension], produce: Callable[[], list[Any]],
+                      ordered: bool = True) -> list[Any]:
         """Python's comprehension semantics over exact iterables: the generators nested left to
         right, each ``if`` filtering, the targets bound in the comprehension's own scope (names of
         the enclosing scope are not changed)."""
@@ -386,7 +387,7 @@ class _Evaluator:
             if g.is_async:
                 raise NotLiteral("an async comprehension is not a literal")
             self.env = outer if i == 0 else _Overlay(local, outer)   # the first iterable: enclosing scope
-            items = self.iterate(g.iter)
+            items = self.iterate(g.iter, ordered)
             self.env = _Overlay(local, outer)
             targets = _comp_targets(g.target)
             for item in items:
@@ -630,6 +631,11 @@ class _Evaluator:
         name = self.callee(node)
         handler = _CALLS.get(name) if name is not None else None
         if handler is None:
+            from specguard.python import concrete        # builtins and methods on exact values (#12.1)
+            if name is not None and name in concrete.BUILTIN_CALLS:
+                return concrete.builtin_call(self, name, node)
+            if isinstance(node.func, ast.Attribute) and not _names_module(node.func.value, self.env):
+                return concrete.method_call(self, node)
             shown = dotted_name(node.func)
             if shown is None:
                 try:
@@ -654,7 +660,7 @@ class _Evaluator:
     def call_sequence(self, node: ast.Call) -> _R:
         kind = node.func.id  # list, tuple, set, frozenset
         args = self.only_args(node, 1)
-        items = self.iterate(args[0]) if args else []
+        items = self.iterate(args[0], ordered=kind in ("list", "tuple")) if args else []
         if kind in ("set", "frozenset"):
             return self.make_set(items, kind)
         return _container(kind, items)
@@ -715,15 +721,20 @@ class _Evaluator:
         return _from_plain(result)
 
     # -- iteration ------------------------------------------------------------------
-    def iterate(self, node: ast.expr) -> list[_R]:
-        """Elements of an iterable expression (see :func:`eval_iterable`)."""
+    def iterate(self, node: ast.expr, ordered: bool = True) -> list[_R]:
+        """Elements of an iterable expression (see :func:`eval_iterable`).  ``ordered``: the
+        consumer sees their order (a set of 2+ elements is then refused: CPython iterates it in
+        hash order, which the exact value does not keep)."""
         if isinstance(node, ast.Call):
             it = self.iter_call(node)
             if it is not None:
                 return it
         if isinstance(node, ast.GeneratorExp):       # consumed at once by list()/tuple()/a loop
-            return self.comprehension(node.generators, lambda: [self.ev(node.elt)])
-        return self.elements_of(self.ev(node))
+            return self.comprehension(node.generators, lambda: [self.ev(node.elt)], ordered)
+        r = self.ev(node)
+        if ordered and r.v.kind in ("set", "frozenset") and len(r.v.val) > 1:
+            raise NotLiteral("the iteration order of a set is CPython's hash order, which is not modelled")
+        return self.elements_of(r)
 
     @staticmethod
     def elements_of(r: _R) -> list[_R]:
@@ -754,7 +765,16 @@ class _Evaluator:
         if name == "zip":
             return self.zip_items(node)
         if name == "reversed":
-            return list(reversed(self.iterate(self.only_args(node, 1)[0])))
+            arg = self.only_args(node, 1)
+            if len(arg) != 1:
+                raise NotLiteral("reversed() takes one argument")
+            if not _is_iter_call(arg[0]):
+                seq = self.ev(arg[0])
+                if not (seq.v.kind in ("list", "tuple", "str", "bytes", "dict")
+                        or seq.v.kind == "obj" and seq.v.val[0] == "range"):
+                    raise NotLiteral(f"reversed() of a {seq.v.kind}")
+                return list(reversed(self.elements_of(seq)))
+            return list(reversed(self.iterate(arg[0])))
         return None
 
     def dict_view(self, node: ast.Call) -> list[_R]:
@@ -853,6 +873,11 @@ class _Overlay(Mapping[str, V]):
     def __contains__(self, name: object) -> bool:
         return name in self.local or (self.outer is not None and name in self.outer)
 
+    def builtin_ok(self, name: str) -> bool:
+        """The enclosing scope's answer (see :func:`specguard.python.concrete.builtin_call`)."""
+        ok = getattr(self.outer, "builtin_ok", None)
+        return name not in self.local and ok is not None and ok(name)
+
     def __iter__(self):
         return iter(set(self.local) | set(self.outer or ()))
 
@@ -885,6 +910,25 @@ def _is_iter_call(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and (
         (isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate", "range", "reversed"))
         or (isinstance(node.func, ast.Attribute) and node.func.attr in ("items", "keys", "values")))
+
+
+def _names_module(node: ast.expr, env: Mapping[str, V] | None) -> bool:
+    """A method call's receiver is a name with no exact value (a module, an object): the call is
+    then reported as a call, not evaluated as a method of a value."""
+    root = node
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return False
+    if root.id in ("self", "cls") and isinstance(node, ast.Attribute):
+        return False
+    try:
+        if env is None:
+            return True
+        env[root.id]
+    except (KeyError, NotLiteral):
+        return True
+    return False
 
 
 def dotted_name(node: ast.expr) -> str | None:
