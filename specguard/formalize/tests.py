@@ -1916,7 +1916,9 @@ class _Walker:
         except NotLiteral as e:
             bad = self.first_bad_arg([x for x in exprs if function_value(self, x) is None])
             raise _Unsup(f"argument {_what(bad, e)}" if bad is not None else f"arguments are not literals: {e.reason}") from None
-        groups = [self.groups_of(e) for e in exprs]
+        # an argument whose exact value holds no list/dict/set shares no object (`f(l[0], len(l))`)
+        groups = [self.groups_of(e) if is_mutable(v) or v.kind == vals_FUNCTION else frozenset()
+                  for e, v in zip(exprs, values)]
         if any(a & b for a, b in itertools.combinations(groups, 2)):
             raise _Unsup(f"two arguments of `{self.ctx.target}` may share one mutable object")
         args: list[V] = []

@@ -854,12 +854,15 @@ def _mutation_form(stmt: ast.AST):
 
 
 def immutable_item(node: ast.AST, env: Any) -> bool:
-    """``node`` is a subscript (``xs[i]``, ``d[k]``, ``xs[1:]``) whose exact value holds no
-    list/dict/set: passing it to a call hands over no object a name holds (an index or slice
-    copies out immutable items)."""
-    if not isinstance(node, ast.Subscript) or not isinstance(node.ctx, ast.Load):
+    """``node`` (an argument: ``xs[i]``, ``len(xs)``, ``xs[1:]`` of ints) mentions a name holding
+    an exact list/dict/set but its own exact value holds none: passing it to a call hands over
+    no object a name holds (the literal evaluator has no effects and copies items out)."""
+    if not isinstance(node, ast.expr) or isinstance(node, (ast.Name, ast.Constant, ast.Starred)):
         return False
-    if any(isinstance(n, (ast.Call, ast.NamedExpr)) for n in ast.walk(node)):
+    if not any(isinstance(n, ast.Name) and (b := getattr(env, "binding")(n.id)) is not None and b.mutable
+               and b.value is not None for n in ast.walk(node)):
+        return False
+    if any(isinstance(n, (ast.NamedExpr, ast.Lambda)) for n in ast.walk(node)):
         return False
     try:
         v = L.eval_literal(node, env)

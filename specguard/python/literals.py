@@ -106,8 +106,18 @@ def eval_literal(node: ast.expr, env: Mapping[str, V] | None = None) -> V:
 def eval_literals(nodes: Sequence[ast.expr], env: Mapping[str, V] | None = None) -> list[V]:
     """Several expressions evaluated together (a call's arguments): a mutable named value may be
     used only once among all of them, since the parts would otherwise share one object."""
-    ev = _Evaluator(env)
-    return [ev.top(n).v for n in nodes]
+    out: list[V] = []
+    shared: set[str] = set()
+    for n in nodes:
+        ev = _Evaluator(env)
+        v = ev.top(n).v
+        if is_mutable(v):          # only a value holding a list/dict/set can hold a named object
+            if ev.mutable_names & shared:
+                name = sorted(ev.mutable_names & shared)[0]
+                raise NotLiteral(f"`{name}` is used twice, and both uses would share one mutable object")
+            shared |= ev.mutable_names
+        out.append(v)
+    return out
 
 
 def eval_literal_text(src: str) -> V:
