@@ -876,6 +876,15 @@ class _Scope(Mapping[str, V]):
         yield from self.locals.items()
 
     free_builtins: frozenset[str] = frozenset()   # set by _Walker (concrete.unshadowed_builtins)
+    stdlib: Mapping[str, str] = {}                 # set by _Walker (concrete.stdlib_names_of)
+
+    def stdlib_name(self, dotted: str) -> str | None:
+        """The stdlib function or constant ``dotted`` surely denotes here (its root imported once)."""
+        root, _, rest = dotted.partition(".")
+        b = self.binding(root)
+        if root not in self.stdlib or self.is_local(root) or b is None or b.origin != "import":
+            return None
+        return self.stdlib[root] + ("." + rest if rest else "")
 
     def builtin_ok(self, name: str) -> bool:
         """``name`` surely denotes the builtin here (see :func:`specguard.python.concrete.builtin_call`)."""
@@ -942,6 +951,7 @@ class _Walker:
         self.returned: str | None = None   # a helper's body ended by `return` (what follows is unreachable)
         self.objects = objects.Tracker(self)   # fresh objects of the class under test and their histories
         scope.free_builtins = concrete.free_builtins_of(ctx)
+        scope.stdlib = concrete.stdlib_names_of(ctx)
 
     # -- emission -------------------------------------------------------------------
     def demand(self, stmt: ast.AST, call: Call, expect: Expect) -> None:
@@ -1019,6 +1029,9 @@ class _Walker:
             self.assertion_call(stmt, value)
         new = self.evaluate_rhs(value, stmt.lineno)
         self.after(stmt)
+        got = getattr(self, "returned_value", None)
+        if got is not None and got[0] == id(stmt) and got[1] is not None:   # `x = d.setdefault(k, v)`
+            new = _literal(got[1], _new_group())
         for t in targets:
             self.bind_target(t, new, stmt.lineno)
 
@@ -1140,6 +1153,7 @@ class _Walker:
             return False
         name, new = got
         b = self.scope.locals[name]
+        self.returned_value = (id(stmt), concrete.returned_value(stmt, b.value, self.scope))
         self.invalidate(lambda ob: ob is not b and ob.mutable and bool(ob.groups & b.groups),
                         f"may have been mutated at line {stmt.lineno}")
         self.scope.bind(name, replace(b, value=new, mutable=True))

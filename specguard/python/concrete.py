@@ -823,6 +823,32 @@ def mutation(stmt: ast.AST, scope: Any, mode: str, tracking: bool) -> tuple[str,
     return name, new
 
 
+def returned_value(stmt: ast.AST, old: V, scope: Any) -> V | None:
+    """What ``x = l.pop(..)`` / ``x = d.pop(k[, default])`` / ``x = d.setdefault(k, v)`` binds to
+    ``x`` (``old``: the receiver's exact value before the call), when it holds no list/dict/set (a
+    mutable item would be shared with the receiver or its aliases); else None."""
+    if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Attribute)):
+        return None
+    attr = stmt.value.func.attr
+    try:
+        vals = L.eval_literals(stmt.value.args, scope)
+        result: V | None = None
+        if old.kind == "list" and attr == "pop":
+            result = old.val[_int_arg(vals[0], "index") if vals else -1]
+        elif old.kind == "dict" and vals:
+            at = _dict_index(list(old.val), vals[0])
+            if at is not None:
+                result = old.val[at][1]
+            elif len(vals) == 2 or attr == "setdefault":
+                result = vals[1] if len(vals) == 2 else V("none")
+    except (NotLiteral, IndexError):
+        return None
+    if result is None or L.is_mutable(result):
+        return None
+    return result
+
+
 def _mutation_form(stmt: ast.AST):
     """(receiver name, function of (old value, operand values) -> new value, operand nodes)."""
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
@@ -837,6 +863,10 @@ def _mutation_form(stmt: ast.AST):
         attr = f.attr
         return f.value.id, (lambda old, vs: mutated_value(old, attr, vs[:n], dict(zip(keys, vs[n:])))), \
             [*call.args, *(k.value for k in call.keywords)]
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+            and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute) \
+            and stmt.value.func.attr in ("pop", "setdefault") and not stmt.value.keywords:
+        return _mutation_form(ast.Expr(value=stmt.value))   # `x = d.setdefault(k, v)`: see returned_value
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
         t = stmt.targets[0]
         if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and not isinstance(t.slice, ast.Slice):
@@ -869,3 +899,198 @@ def immutable_item(node: ast.AST, env: Any) -> bool:
     except NotLiteral:
         return False
     return not L.is_mutable(v)
+
+
+# =====================================================================================
+# pure functions of the standard library
+# =====================================================================================
+
+def _fresh_items(ev, node: ast.expr, what: str) -> list[V]:
+    items = [r.v for r in ev.iterate(node)]
+    return items
+
+
+def _no_shared(items: list[V], what: str) -> None:
+    if any(L.is_mutable(x) for x in items):
+        raise NotLiteral(f"`{what}` of mutable items would share them between its tuples")
+
+
+def _iterator(items: list[V]) -> L._R:
+    if len(items) > L.MAX_RANGE:
+        raise NotLiteral(f"an iterator of {len(items):,} items is longer than the {L.MAX_RANGE:,} limit")
+    v = V("obj", ("iter", V("list", tuple(items))))
+    return L._R(v, _size(v))
+
+
+def _combinatoric(ev, node: ast.Call, qname: str) -> L._R:
+    import itertools
+    import math
+    name = qname.rsplit(".", 1)[-1]
+    if any(isinstance(a, ast.Starred) for a in node.args):
+        raise NotLiteral(f"unsupported arguments to `{name}`")
+    kws = {k.arg: k.value for k in node.keywords}
+    if name == "product":
+        if set(kws) - {"repeat"} or None in kws:
+            raise NotLiteral("unsupported arguments to `product`")
+        pools = [_fresh_items(ev, a, name) for a in node.args]
+        repeat = _int_arg(ev.ev(kws["repeat"]).v, "`repeat=`") if "repeat" in kws else 1
+        if repeat < 0:
+            raise NotLiteral("`repeat=` is negative")
+        for p in pools:
+            _no_shared(p, name)
+        count = math.prod(len(p) for p in pools) ** repeat
+        if count > L.MAX_RANGE:
+            raise NotLiteral(f"`product` of {count:,} tuples is longer than the {L.MAX_RANGE:,} limit")
+        idx = itertools.product(*[range(len(p)) for p in pools], repeat=repeat)
+        allp = pools * repeat
+        return _iterator([V("tuple", tuple(allp[j][i] for j, i in enumerate(t))) for t in idx])
+    args = list(node.args)
+    if "r" in kws:
+        args.append(kws.pop("r"))
+    if kws or not 1 <= len(args) <= 2:
+        raise NotLiteral(f"unsupported arguments to `{name}`")
+    pool = _fresh_items(ev, args[0], name)
+    _no_shared(pool, name)
+    n = len(pool)
+    if len(args) == 2:
+        rv = ev.ev(args[1]).v
+        r = n if rv.kind == "none" and name == "permutations" else _int_arg(rv, "`r`")
+    elif name == "permutations":
+        r = n
+    else:
+        raise NotLiteral(f"`{name}` needs `r`")
+    if r < 0:
+        raise NotLiteral("`r` is negative (ValueError)")
+    count = {"combinations": lambda: math.comb(n, r), "permutations": lambda: math.perm(n, r),
+             "combinations_with_replacement": lambda: math.comb(n + r - 1, r) if n else int(r == 0)}[name]()
+    if count > L.MAX_RANGE:
+        raise NotLiteral(f"`{name}` of {count:,} tuples is longer than the {L.MAX_RANGE:,} limit")
+    fn = getattr(itertools, name)
+    return _iterator([V("tuple", tuple(pool[i] for i in t)) for t in fn(range(n), r)])
+
+
+def _chain(ev, node: ast.Call, qname: str) -> L._R:
+    if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        raise NotLiteral("unsupported arguments to `chain`")
+    items: list[V] = []
+    for a in node.args:
+        items.extend(_fresh_items(ev, a, "chain"))
+        if len(items) > L.MAX_RANGE:
+            raise NotLiteral("`chain` is too long")
+    return _iterator(items)
+
+
+def _islice(ev, node: ast.Call, qname: str) -> L._R:
+    if node.keywords or not 2 <= len(node.args) <= 4 or any(isinstance(a, ast.Starred) for a in node.args):
+        raise NotLiteral("unsupported arguments to `islice`")
+    items = _fresh_items(ev, node.args[0], "islice")
+    bounds = []
+    for a in node.args[1:]:
+        v = ev.ev(a).v
+        if v.kind == "none":
+            bounds.append(None)
+        else:
+            b = _int_arg(v, "`islice` bound")
+            if b < 0:
+                raise NotLiteral("`islice` bound is negative (ValueError)")
+            bounds.append(b)
+    if len(bounds) >= 3 and bounds[2] == 0:
+        raise NotLiteral("`islice` step 0 (ValueError)")
+    import itertools
+    return _iterator(list(itertools.islice(items, *bounds)))
+
+
+def _repeat(ev, node: ast.Call, qname: str) -> L._R:
+    args, kws = _args(ev, node, 2, ("times",))
+    if "times" in kws:
+        args.append(kws["times"])
+    if len(args) != 2:
+        raise NotLiteral("`repeat` without a count is infinite")
+    n = max(_int_arg(args[1], "`repeat` count"), 0)
+    if n > 1 and L.is_mutable(args[0]):
+        raise NotLiteral("`repeat` of a mutable value shares it")
+    if n > L.MAX_RANGE:
+        raise NotLiteral("`repeat` is too long")
+    return _iterator([args[0]] * n)
+
+
+def _math_int(ev, node: ast.Call, qname: str) -> L._R:
+    import math
+    name = qname.rsplit(".", 1)[-1]
+    args, _ = _args(ev, node, 3)
+    if any(a.kind not in ("int", "bool") for a in args):
+        if name in ("floor", "ceil", "trunc") and len(args) == 1 and args[0].kind == "float":
+            try:
+                return L._from_plain(getattr(math, name)(args[0].val))
+            except (OverflowError, ValueError) as e:
+                raise NotLiteral(f"math.{name}() fails: {e}") from None
+        raise NotLiteral(f"math.{name}() of non-ints (only the exact integer functions are evaluated)")
+    ints = [int(a.val) for a in args]
+    if name == "factorial" and ints and ints[0] > 5000:
+        raise NotLiteral("factorial is too large")
+    if name in ("comb", "perm") and any(i > 5000 for i in ints):
+        raise NotLiteral(f"math.{name}() arguments are too large")
+    try:
+        return L._from_plain(getattr(math, name)(*ints))
+    except (ValueError, TypeError) as e:
+        raise NotLiteral(f"math.{name}() fails: {e}") from None
+
+
+STDLIB_CALLS: dict[str, Callable[[Any, ast.Call, str], L._R]] = {
+    "itertools.combinations": _combinatoric, "itertools.permutations": _combinatoric,
+    "itertools.combinations_with_replacement": _combinatoric, "itertools.product": _combinatoric,
+    "itertools.chain": _chain, "itertools.islice": _islice, "itertools.repeat": _repeat,
+    **{f"math.{n}": _math_int for n in ("factorial", "comb", "perm", "gcd", "lcm", "isqrt", "floor", "ceil", "trunc")},
+}
+STDLIB_VALUES: dict[str, V] = {f"string.{n}": V("str", getattr(__import__("string"), n)) for n in (
+    "ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits", "octdigits", "punctuation")}
+
+
+def stdlib_name(env: Any, node: ast.expr) -> str | None:
+    """The qualified stdlib name (``itertools.product``) a call's function or a name denotes, as the
+    environment resolves it (``stdlib_name(dotted)``; the test reader resolves imports bound once)."""
+    d = L.dotted_name(node)
+    resolve = getattr(env, "stdlib_name", None)
+    if d is None or resolve is None:
+        return None
+    return resolve(d)
+
+
+def stdlib_call(ev: "L._Evaluator", node: ast.Call) -> L._R | None:
+    q = stdlib_name(ev.env, node.func)
+    fn = STDLIB_CALLS.get(q) if q is not None else None
+    return fn(ev, node, q) if fn is not None else None
+
+
+def stdlib_names_of(ctx: Any) -> dict[str, str]:
+    """Names of a test file bound once, by an import, to a module or function of
+    :data:`STDLIB_CALLS`/:data:`STDLIB_VALUES` (``from itertools import product``, ``import
+    itertools``): name -> qualified name.  A name bound twice, by a star import's file, or written
+    dynamically is left out."""
+    got = getattr(ctx, "_stdlib_names", None)
+    if got is not None:
+        return got
+    got = {}
+    sym = ctx.symbols
+    known = set(STDLIB_CALLS) | set(STDLIB_VALUES)
+    modules = {q.split(".")[0] for q in known}
+    if sym is not None and not sym.stars and not free_builtins_of(ctx) == frozenset():
+        for name, q in ctx.file.imports.items():
+            if (q in known or q in modules) and len(sym.of(name)) == 1 and sym.unknown_writes(name) is None \
+                    and (ctx.file.shadowed is None or name not in ctx.file.shadowed):
+                got[name] = q
+    for n in ast.walk(ctx.file.tree):           # `itertools.product = ...`: the module is patched
+        if isinstance(n, (ast.Attribute, ast.Subscript)) and not isinstance(n.ctx, ast.Load):
+            root = n
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                root = root.value
+            if isinstance(root, ast.Name):
+                got.pop(root.id, None)
+    ctx._stdlib_names = got
+    return got
+
+
+def stdlib_value(env: Any, node: ast.expr) -> V | None:
+    """``ascii_lowercase`` / ``string.digits`` as the environment resolves it (see :func:`stdlib_name`)."""
+    q = stdlib_name(env, node)
+    return STDLIB_VALUES.get(q) if q is not None else None

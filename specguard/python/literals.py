@@ -347,6 +347,11 @@ class _Evaluator:
             v = self.env[node.id]
         except KeyError:
             raise NotLiteral(f"name `{node.id}` is not bound to a literal") from None
+        except NotLiteral:
+            from specguard.python import concrete
+            v = concrete.stdlib_value(self.env, node)    # `ascii_lowercase` from `string`
+            if v is None:
+                raise
         size, mutable = _env_info(v)
         if mutable:
             if node.id in self.mutable_names:
@@ -359,6 +364,11 @@ class _Evaluator:
         """``self.x`` / ``cls.x``: an attribute a setup bound to an exact value is looked up in the
         environment under its dotted name (only names that hold one; a parse never makes such a name)."""
         d = dotted_name(node)
+        if d is not None and d.split(".")[0] not in ("self", "cls"):
+            from specguard.python import concrete
+            v = concrete.stdlib_value(self.env, node)    # `string.digits`
+            if v is not None:
+                return _scalar(v)
         if d is None or d.split(".")[0] not in ("self", "cls") or self.env is None or d not in self.env:
             raise NotLiteral(f"{_describe(node)} is not a literal")
         v = self.env[d]
@@ -642,6 +652,9 @@ class _Evaluator:
         handler = _CALLS.get(name) if name is not None else None
         if handler is None:
             from specguard.python import concrete        # builtins and methods on exact values (#12.1)
+            got = concrete.stdlib_call(self, node)
+            if got is not None:
+                return got
             if name is not None and name in concrete.BUILTIN_CALLS:
                 return concrete.builtin_call(self, name, node)
             if isinstance(node.func, ast.Attribute) and not _names_module(node.func.value, self.env):
@@ -742,6 +755,8 @@ class _Evaluator:
         if isinstance(node, ast.GeneratorExp):       # consumed at once by list()/tuple()/a loop
             return self.comprehension(node.generators, lambda: [self.ev(node.elt)], ordered)
         r = self.ev(node)
+        if isinstance(node, ast.Call) and r.v.kind == "obj" and r.v.val[0] == "iter":
+            return self.elements_of(_R(r.v.val[1], r.size - 1))    # made here, consumed here
         if ordered and r.v.kind in ("set", "frozenset") and len(r.v.val) > 1:
             raise NotLiteral("the iteration order of a set is CPython's hash order, which is not modelled")
         return self.elements_of(r)
@@ -882,6 +897,10 @@ class _Overlay(Mapping[str, V]):
 
     def __contains__(self, name: object) -> bool:
         return name in self.local or (self.outer is not None and name in self.outer)
+
+    def stdlib_name(self, dotted: str) -> str | None:
+        resolve = getattr(self.outer, "stdlib_name", None)
+        return None if dotted.split(".")[0] in self.local or resolve is None else resolve(dotted)
 
     def builtin_ok(self, name: str) -> bool:
         """The enclosing scope's answer (see :func:`specguard.python.concrete.builtin_call`)."""

@@ -289,3 +289,65 @@ def test_concrete_arguments_end_to_end(tmp_path, core):
     assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
     r = check(tmp_path, desc, "from m import f\n\ndef test_a():\n    assert f(list({2, 1})) == 3\n")
     assert r["verdict"] != "conflict", r["reason"]
+
+
+def test_stdlib_functions_resolved_through_single_imports():
+    """#12.1: `combinations`/`product` imported once from `itertools`, `string.digits` and
+    `math.comb` are exact; the same names rebound (a second import, an assignment, a local, a
+    store into the module) are not evaluated."""
+    d, r = read("""
+        from itertools import combinations, product
+        import string, math
+        from m import f
+        def test_a():
+            for i, c in enumerate(combinations('abc', 2)):
+                assert f(c) == i
+            assert f(list(product('ab', repeat=2)), string.digits[:3], math.comb(5, 2)) == 9
+    """)
+    assert d[7] == "f(('b', 'c'))"
+    assert d[8] == "f([('a', 'a'), ('a', 'b'), ('b', 'a'), ('b', 'b')], '012', 10)"
+    for rebind in ("from mylib import product\n", "product = lambda *a, **k: [(9,)]\n",
+                   "import itertools\nitertools.product = None\n"):
+        d, r = read("from itertools import product\nimport itertools\nfrom m import f\n" + rebind +
+                    "def test_a():\n    assert f(list(product('ab', repeat=2))) == 1\n")
+        assert not d, rebind
+    d, r = read("""
+        from itertools import product
+        from m import f
+        def test_a():
+            product = lambda *a, **k: []
+            assert f(list(product('ab'))) == 1
+    """)
+    assert not d
+
+
+def test_combinatorics_of_mutable_items_are_refused():
+    """#12.7: `product([[1]], repeat=2)` puts the same list object in two places of one tuple:
+    an exact value cannot say so, so it is not evaluated."""
+    d, r = read("""
+        from itertools import product
+        from m import f
+        def test_a():
+            assert f(list(product([[1]], repeat=2))) == 1
+    """)
+    assert not d and "share" in r[5]
+
+
+def test_setdefault_result_and_mutation():
+    """#12.1 (mutation): `x = d.setdefault(k, v)` binds the exact value returned and changes `d`
+    as CPython does (an existing key keeps its value); `x = l.pop()` of a list item binds only
+    when the item is immutable."""
+    d, r = read("""
+        from m import f
+        def test_a():
+            seen = {}
+            a = seen.setdefault('k', 1)
+            b = seen.setdefault('k', 2)
+            assert f(a, b, seen) == 0
+        def test_b():
+            l = [1, [2]]
+            x = l.pop()
+            assert f(x) == 1
+    """)
+    assert d[7] == "f(1, 1, {'k': 1})"
+    assert 11 in r and not any(line == 11 for line in d)
