@@ -708,36 +708,38 @@ def augmented(old: V, op: ast.operator, other: V) -> V:
 # which builtin names surely denote the builtins in a file
 # =====================================================================================
 
-_DYNAMIC_CALLS = frozenset({"globals", "vars", "exec", "eval", "setattr", "__import__", "locals", "delattr"})
-
-
-def unshadowed_builtins(trees: list[ast.AST], texts: list[str] = ()) -> frozenset[str]:
-    """The names of :data:`BUILTIN_CALLS` that no statement of these files (a test file and the
-    conftest files pytest loads for it) can rebind: never bound anywhere (assignment, ``def``,
-    ``class``, import, parameter, loop/``with``/``except``/``match`` target, ``global``), no
-    ``import *``, no dynamic write (``globals()``, ``vars()``, ``exec``, ``setattr``, ...) and no
-    mention of ``builtins``/``__builtins__`` (a patch of the builtins module)."""
-    if any("builtins" in t for t in texts):
-        return frozenset()
+def unshadowed_builtins(trees: list[ast.AST], symbols: list[Any]) -> frozenset[str]:
+    """The names of :data:`BUILTIN_CALLS` (and the builtins the literal evaluator knows) that no
+    statement of these files (a test file and the conftest files pytest loads for it) can
+    rebind: never bound anywhere (assignment, ``def``, ``class``, import, parameter,
+    loop/``with``/``except``/``match`` target, ``global``), no ``import *``, no dynamic write that
+    may bind it (``globals()[..]``, ``exec``, ``setattr`` on the module, ...: the file's
+    :class:`~specguard.python.bindings.Symbols`), and no use of the ``builtins`` module (a name, an
+    import, ``__builtins__``, or a string naming it, as a patch target does)."""
     bound: set[str] = set()
+    for sym in symbols:
+        if sym is None or sym.stars:
+            return frozenset()
     for tree in trees:
         for n in ast.walk(tree):
             if isinstance(n, ast.Name):
+                if n.id in ("builtins", "__builtins__"):
+                    return frozenset()
                 if not isinstance(n.ctx, ast.Load):
                     bound.add(n.id)
-                elif n.id in _DYNAMIC_CALLS or n.id == "__builtins__":
-                    return frozenset()
+            elif isinstance(n, ast.Constant) and isinstance(n.value, str) and "builtins" in n.value:
+                return frozenset()
             elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 bound.add(n.name)
             elif isinstance(n, ast.arg):
                 bound.add(n.arg)
             elif isinstance(n, (ast.Import, ast.ImportFrom)):
-                for a in n.names:
-                    if a.name == "*":
-                        return frozenset()
-                    bound.add((a.asname or a.name).split(".")[0])
                 if isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "builtins":
                     return frozenset()
+                for a in n.names:
+                    if a.name == "*" or a.name.split(".")[0] == "builtins":
+                        return frozenset()
+                    bound.add((a.asname or a.name).split(".")[0])
             elif isinstance(n, (ast.Global, ast.Nonlocal)):
                 bound.update(n.names)
             elif isinstance(n, ast.ExceptHandler) and n.name:
@@ -746,9 +748,10 @@ def unshadowed_builtins(trees: list[ast.AST], texts: list[str] = ()) -> frozense
                 bound.add(n.name)
             elif isinstance(n, ast.MatchMapping) and n.rest:
                 bound.add(n.rest)
-            elif isinstance(n, ast.Attribute) and n.attr in ("__builtins__", "__dict__"):
+            elif isinstance(n, ast.Attribute) and n.attr == "__builtins__":
                 return frozenset()
-    return (frozenset(BUILTIN_CALLS) | _LITERAL_BUILTINS) - bound
+    names = (frozenset(BUILTIN_CALLS) | _LITERAL_BUILTINS) - bound
+    return frozenset(n for n in names if all(sym.unknown_writes(n) is None for sym in symbols))
 
 
 # the builtins the literal evaluator itself knows (``list(..)``, ``range(..)``, ...)
@@ -761,7 +764,7 @@ def free_builtins_of(ctx: Any) -> frozenset[str]:
     got = getattr(ctx, "_free_builtins", None)
     if got is None:
         files = [ctx.file] + [c.file for c in getattr(ctx, "conftests", ())]
-        got = unshadowed_builtins([f.tree for f in files], [f.source.text for f in files])
+        got = unshadowed_builtins([f.tree for f in files], [f.symbols for f in files])
         ctx._free_builtins = got
     return got
 
