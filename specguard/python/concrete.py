@@ -27,8 +27,6 @@ call                         semantics kept exact
 ``bool(x)``                  truthiness
 ``chr`` ``ord`` ``hex``      ints / one-character strs
 ``oct`` ``bin``
-``reversed(seq)`` ``zip``    as *arguments*: a fresh iterator over the items (``obj iter``)
-``enumerate``
 ===========================  ======================================================================
 
 Methods (on a receiver that is itself an exact value; never a module or object):
@@ -313,19 +311,13 @@ def _chr_ord(ev, node):
         raise NotLiteral(f"{name}() fails: {e}") from None
 
 
-def _fresh_iterator(ev, node):
-    """``reversed(seq)`` / ``zip(..)`` / ``enumerate(..)`` as an argument value: a fresh iterator
-    over exactly the items a loop would see."""
-    items = ev.iterate(node)
-    return L._R(V("obj", ("iter", V("list", tuple(r.v for r in items)))), 2 + sum(r.size for r in items))
-
-
 BUILTIN_CALLS: dict[str, Callable[[Any, ast.Call], L._R]] = {
     "len": _len, "sorted": _sorted, "min": _extreme, "max": _extreme, "sum": _sum, "any": _any_all,
     "all": _any_all, "abs": _abs, "round": _round, "divmod": _divmod, "pow": _pow, "str": _text, "repr": _text,
     "bool": _bool, "chr": _chr_ord, "ord": _chr_ord, "hex": _chr_ord, "oct": _chr_ord, "bin": _chr_ord,
-    "reversed": _fresh_iterator, "zip": _fresh_iterator, "enumerate": _fresh_iterator,
 }
+# `zip`/`enumerate`/`reversed` are read where they are consumed (`list(zip(..))`, a loop); as an
+# argument value they are not modelled: a function can tell a zip object from a list iterator
 
 
 def builtin_call(ev: "L._Evaluator", name: str, node: ast.Call) -> L._R | None:
@@ -921,8 +913,14 @@ def _no_shared(items: list[V], what: str) -> None:
 def _iterator(items: list[V]) -> L._R:
     if len(items) > L.MAX_RANGE:
         raise NotLiteral(f"an iterator of {len(items):,} items is longer than the {L.MAX_RANGE:,} limit")
-    v = V("obj", ("iter", V("list", tuple(items))))
+    v = V("obj", (LAZY, V("list", tuple(items))))
     return L._R(v, _size(v))
+
+
+LAZY = "lazy"
+"""The kind of an iterator a stdlib call builds (``combinations(..)``): consumed where it is built
+(``list(..)``, a loop, ``enumerate(..)``); never a value of its own (its type is not a list
+iterator's, which a function could observe): :func:`specguard.python.literals.eval_literal` refuses it."""
 
 
 def _combinatoric(ev, node: ast.Call, qname: str) -> L._R:

@@ -325,7 +325,11 @@ class _Evaluator:
             raise NotLiteral("value is too large") from None
 
     def top(self, node: ast.expr) -> _R:
-        return self.guard(lambda: self.ev(node))
+        r = self.guard(lambda: self.ev(node))
+        if r.v.kind in ("obj", "list", "tuple", "dict") and _holds_lazy(r.v):
+            raise NotLiteral("an iterator built by a library call is not a value here (only consumed "
+                             "where it is built, by `list(..)` or a loop)")
+        return r
 
     def ev(self, node: ast.expr) -> _R:
         method = getattr(self, "ev_" + type(node).__name__, None)
@@ -755,7 +759,7 @@ class _Evaluator:
         if isinstance(node, ast.GeneratorExp):       # consumed at once by list()/tuple()/a loop
             return self.comprehension(node.generators, lambda: [self.ev(node.elt)], ordered)
         r = self.ev(node)
-        if isinstance(node, ast.Call) and r.v.kind == "obj" and r.v.val[0] == "iter":
+        if isinstance(node, ast.Call) and r.v.kind == "obj" and r.v.val[0] in ("iter", "lazy"):
             return self.elements_of(_R(r.v.val[1], r.size - 1))    # made here, consumed here
         if ordered and r.v.kind in ("set", "frozenset") and len(r.v.val) > 1:
             raise NotLiteral("the iteration order of a set is CPython's hash order, which is not modelled")
@@ -939,6 +943,16 @@ def _is_iter_call(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and (
         (isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate", "range", "reversed"))
         or (isinstance(node.func, ast.Attribute) and node.func.attr in ("items", "keys", "values")))
+
+
+def _holds_lazy(v: V) -> bool:
+    if v.kind == "obj":
+        return v.val[0] == "lazy" or _holds_lazy(v.val[1])
+    if v.kind in ("list", "tuple", "set", "frozenset"):
+        return any(_holds_lazy(x) for x in v.val if x.kind in ("obj", "list", "tuple", "dict"))
+    if v.kind == "dict":
+        return any(_holds_lazy(b) for _, b in v.val if b.kind in ("obj", "list", "tuple", "dict"))
+    return False
 
 
 def _names_module(node: ast.expr, env: Mapping[str, V] | None) -> bool:
