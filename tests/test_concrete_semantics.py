@@ -145,3 +145,10 @@ def test_sets_are_not_iterated_in_a_guessed_order():
     _same("sorted({3, 1, 2})")
     _same("len({1, 1.0, True})")
     _same("list({5})")
+
+
+def test_truthiness_of_ranges_and_iterators():
+    """``any([range(0)])`` is False in CPython (an empty range is false), an iterator is true."""
+    for src in ("any([range(0)])", "all([range(2), iter([])])", "not range(0)", "bool(range(3))",
+                "len([x for x in [range(0), range(1)] if x])"):
+        _same(src)

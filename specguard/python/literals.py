@@ -234,6 +234,10 @@ def _truthy(v: V) -> bool:
         return False
     if v.kind in ("bool", "int", "float", "str", "bytes"):
         return bool(v.val)
+    if v.kind == "obj":           # a range is false when empty; iterators are always true
+        return v.val[0] != "range" or len(range(*(b.val for b in v.val[1].val))) > 0
+    if v.kind not in ("list", "tuple", "dict", "set", "frozenset"):
+        return True               # a function value
     return len(v.val) > 0
 
 
