@@ -59,6 +59,7 @@ not share objects with it (the caller checks aliasing).
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any, Callable
 
 from specguard.python import literals as L
@@ -147,8 +148,7 @@ def _args(ev: "L._Evaluator", node: ast.Call, most: int, keywords: tuple[str, ..
 
 def _items(ev: "L._Evaluator", node: ast.expr, what: str, ordered: bool = True) -> list[V]:
     """The items of an iterable argument (``range``/``zip``/generator expressions consumed at once)."""
-    items = [r.v for r in ev.iterate(node, ordered=ordered)]
-    return items
+    return [r.v for r in ev.iterate(node, ordered=ordered)]
 
 
 def _len(ev, node):
@@ -179,15 +179,9 @@ def _sorted(ev, node):
             raise NotLiteral("`reverse=` is not a bool")
         reverse = bool(r.val)
     _total_order(items, "sorted")
-    if not _order_independent(node.args[0], ev, items):
-        pass
     plain = _plain_list(items)
     order = sorted(range(len(items)), key=lambda i: plain[i], reverse=reverse)
     return L._container("list", [L._R(items[i], _size(items[i])) for i in order])
-
-
-def _order_independent(node, ev, items) -> bool:
-    return True
 
 
 def _size(v: V) -> int:
@@ -223,7 +217,6 @@ def _sum(ev, node):
 
 
 def _any_all(ev, node):
-    (_,), _ = (node.args, None) if len(node.args) == 1 and not node.keywords else ((None, None), None)
     if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
         raise NotLiteral(f"unsupported arguments to `{node.func.id}`")
     items = _items(ev, node.args[0], node.func.id, ordered=False)
@@ -464,7 +457,7 @@ def _str_method(ev, node: ast.Call, recv: V, attr: str) -> L._R:
     if attr == "format":
         if any(not _scalar_kind(a) for a in [*args, *kws.values()]):
             raise NotLiteral("`.format()` of values other than numbers, strs and None")
-        if any(len(d) > 6 for d in __import__("re").findall(r"\d+", recv.val)):
+        if any(len(d) > 6 for d in re.findall(r"\d+", recv.val)):
             raise NotLiteral("`.format()` width or precision is too large")
         if "{" in recv.val and ("." in recv.val or "[" in recv.val):
             raise NotLiteral("`.format()` with attribute or index fields")
@@ -901,8 +894,7 @@ def immutable_item(node: ast.AST, env: Any) -> bool:
 # =====================================================================================
 
 def _fresh_items(ev, node: ast.expr, what: str) -> list[V]:
-    items = [r.v for r in ev.iterate(node)]
-    return items
+    return [r.v for r in ev.iterate(node)]
 
 
 def _no_shared(items: list[V], what: str) -> None:
