@@ -147,7 +147,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from specguard.formalize import objects
-from specguard.python import named, terms as observe
+from specguard.python import concrete, named, terms as observe
 from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from specguard.errors import SpecGuardError
 from specguard.python.literals import (NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals,
@@ -881,6 +881,21 @@ class _Scope(Mapping[str, V]):
     def all_bindings(self) -> Iterator[tuple[str, _Binding]]:
         yield from self.locals.items()
 
+    free_builtins: frozenset[str] = frozenset()   # set by _Walker (concrete.unshadowed_builtins)
+    stdlib: Mapping[str, str] = {}                 # set by _Walker (concrete.stdlib_names_of)
+
+    def stdlib_name(self, dotted: str) -> str | None:
+        """The stdlib function or constant ``dotted`` surely denotes here (its root imported once)."""
+        root, _, rest = dotted.partition(".")
+        b = self.binding(root)
+        if root not in self.stdlib or self.is_local(root) or b is None or b.origin != "import":
+            return None
+        return self.stdlib[root] + ("." + rest if rest else "")
+
+    def builtin_ok(self, name: str) -> bool:
+        """``name`` surely denotes the builtin here (see :func:`specguard.python.concrete.builtin_call`)."""
+        return name in self.free_builtins and self.binding(name) is None
+
 
 # =====================================================================================
 # the subject of an assertion: the call of the function under test
@@ -941,6 +956,8 @@ class _Walker:
         self.depth = 0          # helper calls being executed around this walker
         self.returned: str | None = None   # a helper's body ended by `return` (what follows is unreachable)
         self.objects = objects.Tracker(self)   # fresh objects of the class under test and their histories
+        scope.free_builtins = concrete.free_builtins_of(ctx)
+        scope.stdlib = concrete.stdlib_names_of(ctx)
 
     # -- emission -------------------------------------------------------------------
     def demand(self, stmt: ast.AST, call: Call, expect: Expect) -> None:
@@ -1020,6 +1037,9 @@ class _Walker:
             self.assertion_call(stmt, value)
         new = self.evaluate_rhs(value, stmt.lineno)
         self.after(stmt)
+        got = getattr(self, "returned_value", None)
+        if got is not None and got[0] == id(stmt) and got[1] is not None:   # `x = d.setdefault(k, v)`
+            new = _literal(got[1], _new_group())
         for t in targets:
             self.bind_target(t, new, stmt.lineno)
 
@@ -1033,7 +1053,7 @@ class _Walker:
             if old is not None and old.value is not None and not old.mutable:
                 new = self.evaluate_rhs(ast.BinOp(left=t, op=stmt.op, right=stmt.value), stmt.lineno)
         self.after(stmt)
-        if isinstance(t, ast.Name):
+        if isinstance(t, ast.Name) and getattr(self, "mutated", None) != id(stmt):
             self.bind_target(t, new or _opaque(f"changed in place at line {stmt.lineno}"), stmt.lineno)
 
     def stmt_Delete(self, stmt: ast.Delete) -> None:
@@ -1152,8 +1172,25 @@ class _Walker:
         mutated objects lose their values."""
         if self.block is None and self.ctx.has_event(stmt):
             self.block = self.exit_or_change(stmt)
-        self.apply_hazards(stmt)
+        if not self.concrete_mutation(stmt):
+            self.apply_hazards(stmt)
         self.named_consumed(stmt)
+
+    def concrete_mutation(self, stmt: ast.AST) -> bool:
+        """A known in-place change of a local list/dict/set with an exact value (``l.append(1)``,
+        ``d[k] = v``, ``l += [2]``; :func:`specguard.python.concrete.mutation`): the name gets its
+        new exact value, every other name that may share the object loses its value."""
+        got = concrete.mutation(stmt, self.scope, self.mode, self.tracking())
+        if got is None:
+            return False
+        name, new = got
+        b = self.scope.locals[name]
+        self.returned_value = (id(stmt), concrete.returned_value(stmt, b.value, self.scope))
+        self.invalidate(lambda ob: ob is not b and ob.mutable and bool(ob.groups & b.groups),
+                        f"may have been mutated at line {stmt.lineno}")
+        self.scope.bind(name, replace(b, value=new, mutable=True))
+        self.mutated = id(stmt)
+        return True
 
     def exit_or_change(self, stmt: ast.AST) -> str | None:
         """Why what follows ``stmt`` is blocked: a possible early exit anywhere in it, or (in a
@@ -1234,6 +1271,8 @@ class _Walker:
                 out.append((_ANY_CALL, node.lineno))
             inner = exposed or not self.safe_call(node)
             for child in itertools.chain(node.args, node.keywords):
+                if inner and concrete.immutable_item(child, self.scope):
+                    continue        # `f(xs[i])` with an int there: the callee gets no object of `xs`
                 self._hazards(child, inner, out)
             return
         for child in ast.iter_child_nodes(node):
@@ -1357,6 +1396,12 @@ class _Walker:
         for n in _walk_all_local(stmt.body):
             if isinstance(n, (ast.Break, ast.Continue)):
                 return f"it has a `{type(n).__name__.lower()}` at line {n.lineno}"
+        if concrete.fresh_iterable(stmt.iter, self.scope):
+            try:                # evaluated once into a new object of immutable items: the body cannot
+                if not any(is_mutable(v) for v in eval_iterable(stmt.iter, self.scope)):
+                    return None  # change what it iterates
+            except NotLiteral:
+                pass
         iter_names = {n for n in _names_in(stmt.iter) if (b := self.scope.binding(n)) is not None and b.mutable}
         used = iter_names & {n.id for n in _walk_all_local(body) if isinstance(n, ast.Name)}
         if used:
@@ -2029,7 +2074,9 @@ class _Walker:
         except NotLiteral as e:
             bad = self.first_bad_arg([x for x in exprs if function_value(self, x) is None])
             raise _Unsup(f"argument {_what(bad, e)}" if bad is not None else f"arguments are not literals: {e.reason}") from None
-        groups = [self.groups_of(e) for e in exprs]
+        # an argument whose exact value holds no list/dict/set shares no object (`f(l[0], len(l))`)
+        groups = [self.groups_of(e) if is_mutable(v) or v.kind == vals_FUNCTION else frozenset()
+                  for e, v in zip(exprs, values)]
         if any(a & b for a, b in itertools.combinations(groups, 2)):
             raise _Unsup(f"two arguments of `{self.ctx.target}` may share one mutable object")
         args: list[V] = []

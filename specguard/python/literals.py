@@ -106,8 +106,18 @@ def eval_literal(node: ast.expr, env: Mapping[str, V] | None = None) -> V:
 def eval_literals(nodes: Sequence[ast.expr], env: Mapping[str, V] | None = None) -> list[V]:
     """Several expressions evaluated together (a call's arguments): a mutable named value may be
     used only once among all of them, since the parts would otherwise share one object."""
-    ev = _Evaluator(env)
-    return [ev.top(n).v for n in nodes]
+    out: list[V] = []
+    shared: set[str] = set()
+    for n in nodes:
+        ev = _Evaluator(env)
+        v = ev.top(n).v
+        if is_mutable(v):          # only a value holding a list/dict/set can hold a named object
+            if ev.mutable_names & shared:
+                name = sorted(ev.mutable_names & shared)[0]
+                raise NotLiteral(f"`{name}` is used twice, and both uses would share one mutable object")
+            shared |= ev.mutable_names
+        out.append(v)
+    return out
 
 
 def eval_literal_text(src: str) -> V:
@@ -224,6 +234,10 @@ def _truthy(v: V) -> bool:
         return False
     if v.kind in ("bool", "int", "float", "str", "bytes"):
         return bool(v.val)
+    if v.kind == "obj":           # a range is false when empty; iterators are always true
+        return v.val[0] != "range" or len(range(*(b.val for b in v.val[1].val))) > 0
+    if v.kind not in ("list", "tuple", "dict", "set", "frozenset"):
+        return True               # a function value
     return len(v.val) > 0
 
 
@@ -315,7 +329,11 @@ class _Evaluator:
             raise NotLiteral("value is too large") from None
 
     def top(self, node: ast.expr) -> _R:
-        return self.guard(lambda: self.ev(node))
+        r = self.guard(lambda: self.ev(node))
+        if r.v.kind in ("obj", "list", "tuple", "dict") and _holds_lazy(r.v):
+            raise NotLiteral("an iterator built by a library call is not a value here (only consumed "
+                             "where it is built, by `list(..)` or a loop)")
+        return r
 
     def ev(self, node: ast.expr) -> _R:
         method = getattr(self, "ev_" + type(node).__name__, None)
@@ -337,6 +355,11 @@ class _Evaluator:
             v = self.env[node.id]
         except KeyError:
             raise NotLiteral(f"name `{node.id}` is not bound to a literal") from None
+        except NotLiteral:
+            from specguard.python import concrete
+            v = concrete.stdlib_value(self.env, node)    # `ascii_lowercase` from `string`
+            if v is None:
+                raise
         size, mutable = _env_info(v)
         if mutable:
             if node.id in self.mutable_names:
@@ -349,6 +372,11 @@ class _Evaluator:
         """``self.x`` / ``cls.x``: an attribute a setup bound to an exact value is looked up in the
         environment under its dotted name (only names that hold one; a parse never makes such a name)."""
         d = dotted_name(node)
+        if d is not None and d.split(".")[0] not in ("self", "cls"):
+            from specguard.python import concrete
+            v = concrete.stdlib_value(self.env, node)    # `string.digits`
+            if v is not None:
+                return _scalar(v)
         if d is None or d.split(".")[0] not in ("self", "cls") or self.env is None or d not in self.env:
             raise NotLiteral(f"{_describe(node)} is not a literal")
         v = self.env[d]
@@ -363,13 +391,14 @@ class _Evaluator:
         return _container("list", self.comprehension(node.generators, lambda: [self.ev(node.elt)]))
 
     def ev_SetComp(self, node: ast.SetComp) -> _R:
-        return self.make_set(self.comprehension(node.generators, lambda: [self.ev(node.elt)]), "set")
+        return self.make_set(self.comprehension(node.generators, lambda: [self.ev(node.elt)], False), "set")
 
     def ev_DictComp(self, node: ast.DictComp) -> _R:
         key = lambda: self.ev(node.key)     # noqa: E731 (Python evaluates the key first)
         return self.make_dict(self.comprehension(node.generators, lambda: [(key(), self.ev(node.value))]))
 
-    def comprehension(self, gens: list[ast.comprehension], produce: Callable[[], list[Any]]) -> list[Any]:
+    def comprehension(self, gens: list[ast.comprehension], produce: Callable[[], list[Any]],
+                      ordered: bool = True) -> list[Any]:
         """Python's comprehension semantics over exact iterables: the generators nested left to
         right, each ``if`` filtering, the targets bound in the comprehension's own scope (names of
         the enclosing scope are not changed)."""
@@ -386,7 +415,7 @@ class _Evaluator:
             if g.is_async:
                 raise NotLiteral("an async comprehension is not a literal")
             self.env = outer if i == 0 else _Overlay(local, outer)   # the first iterable: enclosing scope
-            items = self.iterate(g.iter)
+            items = self.iterate(g.iter, ordered)
             self.env = _Overlay(local, outer)
             targets = _comp_targets(g.target)
             for item in items:
@@ -630,6 +659,14 @@ class _Evaluator:
         name = self.callee(node)
         handler = _CALLS.get(name) if name is not None else None
         if handler is None:
+            from specguard.python import concrete        # builtins and methods on exact values (#12.1)
+            got = concrete.stdlib_call(self, node)
+            if got is not None:
+                return got
+            if name is not None and name in concrete.BUILTIN_CALLS:
+                return concrete.builtin_call(self, name, node)
+            if isinstance(node.func, ast.Attribute) and not _names_module(node.func.value, self.env):
+                return concrete.method_call(self, node)
             shown = dotted_name(node.func)
             if shown is None:
                 try:
@@ -654,7 +691,7 @@ class _Evaluator:
     def call_sequence(self, node: ast.Call) -> _R:
         kind = node.func.id  # list, tuple, set, frozenset
         args = self.only_args(node, 1)
-        items = self.iterate(args[0]) if args else []
+        items = self.iterate(args[0], ordered=kind in ("list", "tuple")) if args else []
         if kind in ("set", "frozenset"):
             return self.make_set(items, kind)
         return _container(kind, items)
@@ -715,15 +752,22 @@ class _Evaluator:
         return _from_plain(result)
 
     # -- iteration ------------------------------------------------------------------
-    def iterate(self, node: ast.expr) -> list[_R]:
-        """Elements of an iterable expression (see :func:`eval_iterable`)."""
+    def iterate(self, node: ast.expr, ordered: bool = True) -> list[_R]:
+        """Elements of an iterable expression (see :func:`eval_iterable`).  ``ordered``: the
+        consumer sees their order (a set of 2+ elements is then refused: CPython iterates it in
+        hash order, which the exact value does not keep)."""
         if isinstance(node, ast.Call):
             it = self.iter_call(node)
             if it is not None:
                 return it
         if isinstance(node, ast.GeneratorExp):       # consumed at once by list()/tuple()/a loop
-            return self.comprehension(node.generators, lambda: [self.ev(node.elt)])
-        return self.elements_of(self.ev(node))
+            return self.comprehension(node.generators, lambda: [self.ev(node.elt)], ordered)
+        r = self.ev(node)
+        if isinstance(node, ast.Call) and r.v.kind == "obj" and r.v.val[0] in ("iter", "lazy"):
+            return self.elements_of(_R(r.v.val[1], r.size - 1))    # made here, consumed here
+        if ordered and r.v.kind in ("set", "frozenset") and len(r.v.val) > 1:
+            raise NotLiteral("the iteration order of a set is CPython's hash order, which is not modelled")
+        return self.elements_of(r)
 
     @staticmethod
     def elements_of(r: _R) -> list[_R]:
@@ -754,7 +798,16 @@ class _Evaluator:
         if name == "zip":
             return self.zip_items(node)
         if name == "reversed":
-            return list(reversed(self.iterate(self.only_args(node, 1)[0])))
+            arg = self.only_args(node, 1)
+            if len(arg) != 1:
+                raise NotLiteral("reversed() takes one argument")
+            if not _is_iter_call(arg[0]):
+                seq = self.ev(arg[0])
+                if not (seq.v.kind in ("list", "tuple", "str", "bytes", "dict")
+                        or seq.v.kind == "obj" and seq.v.val[0] == "range"):
+                    raise NotLiteral(f"reversed() of a {seq.v.kind}")
+                return list(reversed(self.elements_of(seq)))
+            return list(reversed(self.iterate(arg[0])))
         return None
 
     def dict_view(self, node: ast.Call) -> list[_R]:
@@ -853,6 +906,15 @@ class _Overlay(Mapping[str, V]):
     def __contains__(self, name: object) -> bool:
         return name in self.local or (self.outer is not None and name in self.outer)
 
+    def stdlib_name(self, dotted: str) -> str | None:
+        resolve = getattr(self.outer, "stdlib_name", None)
+        return None if dotted.split(".")[0] in self.local or resolve is None else resolve(dotted)
+
+    def builtin_ok(self, name: str) -> bool:
+        """The enclosing scope's answer (see :func:`specguard.python.concrete.builtin_call`)."""
+        ok = getattr(self.outer, "builtin_ok", None)
+        return name not in self.local and ok is not None and ok(name)
+
     def __iter__(self):
         return iter(set(self.local) | set(self.outer or ()))
 
@@ -885,6 +947,35 @@ def _is_iter_call(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and (
         (isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate", "range", "reversed"))
         or (isinstance(node.func, ast.Attribute) and node.func.attr in ("items", "keys", "values")))
+
+
+def _holds_lazy(v: V) -> bool:
+    if v.kind == "obj":
+        return v.val[0] == "lazy" or _holds_lazy(v.val[1])
+    if v.kind in ("list", "tuple", "set", "frozenset"):
+        return any(_holds_lazy(x) for x in v.val if x.kind in ("obj", "list", "tuple", "dict"))
+    if v.kind == "dict":
+        return any(_holds_lazy(b) for _, b in v.val if b.kind in ("obj", "list", "tuple", "dict"))
+    return False
+
+
+def _names_module(node: ast.expr, env: Mapping[str, V] | None) -> bool:
+    """A method call's receiver is a name with no exact value (a module, an object): the call is
+    then reported as a call, not evaluated as a method of a value."""
+    root = node
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return False
+    if root.id in ("self", "cls") and isinstance(node, ast.Attribute):
+        return False
+    try:
+        if env is None:
+            return True
+        env[root.id]
+    except (KeyError, NotLiteral):
+        return True
+    return False
 
 
 def dotted_name(node: ast.expr) -> str | None:
