@@ -1,0 +1,87 @@
+"""Semantics traps (issue 12): Python semantics a pattern-reader gets wrong.  Each test is a task
+on which SpecGuard once certified something false (a conflict on a satisfiable task, or an
+entailed/no-conflict on a failing one); it runs the real CLI and asserts the result is now right
+(or inconclusive with its reason)."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def task(tmp_path: Path, doc: str, tests: str, params: str = "x") -> Path:
+    """A task folder: ``f.py`` with the docstring ``doc``, ``test_f.py`` with ``tests``."""
+    d = tmp_path / "task"
+    d.mkdir()
+    (d / "task.toml").write_text('id = "trap"\nentry_point = "f"\ndescription = "f.py"\ntests = ["test_f.py"]\n')
+    body = textwrap.indent(textwrap.dedent(doc).strip("\n"), "    ")
+    (d / "f.py").write_text(f'def f({params}):\n    """Compute it.\n\n{body}\n    """\n')
+    (d / "test_f.py").write_text("from f import f\n" + textwrap.dedent(tests).lstrip("\n"))
+    return d
+
+
+def check(d: Path) -> dict:
+    """``specguard check`` (real CLI, real kernel) and, when a certificate was written, ``verify``."""
+    out = d.parent / "out"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-m", "specguard", "check", str(d), "--out", str(out), "-q"],
+                       capture_output=True, text=True, env=env, cwd=d.parent)
+    assert p.returncode in (0, 1, 2), p.stderr
+    r = json.loads((out / "result.json").read_text())
+    if r["evidence"] == "certified":
+        v = subprocess.run([sys.executable, "-m", "specguard", "verify", str(out), "-q"],
+                           capture_output=True, text=True, env=env, cwd=d.parent)
+        assert v.returncode in (0, 1), v.stderr
+    return r
+
+
+def not_certified_conflict(r: dict) -> None:
+    assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
+
+
+@pytest.mark.lean
+def test_setup_redefined_in_class_is_the_later_one(tmp_path):
+    """#12.2: a unittest class defining `setUp` twice runs the later one (self.x = 7); reading the
+    first (self.x = 1) certified f(1) == 3 against the doctest f(1) -> 2, a false conflict."""
+    d = task(tmp_path, """
+        >>> f(1)
+        2
+        """, """
+        import unittest
+        class T(unittest.TestCase):
+            def setUp(self):
+                self.x = 1
+            def setUp(self):
+                self.x = 7
+            def test_a(self):
+                self.assertEqual(f(self.x), 3)
+        """)
+    r = check(d)
+    not_certified_conflict(r)
+    assert "bound more than once" in json.dumps(r)
+
+
+@pytest.mark.lean
+def test_setup_rebound_by_assignment_in_class(tmp_path):
+    """#12.2: `setUp = other` after `def setUp` in the class body replaces the method."""
+    d = task(tmp_path, """
+        >>> f(1)
+        2
+        """, """
+        import unittest
+        def _other(self):
+            self.x = 7
+        class T(unittest.TestCase):
+            def setUp(self):
+                self.x = 1
+            setUp = _other
+            def test_a(self):
+                self.assertEqual(f(self.x), 3)
+        """)
+    not_certified_conflict(check(d))
