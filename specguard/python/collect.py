@@ -504,6 +504,8 @@ def setup_attributes(ctx: _Ctx, test: _TestDef, outer: str | None = None) -> tup
         unknown = "the class has an `asyncSetUp` or `setup` method (not read)"
     if unknown is None and _memo(ctx, ("fixture-sets", id(cls)), lambda: _fixture_sets_attributes(ctx, chain)):
         unknown = "a fixture method of the class sets attributes of the test object"
+    if unknown is None and any("__getattribute__" in _class_body_binds(st) for k in chain for st in k.body):
+        unknown = "the class defines `__getattribute__` (reading an attribute of the test object runs it)"
     attrs = dict(_memo(ctx, ("constants", id(cls)), lambda: _class_constants(ctx, chain)))
     for names, key in ((_CLASS_SETUPS, "cls"), (_INSTANCE_SETUPS, "self")):
         fn, why = _memo(ctx, ("setup", id(cls), names), lambda: _setup_fn(chain, names))

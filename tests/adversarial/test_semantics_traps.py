@@ -85,3 +85,25 @@ def test_setup_rebound_by_assignment_in_class(tmp_path):
                 self.assertEqual(f(self.x), 3)
         """)
     not_certified_conflict(check(d))
+
+
+@pytest.mark.lean
+def test_class_getattribute_overrides_class_constant(tmp_path):
+    """#12.2: a test class's `__getattribute__` decides what `self.x` reads (8), not the class body
+    constant `x = 1`; reading the constant certified f(1) == 3 against the doctest f(1) -> 2."""
+    d = task(tmp_path, """
+        >>> f(1)
+        2
+        """, """
+        class TestX:
+            x = 1
+            def __getattribute__(self, name):
+                if name == "x":
+                    return 8
+                return object.__getattribute__(self, name)
+            def test_a(self):
+                assert f(self.x) == 3
+        """)
+    r = check(d)
+    not_certified_conflict(r)
+    assert "__getattribute__" in json.dumps(r)
