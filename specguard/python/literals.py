@@ -654,7 +654,7 @@ class _Evaluator:
     def call_sequence(self, node: ast.Call) -> _R:
         kind = node.func.id  # list, tuple, set, frozenset
         args = self.only_args(node, 1)
-        items = self.iterate(args[0]) if args else []
+        items = self.iterate(args[0], unordered=kind in ("set", "frozenset")) if args else []
         if kind in ("set", "frozenset"):
             return self.make_set(items, kind)
         return _container(kind, items)
@@ -715,19 +715,25 @@ class _Evaluator:
         return _from_plain(result)
 
     # -- iteration ------------------------------------------------------------------
-    def iterate(self, node: ast.expr) -> list[_R]:
-        """Elements of an iterable expression (see :func:`eval_iterable`)."""
+    def iterate(self, node: ast.expr, unordered: bool = False) -> list[_R]:
+        """Elements of an iterable expression (see :func:`eval_iterable`); ``unordered``: the
+        consumer does not depend on their order (it builds a set)."""
         if isinstance(node, ast.Call):
             it = self.iter_call(node)
             if it is not None:
                 return it
         if isinstance(node, ast.GeneratorExp):       # consumed at once by list()/tuple()/a loop
             return self.comprehension(node.generators, lambda: [self.ev(node.elt)])
-        return self.elements_of(self.ev(node))
+        return self.elements_of(self.ev(node), unordered)
 
     @staticmethod
-    def elements_of(r: _R) -> list[_R]:
+    def elements_of(r: _R, unordered: bool = False) -> list[_R]:
         v = r.v
+        if v.kind in ("set", "frozenset") and len(v.val) > 1 and not unordered:
+            # CPython iterates a set in hash-table order: str/bytes hashes vary per process
+            # (PYTHONHASHSEED), and the table's order is not the display's order
+            raise NotLiteral(f"the iteration order of a {v.kind} of {len(v.val)} elements is not determined "
+                             "(hash order)")
         if v.kind == "str":
             return [_scalar(V("str", c)) for c in v.val]
         if v.kind == "bytes":

@@ -107,3 +107,34 @@ def test_class_getattribute_overrides_class_constant(tmp_path):
     r = check(d)
     not_certified_conflict(r)
     assert "__getattribute__" in json.dumps(r)
+
+
+@pytest.mark.lean
+def test_list_of_a_str_set_has_no_known_order(tmp_path):
+    """#12.2: `list({'a', 'b'})[0]` is 'a' or 'b' depending on PYTHONHASHSEED (set iteration is
+    hash order); reading it as the display's first element certified f('a') == 5 against the
+    doctest f('a') -> 1, though an f with f('b') == 5 passes the test in some runs."""
+    d = task(tmp_path, """
+        >>> f('a')
+        1
+        """, """
+        def test_a():
+            assert f(list({'a', 'b'})[0]) == 5
+        """)
+    r = check(d)
+    not_certified_conflict(r)
+    assert "iteration order of a set" in json.dumps(r)
+
+
+def test_set_iteration_order_is_not_a_literal_but_set_of_set_is():
+    """#12.2: the literal evaluator refuses to order a set's elements, except where the consumer
+    builds a set again."""
+    import ast
+    from specguard.python.literals import NotLiteral, eval_literal
+    ev = lambda t: eval_literal(ast.parse(t, mode="eval").body)
+    for text in ("list({'a', 'b'})", "[*{1, 2}]", "tuple(frozenset({1, 2}))", "dict({(1, 2), (3, 4)})"):
+        with pytest.raises(NotLiteral):
+            ev(text)
+    from specguard.python.values import to_python
+    assert to_python(ev("set({'a', 'b'})")) == {"a", "b"}
+    assert to_python(ev("list({3})")) == [3]
