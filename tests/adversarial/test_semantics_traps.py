@@ -138,3 +138,37 @@ def test_set_iteration_order_is_not_a_literal_but_set_of_set_is():
     from specguard.python.values import to_python
     assert to_python(ev("set({'a', 'b'})")) == {"a", "b"}
     assert to_python(ev("list({3})")) == [3]
+
+
+@pytest.mark.lean
+def test_session_alias_sorted_in_place(tmp_path):
+    """#12.1: `ys = xs; ys.sort()` sorts xs too (one list); keeping xs = [2, 1] certified
+    f([2, 1]) == 5 against the test f([2, 1]) == 1, though the doctest called f([1, 2])."""
+    d = task(tmp_path, """
+        >>> xs = [2, 1]
+        >>> ys = xs
+        >>> ys.sort()
+        >>> f(xs)
+        5
+        """, """
+        def test_a():
+            assert f([2, 1]) == 1
+        """)
+    not_certified_conflict(check(d))
+
+
+@pytest.mark.lean
+def test_session_bound_method_as_key_mutates(tmp_path):
+    """#12.1: `max([1, 2], key=xs.append)` appends to xs (a bound method passed as a callback);
+    keeping xs = [] certified f([]) == 5 against the test f([]) == 1 (the doctest called f([1, 2]))."""
+    d = task(tmp_path, """
+        >>> xs = []
+        >>> max([1, 2], key=xs.append)
+        1
+        >>> f(xs)
+        5
+        """, """
+        def test_a():
+            assert f([]) == 1
+        """)
+    not_certified_conflict(check(d))
