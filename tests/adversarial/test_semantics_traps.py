@@ -172,3 +172,21 @@ def test_session_bound_method_as_key_mutates(tmp_path):
             assert f([]) == 1
         """)
     not_certified_conflict(check(d))
+
+
+@pytest.mark.skip(reason="open (merged code, not fixed yet): `ys += [...]` on an alias of xs")
+@pytest.mark.lean
+def test_session_alias_augmented_assignment(tmp_path):
+    """#12.1: `ys = xs; ys += [2]` extends xs in place (list `+=` is `extend`); the session still
+    reads f(xs) as f([1]) and certifies f([1]) == 5 against the test f([1]) == 1 (false conflict)."""
+    d = task(tmp_path, """
+        >>> xs = [1]
+        >>> ys = xs
+        >>> ys += [2]
+        >>> f(xs)
+        5
+        """, """
+        def test_a():
+            assert f([1]) == 1
+        """)
+    not_certified_conflict(check(d))
