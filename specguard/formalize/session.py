@@ -256,7 +256,8 @@ class _Checker:
             why = self.expr(value, local) if value is not None else None
             targets = st.targets if isinstance(st, ast.Assign) else [st.target]
             if isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name) and local is None \
-                    and st.target.id in self.sess.env and is_mutable(self.sess.env[st.target.id]):
+                    and (st.target.id in self.sess.opaque or st.target.id in self.sess.env
+                         and is_mutable(self.sess.env[st.target.id])):
                 self.mutated.add(st.target.id)    # `ys += [2]` changes the list in place (and its aliases)
             return why or self.stores_all(targets, local)
         if isinstance(st, (ast.Expr, ast.Return)):

@@ -174,7 +174,6 @@ def test_session_bound_method_as_key_mutates(tmp_path):
     not_certified_conflict(check(d))
 
 
-@pytest.mark.skip(reason="open (merged code, not fixed yet): `ys += [...]` on an alias of xs")
 @pytest.mark.lean
 def test_session_alias_augmented_assignment(tmp_path):
     """#12.1: `ys = xs; ys += [2]` extends xs in place (list `+=` is `extend`); the session still
