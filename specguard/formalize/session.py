@@ -134,6 +134,9 @@ class Session:
     def lose_values(self, names: set[str], why: str) -> None:
         """``names`` may have been changed in place (a method, passed to the function): their values
         are no longer known, but they still denote objects only the session holds."""
+        if any(n in self.env and is_mutable(self.env[n]) or n not in self.env for n in names):
+            # aliases are not tracked (`ys = xs`, `ys = [xs]`): any mutable value may be the changed object
+            names = set(names) | {n for n, v in self.env.items() if is_mutable(v)}
         owned = {n for n in names if n in self.env or n in self.results or n in self.opaque}
         self.forget(names, why)
         self.opaque |= owned
@@ -252,6 +255,10 @@ class _Checker:
             value = st.value
             why = self.expr(value, local) if value is not None else None
             targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+            if isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name) and local is None \
+                    and (st.target.id in self.sess.opaque or st.target.id in self.sess.env
+                         and is_mutable(self.sess.env[st.target.id])):
+                self.mutated.add(st.target.id)    # `ys += [2]` changes the list in place (and its aliases)
             return why or self.stores_all(targets, local)
         if isinstance(st, (ast.Expr, ast.Return)):
             return self.expr(st.value, local) if st.value is not None else None
@@ -354,11 +361,33 @@ class _Checker:
 
     def arguments(self, n: ast.Call, local: set[str]) -> str | None:
         """A name passed to a call may be called (a callback) or have its special methods run
-        (``print(x)``, ``sorted(xs)``): it must be something whose code is known to change nothing."""
+        (``print(x)``, ``sorted(xs)``): it must be something whose code is known to change nothing.
+        A bound method passed (``key=xs.append``) may change its object when called."""
         for a in list(n.args) + [k.value for k in n.keywords]:
-            why = self.names_known(a, local)
+            why = self.names_known(a, local) or self.bound_methods(a, local)
             if why:
                 return why
+        return None
+
+    def bound_methods(self, a: ast.expr, local: set[str]) -> str | None:
+        """``a`` is (or holds) an attribute of a non-module value: maybe a bound method passed as
+        a callback, which may change its object when the callee calls it."""
+        for x in ast.walk(a):
+            if not isinstance(x, ast.Attribute) or not isinstance(x.ctx, ast.Load):
+                continue
+            if isinstance(x.value, ast.Name) and x.value.id in self.sess.modules:
+                continue                          # a module's attribute: checked by names_known
+            if isinstance(x.value, ast.Constant):
+                continue                          # a method of an immutable constant
+            root = _root(x)
+            if root is not None and root in local:
+                continue
+            if root is not None and self.session_owned(root) and not self.immutable(root):
+                self.mutated.add(root)            # the callee may call it: the value is no longer known
+                continue
+            if root is not None and self.immutable(root):
+                continue
+            return f"`{_short(x)}` passed to a call (a bound method may change its object)"
         return None
 
     def names_known(self, a: ast.expr, local: set[str]) -> str | None:

@@ -504,6 +504,8 @@ def setup_attributes(ctx: _Ctx, test: _TestDef, outer: str | None = None) -> tup
         unknown = "the class has an `asyncSetUp` or `setup` method (not read)"
     if unknown is None and _memo(ctx, ("fixture-sets", id(cls)), lambda: _fixture_sets_attributes(ctx, chain)):
         unknown = "a fixture method of the class sets attributes of the test object"
+    if unknown is None and any("__getattribute__" in _class_body_binds(st) for k in chain for st in k.body):
+        unknown = "the class defines `__getattribute__` (reading an attribute of the test object runs it)"
     attrs = dict(_memo(ctx, ("constants", id(cls)), lambda: _class_constants(ctx, chain)))
     for names, key in ((_CLASS_SETUPS, "cls"), (_INSTANCE_SETUPS, "self")):
         fn, why = _memo(ctx, ("setup", id(cls), names), lambda: _setup_fn(chain, names))
@@ -553,6 +555,9 @@ def _setup_fn(chain: list[ast.ClassDef], names: tuple[str, ...]) -> tuple[ast.Fu
     if not definers:
         return None, None
     k, fn = definers[0]
+    rebinds = [st for st in k.body if st is not fn and fn.name in _class_body_binds(st)]
+    if rebinds:                                  # a later binding in the class body replaces it
+        return fn, f"`{fn.name}` is bound more than once in class `{k.name}` (line {rebinds[-1].lineno})"
     if isinstance(fn, ast.AsyncFunctionDef):
         return None, "async setup"
     if len({st.name for _, st in definers}) > 1:
@@ -560,6 +565,16 @@ def _setup_fn(chain: list[ast.ClassDef], names: tuple[str, ...]) -> tuple[ast.Fu
     if len(definers) > 1 and (k is not chain[0] or _calls_super(fn)):
         return fn, "setups of several classes run (through `super()`)"
     return fn, None
+
+
+def _class_body_binds(st: ast.stmt) -> set[str]:
+    """The names a class-body statement binds (definitions, assignments, imports, ...)."""
+    if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {st.name}
+    if isinstance(st, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in st.names}
+    return {n.id for n in ast.walk(st) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)} | \
+        {n.name for n in ast.walk(st) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
 
 
 def _calls_super(fn: ast.AST) -> bool:

@@ -764,14 +764,19 @@ class _Evaluator:
             return self.comprehension(node.generators, lambda: [self.ev(node.elt)], ordered)
         r = self.ev(node)
         if isinstance(node, ast.Call) and r.v.kind == "obj" and r.v.val[0] in ("iter", "lazy"):
-            return self.elements_of(_R(r.v.val[1], r.size - 1))    # made here, consumed here
+            return self.elements_of(_R(r.v.val[1], r.size - 1), unordered=not ordered)    # made here, consumed here
         if ordered and r.v.kind in ("set", "frozenset") and len(r.v.val) > 1:
             raise NotLiteral("the iteration order of a set is CPython's hash order, which is not modelled")
-        return self.elements_of(r)
+        return self.elements_of(r, unordered=not ordered)
 
     @staticmethod
-    def elements_of(r: _R) -> list[_R]:
+    def elements_of(r: _R, unordered: bool = False) -> list[_R]:
         v = r.v
+        if v.kind in ("set", "frozenset") and len(v.val) > 1 and not unordered:
+            # CPython iterates a set in hash-table order: str/bytes hashes vary per process
+            # (PYTHONHASHSEED), and the table's order is not the display's order
+            raise NotLiteral(f"the iteration order of a {v.kind} of {len(v.val)} elements is not determined "
+                             "(hash order)")
         if v.kind == "str":
             return [_scalar(V("str", c)) for c in v.val]
         if v.kind == "bytes":
