@@ -394,3 +394,18 @@ def test_a_conflict_beyond_the_kernel_budget_is_rechecked_by_the_kernel(tmp_path
                                  spec_budget=1_000)).result
     assert r.verdict is Verdict.conflict and r.evidence is Evidence.certified, r.reason
     assert "double(3000)" in r.reason
+
+
+@pytest.mark.lean
+def test_small_tests_are_evaluated_before_large_ones_under_the_spec_budget(tmp_path, monkeypatch):
+    """#15.2: the spec's one evaluation budget is spent smallest input first, so a conflict at a
+    small test is not lost behind an expensive one listed before it (before: every test after
+    `double(30000)` was "evaluation budget exceeded" and nothing was certified)."""
+    from specguard.formalize import speclang
+    monkeypatch.setattr(speclang.EvalBudget.__init__, "__defaults__", (100_000, 600.0, 512))
+    task = _task(tmp_path, test="assert double(30000) == 60000\n    assert double(2) == 4\n"
+                                "    assert double(5) == 10\n    assert double(3) == 7")
+    r = check_task(task, Options(model=_settings(SLOW), samples=1, min_agree=1, judge=False)).result
+    assert r.verdict is Verdict.conflict and r.evidence is Evidence.certified, r.reason
+    assert "double(3)" in r.reason
+    assert r.model.specs[0].agreed == 2 and r.model.specs[0].unknown == 1
