@@ -778,7 +778,7 @@ def _spec_samples(task: Task, opts: Options, client, k: int):
                        report=task.description_is_report)
     uses = []
     for s in agent.samples:
-        verdict = evidence = sb = a = None
+        verdict = evidence = sb = a = retried = None
         if s.program is not None:
             try:
                 sb = _check_rules(task, dataclasses.replace(opts, spec=s.program, model=None, spec_binds=False))
@@ -786,7 +786,8 @@ def _spec_samples(task: Task, opts: Options, client, k: int):
                 s.errors.append(f"the spec could not be used: {e}")
                 sb = None
             if sb is not None and sb.result.evidence is Evidence.execution and opts.spec_budget < MODEL_KERNEL_BUDGET:
-                sb = _kernel_retry(task, opts, s.program) or sb
+                rb, retried = _kernel_retry(task, opts, s.program)
+                sb = rb or sb
             if sb is not None:
                 verdict, evidence, a = sb.result.verdict, sb.result.evidence, sb.agreement
         suspect = _suspect(a, opts.max_refuted) if a is not None else None
@@ -794,6 +795,8 @@ def _spec_samples(task: Task, opts: Options, client, k: int):
         if sb is not None and sb.result.conflict is not None and sb.result.evidence is Evidence.certified:
             core = next((i.id for i in sb.result.conflict.items if i.source == "test"), None)
         miss = suspect if suspect and core else _sample_miss(s, sb, a)
+        if miss and retried and miss.startswith("execution tier"):
+            miss = f"{miss}; {retried}"
         rep = ModelSpecReport(sample=s.index + 1, path=s.path, source=s.source, sha256=s.sha256,
                               rounds=s.rounds, errors=tuple(s.errors) + ((s.missing,) if s.missing else ()),
                               verdict=verdict, evidence=evidence,
@@ -810,15 +813,26 @@ def _spec_samples(task: Task, opts: Options, client, k: int):
 # with this kernel budget and without the per-test classification, so that only the conflict's own
 # input is evaluated by the kernel (the bundle records the options; `verify` re-derives with them).
 MODEL_KERNEL_BUDGET = 400_000
+# ... and with this many times the Lean time limit (--timeout): 400,000 steps cost the kernel 80-240 s
+# (0.2-0.6 ms a step, benchmarks/spec_eval.py), past the default 60 s (#15.2: measured on lcbhard_18,
+# whose conflict the kernel was still checking when the 60 s limit ended it)
+MODEL_KERNEL_TIMEOUT_FACTOR = 5
 
 
-def _kernel_retry(task: Task, opts: Options, program) -> "Bundle | None":
+def _kernel_retry(task: Task, opts: Options, program) -> "tuple[Bundle | None, str | None]":
+    """The certified bundle of the re-check, or None and why it certified nothing."""
     try:
         b = _check_rules(task, dataclasses.replace(opts, spec=program, model=None, spec_binds=False,
-                                                   spec_budget=MODEL_KERNEL_BUDGET, classify=False))
-    except speclang.SpecError:
-        return None
-    return b if b.result.evidence is Evidence.certified else None
+                                                   spec_budget=MODEL_KERNEL_BUDGET, classify=False,
+                                                   timeout=opts.timeout * MODEL_KERNEL_TIMEOUT_FACTOR))
+    except speclang.SpecError as e:
+        return None, f"the spec could not be used: {e}"
+    r = b.result
+    if r.evidence is Evidence.certified:
+        return b, None
+    why = r.certificate.reason if r.conflict is not None and r.certificate is not None and r.certificate.reason else r.reason
+    return None, (f"the kernel re-check with {MODEL_KERNEL_BUDGET} steps and a {opts.timeout * MODEL_KERNEL_TIMEOUT_FACTOR:g} s "
+                  f"Lean limit certified nothing: {why}")
 
 
 def _model_verdict(uses: list[_SampleUse], need: int, k: int, base: Result):
