@@ -409,3 +409,15 @@ def test_small_tests_are_evaluated_before_large_ones_under_the_spec_budget(tmp_p
     assert r.verdict is Verdict.conflict and r.evidence is Evidence.certified, r.reason
     assert "double(3)" in r.reason
     assert r.model.specs[0].agreed == 2 and r.model.specs[0].unknown == 1
+
+
+@pytest.mark.lean
+def test_a_failed_kernel_recheck_states_its_reason_in_the_miss_cause(tmp_path):
+    """#15.2: a conflict beyond even the re-check's kernel budget stays execution evidence, and the
+    sample's miss cause says that the kernel re-check ran and why it certified nothing."""
+    task = _task(tmp_path, test="assert double(2) == 4\n    assert double(5) == 10\n    assert double(80000) == 160001")
+    r = check_task(task, Options(model=_settings(SLOW), samples=1, min_agree=1, judge=False)).result
+    assert r.evidence is not Evidence.certified, r.reason
+    cause = r.model.specs[0].miss_cause
+    assert cause.startswith("execution tier") and "kernel re-check with 400000 steps" in cause, cause
+    assert r.model.miss_cause and "kernel re-check" in r.model.miss_cause
