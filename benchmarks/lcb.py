@@ -272,7 +272,7 @@ def main(argv=None) -> int:
             s = report[run]
             print(f"  {run:22} {s['model_path']} task(s), {s.get('model_prompts', 0)} prompt(s), "
                   f"{s.get('model_seconds', 0)} s, ${s['cost_per_task_usd']}/task; misses: {s.get('miss_causes', {})}")
-    from specguard.lcb_errata import ERRATA
+    from benchmarks.lcb_errata import ERRATA
     fps = [(r["run"], r["task_id"]) for r in details
            if not RUNS[r["run"]][2] and r["verdict"] == "conflict" and r["evidence"] == "certified"]
     if fps:
