@@ -421,3 +421,18 @@ def test_a_failed_kernel_recheck_states_its_reason_in_the_miss_cause(tmp_path):
     cause = r.model.specs[0].miss_cause
     assert cause.startswith("execution tier") and "kernel re-check with 400000 steps" in cause, cause
     assert r.model.miss_cause and "kernel re-check" in r.model.miss_cause
+
+
+@pytest.mark.lean
+def test_the_kernels_share_goes_first_to_the_input_a_spec_refutes(tmp_path):
+    """#15.2: the kernel is asked about at most 2 x --spec-budget steps of spec instances in all;
+    the inputs where the spec contradicts a test take that share first (before: three agreeing
+    tests spent it and the conflict at `double(150)`, within the per-input budget, was only
+    execution evidence; lcbhard_84's re-check was lost that way)."""
+    from specguard.formalize import speclang
+    task = _task(tmp_path, test="assert double(100) == 200\n    assert double(101) == 202\n"
+                                "    assert double(102) == 204\n    assert double(150) == 301")
+    prog = speclang.SpecProgram(SLOW.split("```python\n")[1].split("```")[0], "spec.py")
+    r = check_task(task, Options(spec=prog, spec_budget=1_000, classify=False)).result
+    assert r.verdict is Verdict.conflict and r.evidence is Evidence.certified, r.reason
+    assert "double(150)" in r.reason
