@@ -394,3 +394,45 @@ def test_a_conflict_beyond_the_kernel_budget_is_rechecked_by_the_kernel(tmp_path
                                  spec_budget=1_000)).result
     assert r.verdict is Verdict.conflict and r.evidence is Evidence.certified, r.reason
     assert "double(3000)" in r.reason
+
+
+@pytest.mark.lean
+def test_small_tests_are_evaluated_before_large_ones_under_the_spec_budget(tmp_path, monkeypatch):
+    """#15.2: the spec's one evaluation budget is spent smallest input first, so a conflict at a
+    small test is not lost behind an expensive one listed before it (before: every test after
+    `double(30000)` was "evaluation budget exceeded" and nothing was certified)."""
+    from specguard.formalize import speclang
+    monkeypatch.setattr(speclang.EvalBudget.__init__, "__defaults__", (100_000, 600.0, 512))
+    task = _task(tmp_path, test="assert double(30000) == 60000\n    assert double(2) == 4\n"
+                                "    assert double(5) == 10\n    assert double(3) == 7")
+    r = check_task(task, Options(model=_settings(SLOW), samples=1, min_agree=1, judge=False)).result
+    assert r.verdict is Verdict.conflict and r.evidence is Evidence.certified, r.reason
+    assert "double(3)" in r.reason
+    assert r.model.specs[0].agreed == 2 and r.model.specs[0].unknown == 1
+
+
+@pytest.mark.lean
+def test_a_failed_kernel_recheck_states_its_reason_in_the_miss_cause(tmp_path):
+    """#15.2: a conflict beyond even the re-check's kernel budget stays execution evidence, and the
+    sample's miss cause says that the kernel re-check ran and why it certified nothing."""
+    task = _task(tmp_path, test="assert double(2) == 4\n    assert double(5) == 10\n    assert double(80000) == 160001")
+    r = check_task(task, Options(model=_settings(SLOW), samples=1, min_agree=1, judge=False)).result
+    assert r.evidence is not Evidence.certified, r.reason
+    cause = r.model.specs[0].miss_cause
+    assert cause.startswith("execution tier") and "kernel re-check with 400000 steps" in cause, cause
+    assert r.model.miss_cause and "kernel re-check" in r.model.miss_cause
+
+
+@pytest.mark.lean
+def test_the_kernels_share_goes_first_to_the_input_a_spec_refutes(tmp_path):
+    """#15.2: the kernel is asked about at most 2 x --spec-budget steps of spec instances in all;
+    the inputs where the spec contradicts a test take that share first (before: three agreeing
+    tests spent it and the conflict at `double(150)`, within the per-input budget, was only
+    execution evidence; lcbhard_84's re-check was lost that way)."""
+    from specguard.formalize import speclang
+    task = _task(tmp_path, test="assert double(100) == 200\n    assert double(101) == 202\n"
+                                "    assert double(102) == 204\n    assert double(150) == 301")
+    prog = speclang.SpecProgram(SLOW.split("```python\n")[1].split("```")[0], "spec.py")
+    r = check_task(task, Options(spec=prog, spec_budget=1_000, classify=False)).result
+    assert r.verdict is Verdict.conflict and r.evidence is Evidence.certified, r.reason
+    assert "double(150)" in r.reason

@@ -64,9 +64,10 @@ def test_recorded_answers_certify_the_corrupted_suite_and_agree_on_the_original(
 DIFFERENT = {
     "lcbhard_94": "spec suspect",        # its spec was wrong (fails T13 too): the recorded certificate was luck
     "lcbhard_22": None,                  # the bool-as-int evaluator bug is fixed: now certified
-    "lcbhard_23": "evaluation budget",   # SpecGuard's evaluator budget per spec (trust issue) ends before
-    "lcbhard_79": "evaluation budget",   # the spec is evaluated at every tested input
 }
+# lcbhard_23 and lcbhard_79 were "evaluation budget" here (the budget ended before the spec reached
+# their small corrupted test): with the tests evaluated smallest first (#15.2) they replay to the
+# recorded certified conflict again
 CHEAP = ["lcbhard_19", "lcbhard_35", "lcbhard_46", "lcbhard_74", "lcbhard_83", "lcbhard_94", "lcbhard_23"]
 
 
