@@ -1,0 +1,45 @@
+"""Issue 15, item 4: the judge measured with a real model (benchmarks/recordings/lcb-oneoff-judge.jsonl,
+answered through a local endpoint by a model instance that saw only judge prompts), replayed without
+the network by `benchmarks.judge`."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("litellm")
+
+ROOT = Path(__file__).resolve().parent.parent
+REC = ROOT / "benchmarks" / "recordings" / "lcb-oneoff-judge.jsonl"
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch):
+    import litellm
+    monkeypatch.setattr(litellm, "completion", lambda *a, **k: pytest.fail("a replay reached the network"))
+
+
+def test_judge_replay_scores_against_ground_truth(capsys):
+    """#15.4: a corrupted suite judged `conflict` counts as right only when the cited test is the
+    changed one; a conflict on an original is a false flag unless benchmarks/lcb_errata.py
+    demonstrates an erratum (lcbhard_94); lcbhard_8's corrupted suite was judged no-conflict."""
+    from benchmarks import judge, lcb
+    if not (lcb.default_data() / "oneoff.json").is_file():
+        pytest.skip("shared/data/livecodebench is not present")
+    assert judge.main(["--replay", str(REC), "--ids", "lcbhard_19", "lcbhard_94", "lcbhard_8", "lcbhard_57",
+                       "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)["summary"]
+    # lcbhard_94's corrupted suite is judged a conflict citing another test (its erratum), not a hit
+    assert s["corrupted"]["judged"] == 4 and s["corrupted"]["right"] == 2 and s["corrupted"]["no-conflict"] == 1
+    assert s["corrupted"]["conflict_other_test"] == 1
+    assert s["original"]["errata_flagged"] == ["lcbhard_94"] and s["original"]["false_flags"] == ["lcbhard_57"]
+
+
+def test_a_cited_test_with_another_value_is_not_right():
+    """#15.4: naming the changed test's arguments with a different expected value is not a hit."""
+    from benchmarks.judge import _names_test
+    case = {"args": [4, 3, 924844033], "expected": 50831, "original_expected": 50820}
+    assert _names_test("count_special_permutations(4, 3, 924844033) == 50831", case)
+    assert not _names_test("count_special_permutations(4, 3, 924844033) == 50820", case)
+    assert not _names_test("count_special_permutations(4, 3, 9) == 50831", case)
+    assert not _names_test(None, case)
