@@ -35,6 +35,7 @@ from specguard.formalize.tests import _BUILTIN_TYPES, _PURE_BUILTINS
 from specguard.models import Call
 from specguard.python.literals import is_mutable
 from specguard.python.values import FUNCTION, V
+from specguard.python.terms import _short
 
 __all__ = ["Session", "Result", "state_change", "PURE_IMPORTS", "SAFE_CALLS"]
 
@@ -572,12 +573,6 @@ def clean_lambda(fn: ast.Lambda, sess: Session) -> bool:
     return c.expr(fn, None) is None and not c.mutated
 
 
-def _short(node: ast.AST, limit: int = 40) -> str:
-    try:
-        s = ast.unparse(node)
-    except Exception:       # noqa: BLE001 - only for a message
-        s = type(node).__name__
-    return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
 def mutable_names(node: ast.AST, sess: Session) -> set[str]:

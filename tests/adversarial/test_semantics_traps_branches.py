@@ -1,6 +1,5 @@
-"""Semantics traps found on the unmerged branches (terms, concrete): ready to run once they land.
-Each reproduced a certified false result on the branch as it stood (run read-only with
-PYTHONPATH=/work/wt/<branch>)."""
+"""Semantics traps found on the branches terms and concrete before they were merged (each reproduced
+a certified false result there); both branches are merged now, so these run as regressions."""
 
 import json
 
@@ -11,7 +10,6 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from test_semantics_traps import check, not_certified_conflict, task
 
 
-@pytest.mark.skip(reason="pending: branch terms/concrete")
 @pytest.mark.lean
 def test_concrete_set_iteration_order_is_hash_order(tmp_path):
     """#12.2: on branches terms and concrete (both carry main's literals.py), `list({'a', 'b'})[0]`
