@@ -43,3 +43,24 @@ def test_a_cited_test_with_another_value_is_not_right():
     assert not _names_test("count_special_permutations(4, 3, 924844033) == 50820", case)
     assert not _names_test("count_special_permutations(4, 3, 9) == 50831", case)
     assert not _names_test(None, case)
+
+
+def test_replay_does_not_depend_on_where_the_task_files_lie(tmp_path, capsys):
+    """#15.5: the recording was made with the data at another path; the judge's question names a
+    JSON table by its file name, so a copy of the data elsewhere replays the same answers (before,
+    a clean clone beside another shared/ folder missed every judge question)."""
+    import shutil
+    from benchmarks import judge, lcb
+    from specguard import load
+    from specguard.model.judge import _tests_text
+    src = lcb.default_data() / "oneoff.json"
+    if not src.is_file():
+        pytest.skip("shared/data/livecodebench is not present")
+    (tmp_path / "elsewhere").mkdir()
+    shutil.copy(src, tmp_path / "elsewhere" / "oneoff.json")
+    text = _tests_text(load.load_lcb(str(tmp_path / "elsewhere" / "oneoff.json"), "lcbhard_19", "corrupted"))
+    assert "<<<TESTS oneoff.json\n" in text and str(tmp_path) not in text
+    assert judge.main(["--replay", str(REC), "--data", str(tmp_path / "elsewhere"), "--ids", "lcbhard_19",
+                       "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)["summary"]
+    assert s["corrupted"]["right"] == 1 and s["original"]["no-conflict"] == 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from dataclasses import dataclass
 
 from specguard.errors import ModelError
@@ -35,7 +36,8 @@ def _tests_text(task: Task) -> str:
             from specguard.python.values import py_repr
             rows = [f"{task.entry_point}({', '.join(py_repr(a) for a in c.args)}) == {py_repr(c.expected)}"
                     for c in src.cases]
-            parts.append(f"<<<TESTS {src.path}\n" + "\n".join(rows) + "\nTESTS>>>")
+            # a JSON table is named by its file name (never a path of this machine)
+            parts.append(f"<<<TESTS {Path(src.path).name}\n" + "\n".join(rows) + "\nTESTS>>>")
     return "\n".join(parts)[:_MAX_TEXT]
 
 

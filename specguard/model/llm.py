@@ -278,6 +278,10 @@ def question_of(messages: Sequence[dict], entry_point: str | None = None) -> Que
         if "Specify the FIXED behaviour" in first:      # spec_agent.REPORT_NOTE: a bug report's fix is asked
             kind = "spec-fix"
     elif desc is not None:
+        # a test file is named by its base name: where the task's files lie on a machine is not
+        # part of the question (a recording made elsewhere still matches)
+        tests = re.sub(r"<<<TESTS ([^\n]*)", lambda m: "<<<TESTS " + m.group(1).replace("\\", "/").rsplit("/", 1)[-1],
+                       tests)
         kind, text = "judge", desc + "\n" + tests
     elif "Assertions SpecGuard could not read:" in first:
         kind, text = "tests", first[first.find("Assertions SpecGuard could not read:"):]
