@@ -274,7 +274,8 @@ class Tracker:
         it cannot change shared state, only what the test holds.  So it does not block what
         follows: every test name it reaches loses its value, every object it reaches its
         history (from ``opaque`` at its definition).  False: not such a call."""
-        from specguard.formalize.tests import _PURE_BUILTINS, _builtin_unshadowed, _opaque
+        from specguard.formalize.tests import _builtin_unshadowed, _opaque
+        from specguard.python.purity import PURE_BUILTINS
         f = call.func
         fn = self.closures.get(f.id) if isinstance(f, ast.Name) else None
         b = self.w.scope.locals.get(f.id) if fn is not None else None
@@ -300,7 +301,7 @@ class Tracker:
         for x in loads - bound:
             if x in self.w.scope.locals:
                 reached.add(x)
-            elif not (x in _PURE_BUILTINS and _builtin_unshadowed(self.w, x)):
+            elif not (x in PURE_BUILTINS and _builtin_unshadowed(self.w, x)):
                 return False
         for x in sorted(reached):
             o = self.objs.get(x)

@@ -31,17 +31,17 @@ import ast
 import builtins
 from dataclasses import dataclass, field
 
-from specguard.formalize.tests import _BUILTIN_TYPES, _PURE_BUILTINS
 from specguard.models import Call
 from specguard.python.literals import is_mutable
 from specguard.python.values import FUNCTION, V
-from specguard.python.terms import _short
+from specguard.python.purity import BUILTIN_TYPES, PURE_BUILTINS
+from specguard.python.terms import snippet
 
 __all__ = ["Session", "Result", "state_change", "PURE_IMPORTS", "SAFE_CALLS"]
 
 # calls that run no code but the dunder methods of their (plain or session) arguments and change
 # nothing but what the session's own output shows (``print`` writes stdout only: no ``file=``)
-SAFE_CALLS = frozenset(_PURE_BUILTINS - {"iter", "next"}) | {"print", "hash"}
+SAFE_CALLS = frozenset(PURE_BUILTINS - {"iter", "next"}) | {"print", "hash"}
 # modules whose import runs no code that could change what the function under test sees
 PURE_IMPORTS = frozenset({
     "itertools", "operator", "functools", "math", "cmath", "fractions", "decimal", "string", "re",
@@ -150,11 +150,11 @@ class Session:
         """The named constant ``node`` evaluates to when it is a function value: a pure builtin by
         name (the test side's key), a closed lambda (a new object per evaluation; its key names
         the docstring, so it is never the same object as any test's)."""
-        if isinstance(node, ast.Name) and node.id in _PURE_BUILTINS and self.builtin(node.id):
+        if isinstance(node, ast.Name) and node.id in PURE_BUILTINS and self.builtin(node.id):
             return V(FUNCTION, (f"builtin:{node.id}", node.id))
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in _BUILTIN_TYPES \
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in BUILTIN_TYPES \
                 and self.builtin(node.value.id) and not node.attr.startswith("_"):
-            t = _BUILTIN_TYPES[node.value.id]          # `str.lower`: the method object of a builtin type
+            t = BUILTIN_TYPES[node.value.id]          # `str.lower`: the method object of a builtin type
             attr = t.__dict__.get(node.attr)
             if attr is not None and callable(getattr(t, node.attr)):
                 name = f"{node.value.id}.{node.attr}"
@@ -191,7 +191,7 @@ class Session:
                         bound.add(n.name)
                 elif isinstance(n, ast.Name):
                     (loads if isinstance(n.ctx, ast.Load) else bound).add(n.id)
-        return all(x in bound or (x in _PURE_BUILTINS and self.builtin(x)) for x in loads)
+        return all(x in bound or (x in PURE_BUILTINS and self.builtin(x)) for x in loads)
 
     def invalidate_results(self, names: set[str], why: str) -> None:
         for n in names:
@@ -312,8 +312,8 @@ class _Checker:
                 if local is None or root not in local:
                     self.mutated.add(root)
                 return None
-            return why or f"the write to `{_short(t)}` (it may change an object the function uses)"
-        return f"a store to `{_short(t)}`"
+            return why or f"the write to `{snippet(t)}` (it may change an object the function uses)"
+        return f"a store to `{snippet(t)}`"
 
     def exprs(self, nodes: list[ast.expr], local: set[str] | None) -> str | None:
         for n in nodes:
@@ -388,7 +388,7 @@ class _Checker:
                 continue
             if root is not None and self.immutable(root):
                 continue
-            return f"`{_short(x)}` passed to a call (a bound method may change its object)"
+            return f"`{snippet(x)}` passed to a call (a bound method may change its object)"
         return None
 
     def names_known(self, a: ast.expr, local: set[str]) -> str | None:
@@ -415,7 +415,7 @@ class _Checker:
             return True
         if name in s.modules:
             return pure_function(s.modules[name])
-        return s.builtin(name) and (name in SAFE_CALLS or name in _PURE_BUILTINS or _is_exception_class(name)
+        return s.builtin(name) and (name in SAFE_CALLS or name in PURE_BUILTINS or _is_exception_class(name)
                                     or name in ("None", "True", "False", "NotImplemented", "Ellipsis"))
 
     def callee(self, n: ast.Call, local: set[str], in_function: bool) -> str | None:
@@ -448,8 +448,8 @@ class _Checker:
             if root is not None and not in_function and self.session_owned(root):
                 self.mutated.add(root)            # a method of a value only the session holds
                 return None
-            return f"the call of `{_short(f)}` (it may change an object the function uses)"
-        return f"the call of `{_short(f)}`"
+            return f"the call of `{snippet(f)}` (it may change an object the function uses)"
+        return f"the call of `{snippet(f)}`"
 
     def advance(self, arg: ast.expr, local: set[str], in_function: bool, name: str) -> str | None:
         """``iter(x)`` / ``next(x)``: changes only ``x`` (when the session owns it)."""
@@ -459,7 +459,7 @@ class _Checker:
             return None
         if name == "iter" and not isinstance(arg, ast.Name):
             return None                       # iter(<expression>): a new iterator over a new value
-        return f"`{name}({_short(arg)})` (it advances an iterator the session may share)"
+        return f"`{name}({snippet(arg)})` (it advances an iterator the session may share)"
 
     def session_owned(self, name: str) -> bool:
         s = self.sess

@@ -150,6 +150,7 @@ from specguard.formalize import objects
 from specguard.python import concrete, named, terms as observe
 from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from specguard.errors import SpecGuardError
+from specguard.python.purity import BUILTIN_TYPES, PURE_BUILTINS
 from specguard.python.literals import (NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals,
                                        is_mutable)
 from specguard.load import UNRECOVERED_MARKER, check_utf8
@@ -2311,16 +2312,6 @@ class _Walker:
 
 # -- functions as values (issue 12, item 4) ------------------------------------------------------
 
-# builtins whose result depends on their arguments only (no I/O, no identity, no hash seed)
-_PURE_BUILTINS = frozenset({
-    "abs", "all", "any", "ascii", "bin", "bool", "bytes", "callable", "chr", "dict", "divmod", "enumerate",
-    "filter", "float", "format", "frozenset", "hex", "int", "isinstance", "issubclass", "iter", "len", "list",
-    "map", "max", "min", "next", "oct", "ord", "pow", "range", "repr", "reversed", "round", "set", "sorted",
-    "str", "sum", "tuple", "type", "zip"})
-_BUILTIN_TYPES = {"str": str, "bytes": bytes, "list": list, "tuple": tuple, "dict": dict, "set": set,
-                  "frozenset": frozenset, "int": int, "float": float}
-
-
 def _stdlib_functions() -> frozenset[str]:
     """Functions of ``operator`` and ``math`` (builtin functions: no state, the same object in
     every import), by their qualified names."""
@@ -2350,7 +2341,7 @@ def function_value(w: "_Walker", node: ast.expr) -> V | None:
     calls and one key could have two outcomes."""
     path = w.ctx.file.path
     if isinstance(node, ast.Name):
-        if node.id in _PURE_BUILTINS and _builtin_unshadowed(w, node.id):
+        if node.id in PURE_BUILTINS and _builtin_unshadowed(w, node.id):
             return V(vals_FUNCTION, (f"builtin:{node.id}", node.id))
         b = w.scope.binding(node.id)
         if b is not None and b.origin == "lambda" and isinstance(b.fn, V):
@@ -2366,9 +2357,9 @@ def function_value(w: "_Walker", node: ast.expr) -> V | None:
                 or not _closed_function(w, fn.args, fn.body):
             return None
         return V(vals_FUNCTION, (f"def:{path}:{fn.name}:{fn.lineno}", fn.name))
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in _BUILTIN_TYPES \
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in BUILTIN_TYPES \
             and _builtin_unshadowed(w, node.value.id):
-        t = _BUILTIN_TYPES[node.value.id]
+        t = BUILTIN_TYPES[node.value.id]
         attr = getattr(t, node.attr, None)
         if attr is None or node.attr.startswith("_") or not callable(attr) or getattr(t, node.attr) is not attr:
             return None
@@ -2398,7 +2389,7 @@ def _closed_function(w: "_Walker", args: ast.arguments, body: list[ast.AST]) -> 
             bound.add(n.name)
         elif isinstance(n, ast.Name):
             (loads if isinstance(n.ctx, ast.Load) else bound).add(n.id)
-    return all(x in bound or (x in _PURE_BUILTINS and _builtin_unshadowed(w, x)) for x in loads)
+    return all(x in bound or (x in PURE_BUILTINS and _builtin_unshadowed(w, x)) for x in loads)
 
 
 def _is_safe_qual(q: str) -> bool:

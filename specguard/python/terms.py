@@ -115,7 +115,7 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
             except NotLiteral as e:
                 if not isinstance(node, (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Subscript,
                                          ast.IfExp, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Slice)):
-                    raise NotObservation(f"`{_short(node)}` is not a literal: {e.reason}") from None
+                    raise NotObservation(f"`{snippet(node)}` is not a literal: {e.reason}") from None
             else:
                 out.literals.append(node)
                 return value_ast(v)
@@ -129,7 +129,7 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
             elif isinstance(f, ast.Attribute):
                 func = ast.Attribute(go(f.value), f.attr, ast.Load())
             else:
-                raise NotObservation(f"call of `{_short(f)}` in an observation")
+                raise NotObservation(f"call of `{snippet(f)}` in an observation")
             return ast.Call(func, [go(a) for a in node.args],
                             [ast.keyword(k.arg, go(k.value)) for k in node.keywords])
         if isinstance(node, ast.Lambda):
@@ -180,7 +180,8 @@ def _is_op(x: ast.AST) -> bool:
     return isinstance(x, (ast.operator, ast.cmpop, ast.unaryop, ast.boolop, ast.expr_context))
 
 
-def _short(node: ast.AST, limit: int = 40) -> str:
+def snippet(node: ast.AST, limit: int = 40) -> str:
+    """The source of ``node`` for a message, cut to ``limit`` characters."""
     try:
         s = ast.unparse(node)
     except Exception:       # noqa: BLE001 - only for a message

@@ -8,20 +8,15 @@ and the Lean kernel."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
 import pytest
+from cli_run import check_files
 
 from specguard.formalize.tests import formalize_tests
 from specguard.models import TestSource as Source
 from specguard.python.values import py_repr
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def read(code: str, extra: dict[str, str] | None = None):
@@ -268,14 +263,8 @@ def test_platform_dependent_calls_are_not_evaluated():
 
 
 def check(tmp_path, desc: str, tests: str):
-    (tmp_path / "description.md").write_text(desc)
-    (tmp_path / "test_task.py").write_text(tests)
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.run([sys.executable, "-m", "specguard", "check", "--description", "description.md", "--tests",
-                        "test_task.py", "--entry-point", "f", "--out", "out", "--json"],
-                       capture_output=True, text=True, cwd=tmp_path, env=env)
-    assert p.returncode in (0, 1, 2), p.stdout + p.stderr
-    return json.loads(p.stdout)
+    """``specguard check --json`` (tests/cli_run.py): the result."""
+    return check_files(tmp_path, desc, tests)[1]
 
 
 @pytest.mark.lean

@@ -2,20 +2,15 @@
 in order.  Each trap below is a session whose naive reading (line by line, or with names read by
 pattern) would give a false claim, hence a false conflict against a correct implementation."""
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
 import pytest
+from cli_run import check_files
 
 from specguard.formalize.description import formalize_description
 from specguard.models import ClaimKind, ExpectKind
 from specguard.python.values import to_python
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def fd(body: str, sig: str = "def f(xs):"):
@@ -409,15 +404,8 @@ def test_one_lambda_object_is_one_input_and_a_new_lambda_another():
 # -- real CLI, real Lean ----------------------------------------------------------------------
 
 def _check(tmp_path, desc: str, tests: str) -> dict:
-    d, t = tmp_path / "desc.py", tmp_path / "test_task.py"
-    d.write_text(textwrap.dedent(desc))
-    t.write_text(textwrap.dedent(tests))
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.run([sys.executable, "-m", "specguard", "check", "--description", str(d), "--tests", str(t),
-                        "--out", str(tmp_path / "out"), "--json", "--entry-point", "f"], capture_output=True, text=True,
-                       cwd=tmp_path, env=env)
-    assert p.returncode in (0, 1, 2), p.stdout + p.stderr
-    return json.loads(p.stdout)
+    """``specguard check --json`` (tests/cli_run.py): the result."""
+    return check_files(tmp_path, desc, tests, desc_name="desc.py", dedent=True)[1]
 
 
 @pytest.mark.lean

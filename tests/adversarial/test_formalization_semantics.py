@@ -2,7 +2,6 @@
 demands weakened to fit the model (approx, isinstance, ``is True``) never yield a false
 certificate.  Real CLI, real files, real Lean kernel."""
 
-import json
 import math
 import os
 import random
@@ -13,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from cli_run import check_files
 
 from specguard.kernel import emit, runner as lean_runner
 from specguard.kernel.emit import Outcome, Pred
@@ -24,17 +24,8 @@ pytestmark = pytest.mark.lean
 
 
 def check(tmp_path, desc: str, tests: str, *extra):
-    """``specguard check --json`` on a stub description and one test file: (exit code, result)."""
-    d = tmp_path / "desc.py"
-    t = tmp_path / "test_task.py"
-    d.write_text(desc)
-    t.write_text(tests)
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.run([sys.executable, "-m", "specguard", "check", "--description", str(d), "--tests", str(t),
-                        "--out", str(tmp_path / "out"), "--json", *extra],
-                       capture_output=True, text=True, cwd=tmp_path, env=env)
-    assert p.returncode in (0, 1, 2), p.stdout + p.stderr
-    return p.returncode, json.loads(p.stdout)
+    """``specguard check --json`` on a stub description and one test file (tests/cli_run.py): (exit code, result)."""
+    return check_files(tmp_path, desc, tests, *extra, entry_point=None, desc_name="desc.py")
 
 
 def certified_conflict(r) -> bool:

@@ -4,27 +4,16 @@ it.  Each case here would have been a false certificate without the guards of
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from cli_run import check_files
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 pytestmark = pytest.mark.lean
 
 
 def check(tmp_path, desc: str, tests: str):
-    (tmp_path / "description.md").write_text(desc)
-    (tmp_path / "test_task.py").write_text(tests)
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.run([sys.executable, "-m", "specguard", "check", "--description", "description.md", "--tests",
-                        "test_task.py", "--entry-point", "f", "--out", "out", "--json"],
-                       capture_output=True, text=True, cwd=tmp_path, env=env)
-    assert p.returncode in (0, 1, 2), p.stdout + p.stderr
-    return p.returncode, json.loads(p.stdout)
+    """``specguard check --json`` (tests/cli_run.py): (exit code, result)."""
+    return check_files(tmp_path, desc, tests)
 
 
 def by_text(r) -> dict:

@@ -1,0 +1,19 @@
+"""Which builtins are pure, and the builtin types whose methods may be named as values.
+
+Shared by the test-module reader (``formalize/tests.py``), doctest sessions
+(``formalize/session.py``) and object histories (``formalize/objects.py``): a name in
+:data:`PURE_BUILTINS` (when the test file does not shadow it) is a function whose result depends on
+its arguments only: no I/O, no identity, no hash seed.
+"""
+
+from __future__ import annotations
+
+PURE_BUILTINS = frozenset({
+    "abs", "all", "any", "ascii", "bin", "bool", "bytes", "callable", "chr", "dict", "divmod", "enumerate",
+    "filter", "float", "format", "frozenset", "hex", "int", "isinstance", "issubclass", "iter", "len", "list",
+    "map", "max", "min", "next", "oct", "ord", "pow", "range", "repr", "reversed", "round", "set", "sorted",
+    "str", "sum", "tuple", "type", "zip"})
+
+# `str.lower` and the like: the method objects of these builtin types are named constants
+BUILTIN_TYPES = {"str": str, "bytes": bytes, "list": list, "tuple": tuple, "dict": dict, "set": set,
+                 "frozenset": frozenset, "int": int, "float": float}

@@ -1,0 +1,34 @@
+"""One helper for the tests that run ``specguard check --json`` on a description and one test file.
+
+The CLI runs in a subprocess with this checkout on ``PYTHONPATH`` (the real pipeline: real files,
+real Lean).  Test files import it with ``from cli_run import check_files`` (``tests/`` is on
+``sys.path``: pytest's ``prepend`` import mode puts the directory of ``tests/conftest.py`` there).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def check_files(tmp_path: Path, desc: str, tests: str, *extra: str, entry_point: str | None = "f",
+                desc_name: str = "description.md", dedent: bool = False) -> tuple[int, dict]:
+    """Write ``desc`` and ``tests`` into ``tmp_path``, run ``specguard check --json``: (exit code, result)."""
+    if dedent:
+        desc, tests = textwrap.dedent(desc), textwrap.dedent(tests)
+    (tmp_path / desc_name).write_text(desc)
+    (tmp_path / "test_task.py").write_text(tests)
+    cmd = [sys.executable, "-m", "specguard", "check", "--description", desc_name, "--tests", "test_task.py",
+           "--out", "out", "--json"]
+    if entry_point is not None:
+        cmd += ["--entry-point", entry_point]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run(cmd + list(extra), capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert p.returncode in (0, 1, 2), p.stdout + p.stderr
+    return p.returncode, json.loads(p.stdout)
