@@ -22,11 +22,11 @@ def no_network(monkeypatch):
 def test_judge_replay_scores_against_ground_truth(capsys):
     """#15.4: a corrupted suite judged `conflict` counts as right only when the cited test is the
     changed one; a conflict on an original is a false flag unless benchmarks/lcb_errata.py
-    demonstrates an erratum (lcbhard_94); lcbhard_8's corrupted suite was judged no-conflict."""
+    demonstrates an erratum (lcbhard_94); lcbhard_17's corrupted suite was judged no-conflict."""
     from benchmarks import judge, lcb
     if not (lcb.default_data() / "oneoff.json").is_file():
         pytest.skip("shared/data/livecodebench is not present")
-    assert judge.main(["--replay", str(REC), "--ids", "lcbhard_19", "lcbhard_94", "lcbhard_8", "lcbhard_57",
+    assert judge.main(["--replay", str(REC), "--ids", "lcbhard_19", "lcbhard_94", "lcbhard_17", "lcbhard_57",
                        "--json"]) == 0
     s = json.loads(capsys.readouterr().out)["summary"]
     # lcbhard_94's corrupted suite is judged a conflict citing another test (its erratum), not a hit
