@@ -41,17 +41,38 @@ def _determine_winner(n: int, a: list[int]) -> str:
         sys.setrecursionlimit(limit)
 
 
+def _max_subsequence_value(nums: list[int], k: int) -> int:
+    """lcbhard_57, exactly as its description states it: the maximum, over every subsequence seq of
+    nums of size 2 * k (indices in increasing order), of (OR of seq[:k]) XOR (OR of seq[k:]).
+    Exhaustive over the index sets."""
+    from itertools import combinations
+    best = None
+    for idx in combinations(range(len(nums)), 2 * k):
+        left = right = 0
+        for i in idx[:k]:
+            left |= nums[i]
+        for i in idx[k:]:
+            right |= nums[i]
+        best = left ^ right if best is None else max(best, left ^ right)
+    return best
+
+
 # task id -> (data file, the demonstration, why the small inputs suffice)
 ERRATA = {
     "lcbhard_94": ("oneoff.json", lambda args: _determine_winner(*args),
                    "exhaustive game search under the description's rules; only inputs with sum(a) <= 120 "
                    "are searched (the others are skipped)"),
+    "lcbhard_57": ("oneoff.json", lambda args: _max_subsequence_value(*args),
+                   "exhaustive over the subsequences of size 2k; only inputs with len(nums) <= 16 are searched "
+                   "(the others are skipped)"),
 }
 
 
 def _small(task_id: str, args) -> bool:
     if task_id == "lcbhard_94":
         return sum(args[1]) <= 120
+    if task_id == "lcbhard_57":
+        return len(args[0]) <= 16
     return True
 
 

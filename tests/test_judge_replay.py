@@ -22,17 +22,19 @@ def no_network(monkeypatch):
 def test_judge_replay_scores_against_ground_truth(capsys):
     """#15.4: a corrupted suite judged `conflict` counts as right only when the cited test is the
     changed one; a conflict on an original is a false flag unless benchmarks/lcb_errata.py
-    demonstrates an erratum (lcbhard_94); lcbhard_17's corrupted suite was judged no-conflict."""
+    demonstrates an erratum (lcbhard_94, lcbhard_57); lcbhard_17's corrupted suite was judged no-conflict;
+    lcbhard_71's original was flagged by a wrong hand count (a false flag)."""
     from benchmarks import judge, lcb
     if not (lcb.default_data() / "oneoff.json").is_file():
         pytest.skip("shared/data/livecodebench is not present")
     assert judge.main(["--replay", str(REC), "--ids", "lcbhard_19", "lcbhard_94", "lcbhard_17", "lcbhard_57",
-                       "--json"]) == 0
+                       "lcbhard_71", "--json"]) == 0
     s = json.loads(capsys.readouterr().out)["summary"]
     # lcbhard_94's corrupted suite is judged a conflict citing another test (its erratum), not a hit
-    assert s["corrupted"]["judged"] == 4 and s["corrupted"]["right"] == 2 and s["corrupted"]["no-conflict"] == 1
+    assert s["corrupted"]["judged"] == 5 and s["corrupted"]["right"] == 3 and s["corrupted"]["no-conflict"] == 1
     assert s["corrupted"]["conflict_other_test"] == 1
-    assert s["original"]["errata_flagged"] == ["lcbhard_94"] and s["original"]["false_flags"] == ["lcbhard_57"]
+    assert sorted(s["original"]["errata_flagged"]) == ["lcbhard_57", "lcbhard_94"]
+    assert s["original"]["false_flags"] == ["lcbhard_71"]
 
 
 def test_a_cited_test_with_another_value_is_not_right():
