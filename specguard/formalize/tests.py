@@ -1625,11 +1625,13 @@ class _Walker:
         order: list[str] = []
 
         def var_of(n: ast.AST) -> str:
-            s = self.call_subject(n) if isinstance(n, ast.Call) else None
-            if s is None or s.error or s.call is None:
-                raise _MultiCall(s.error if s is not None and s.error else
-                                 f"a result of `{self.ctx.target}` read through a name in an assertion of "
-                                 f"several calls", s is not None)
+            b = self.result_name(n)
+            if b is not None and (isinstance(b.result, str) or not _raw(b)):
+                raise _MultiCall(f"`{_src(n, 30)}` ({b.why}) in an assertion of several calls: "
+                                 + (b.result if isinstance(b.result, str) else "a term over a result"), True)
+            s = self.call_subject(n) if isinstance(n, ast.Call) else _Subject(True, call=b.result, groups=b.groups)
+            if s.error or s.call is None:
+                raise _MultiCall(s.error or "not a call", True)
             subjects[id(n)] = s
             k = s.call.key()
             if k not in order:
@@ -1644,6 +1646,18 @@ class _Walker:
         except _MultiCall as m:
             raise _Obs(m.reason, m.specific) from None
         calls = {s.call.key(): s for s in subjects.values()}
+        held = {n.id for n in built.calls if isinstance(n, ast.Name)}
+        fresh = [n for n in built.calls if isinstance(n, ast.Call)]
+        for k, s in calls.items():
+            same = [n for n in built.calls if subjects[id(n)].call.key() == k]
+            if len(same) > 1 and s.groups and any(isinstance(n, ast.Call) for n in same):
+                raise _Obs(f"the same call of `{self.ctx.target}` is made twice with a mutable argument (the first "
+                           f"call may change it)", True)
+        uses = named.consumed(stmt, held) if held else {}
+        if any(len(u) > 1 for u in uses.values()):
+            raise _Obs(f"the assertion iterates `{sorted(uses)[0]}` (bound to a result of `{self.ctx.target}`) "
+                       f"more than once (an iterator's second reading sees fewer items)", True)
+        del fresh
         if any(s.call.obj is not None for s in calls.values()):
             raise _Obs(f"several observations of objects in one assertion", True)
         groups = [s.groups for s in subjects.values()]
@@ -1660,7 +1674,8 @@ class _Walker:
         except speclang.ObservationError as e:
             raise _Obs(str(e), e.unsound) from None
         first, *rest = (calls[k].call for k in order)
-        self.demand(stmt, first, Expect(kind=ExpectKind.obs, expr=built.text), calls=tuple(rest))
+        self.demand(stmt, first, Expect(kind=ExpectKind.obs, expr=built.text, bound_result=bool(held)),
+                    calls=tuple(rest))
 
     def iterated_call(self, node: ast.expr) -> ast.Call | None:
         """``list(f(x))`` / ``tuple(f(x))`` (the builtins, one argument): the call ``f(x)``."""
