@@ -505,6 +505,7 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
     spec_clauses, spec_unmodelled = _clauses(claims, lambda c: emit.clause_of_claim(c, json))
     contra = _contradicted(task, df, tf, claims, entry)
     test_clauses = _several_calls_aside(test_clauses, unmodelled, spec is not None, contra)
+    tf = _unread_several_calls(tf, test_clauses)
     test_clauses, spec_clauses = _apply_contradicted(contra, test_clauses, spec_clauses, unmodelled, spec_unmodelled)
     emit.name_inputs(spec_clauses, "SK")
     emit.name_inputs(test_clauses, "TK")
@@ -611,6 +612,17 @@ def _several_calls_aside(tests: list[emit.Clause], unmodelled: list[Unsupported]
                          f"the results of `{c.source.call.target}` may be objects (their `==` is their own)")
         unmodelled.append(Unsupported(loc=c.source.loc, reason=reason, text=c.source.text))
     return [c for c in tests if not any(c is b for b in bad)]
+
+
+def _unread_several_calls(tf: TestFormalization, tests: list[emit.Clause]) -> TestFormalization:
+    """An assertion of several calls counts as read only when it became a clause: the statements
+    whose demands of several calls were all set aside (and that gave no other clause) are taken
+    off ``assertions_read``."""
+    kept = {(c.source.loc.file, c.source.loc.line) for c in tests if isinstance(c.source, Demand)}
+    gone = {(d.loc.file, d.loc.line) for d in tf.demands if d.calls} - kept
+    if not gone:
+        return tf
+    return tf.model_copy(update={"assertions_read": max(tf.assertions_read - len(gone), 0)})
 
 
 def _observes(c: emit.Clause) -> bool:

@@ -236,11 +236,13 @@ def test_unittest_unsupported_methods(tmp_path):
     ''')
     # #12.1: `setUp` runs before each test, so its assertion is one of the test's (it used to be
     # reported as "not a test method")
-    assert stmts(tf) == ["f(0) == 0"]
+    # #12.2: two calls of `f` in one assertion are read as one demand over both calls (it used to
+    # be unsupported: "assertion compares two calls of `f`")
+    assert stmts(tf) == ["f(0) == 0", "f(1) satisfies `result == result_1`"]
+    assert [c.source() for c in tf.demands[1].calls] == ["f(2)"]
     assert reasons(tf) == [
         (9, "`assertCountEqual` is not supported"),
         (10, "call target `self.f` is a method of the test object (it may keep state between calls)"),
-        (11, "assertion compares two calls of `f`"),
         (12, "`assertAlmostEqual` with a non-numeric value"),
     ]
 
