@@ -9,12 +9,13 @@ definitions: ``Outcome.returns`` of ``Outcome.returns`` ... of ``Py.obsHolds``):
 It is implied by the assertion: each call is evaluated unconditionally, so a passing test has
 every call returning, and ``E`` (the observation, undefined => true) holding on the classes.
 
-Conflicts (:func:`find`): the other clauses *pin* the calls in order, each by an ``eq`` clause at
-that very input (``impl K = ret C``), until one is pinned to raise (a ``raises`` clause there:
-the clause needs it to return) or every call is pinned and ``E`` is false on the pinned classes
-(the mirror says so; the kernel evaluates it).  The proof walks the same nesting: at each call
-``holds_of_eq`` with its pin turns ``Holds P_j (impl K_j)`` into ``Holds P_{j+1} (impl K_{j+1})``
-(the earlier binders replaced by their pinned values), and ends with ``not_holds`` (evaluated
+Conflicts (:func:`pins_for`): the other clauses *pin* the calls in order, each by an ``eq`` clause
+at that very input (``impl K = ret C``), until one is pinned to raise (a ``raises`` clause there:
+the clause needs it to return; the calls before it may be unpinned) or every call is pinned and
+``E`` is false on the pinned classes (the mirror says so; the kernel evaluates it).  The proof
+(:func:`refute`) walks the same nesting: at a pinned call ``holds_of_eq`` turns ``Holds P_j
+(impl K_j)`` into ``Holds P_{j+1} (impl K_{j+1})`` (the earlier binders replaced by their pinned
+values), an unpinned call is split on its outcome, and it ends with ``not_holds`` (evaluated
 false) or a case split on the raising outcome.  Witnesses satisfy the clause by the same walk
 with their table (:func:`witness_proof`).
 """
@@ -57,18 +58,20 @@ def closed(m, keys: Sequence[str], j: int, vals: Sequence[str], impl: str = "imp
     return f"((fun {binders} => {pred}) {' '.join(vals)})"
 
 
-def pins_for(c: Clause, pinned: Callable[[str], Clause | None]) -> list[Clause] | None:
-    """The clauses refuting ``c`` by pinning its calls in order (see the module), or None."""
-    got: list[Clause] = []
+def pins_for(c: Clause, pinned: Callable[[str], Clause | None]) -> list[Clause | None] | None:
+    """The clauses refuting ``c`` by pinning its calls in order (see the module), or None: one per
+    call up to the first pinned to raise (the calls before it may be unpinned: ``None``), or an
+    ``eq`` clause for every call when the observation is false on their classes."""
+    got: list[Clause | None] = []
     classes = []
     for input_id in c.input_ids():
         p = pinned(input_id)
-        if p is None:
-            return None
         got.append(p)
-        if p.eq is None:                # pinned to raise: the clause needs a value here
+        if p is not None and p.eq is None:      # pinned to raise: the clause needs a value here
             return got
-        classes.append(p.eq)
+        classes.append(None if p is None else p.eq)
+    if any(p is None for p in got):
+        return None
     return got if not c.multi.holds(tuple(classes)) else None
 
 
@@ -76,28 +79,36 @@ def is_raise(p: Clause) -> bool:
     return p.eq is None and p.pred is not None and p.pred.mode == "raises" and p.check is None and p.multi is None
 
 
-def refute(c: Clause, pins: Sequence[Clause], pc: str, proofs: Sequence[str], impl: str = "_impl") -> str:
+def refute(c: Clause, pins: Sequence[Clause | None], pc: str, proofs: Sequence[str | None], impl: str = "_impl") -> str:
     """Proof of False from ``pc`` (clause ``c`` of the implementation named ``impl``) and
-    ``proofs`` of its pins (:func:`pins_for`)."""
+    ``proofs`` of its pins (:func:`pins_for`).  Call by call: a pinned value rewrites the
+    outcome (``holds_of_eq``); an unpinned call is split on its outcome (raising makes the
+    clause false, a value ``v`` moves on with ``v``); a call pinned to raise ends it by a case
+    split; the last pinned value by evaluating the observation (``not_holds``)."""
     m, keys = c.multi, c.keys()
-    vals: list[str] = []
-    h = pc
-    for j, (p, pp) in enumerate(zip(pins, proofs)):
+    last = len(keys) - 1
+
+    def go(j: int, vals: list[str], h: str) -> str:
         pj = closed(m, keys, j, vals, impl)
-        if p.eq is None:
-            ret = pj
-            return (f"(Outcome.casesOn (motive := fun x => Holds {ret} x → Holds Outcome.raises x → False) "
+        p, pp = pins[j], proofs[j]
+        if p is not None and p.eq is None:
+            return (f"(Outcome.casesOn (motive := fun x => Holds {pj} x → Holds Outcome.raises x → False) "
                     f"({impl} {keys[j]}) "
                     f"(fun v _ h => not_holds (P := Outcome.raises) h (Eq.refl (Outcome.ret v)) (Eq.refl Bool.false)) "
-                    f"(fun e h _ => not_holds (P := {ret}) h (Eq.refl (Outcome.raise e)) (Eq.refl Bool.false)) "
+                    f"(fun e h _ => not_holds (P := {pj}) h (Eq.refl (Outcome.raise e)) (Eq.refl Bool.false)) "
                     f"{h} {pp})")
-        v = emit.lean_val(p.eq)
-        if j == len(keys) - 1:
+        if p is None:
+            b = multiterm.binder(j)
+            nxt = closed(m, keys, j + 1, vals + [b], impl)
+            inner = go(j + 1, vals + [b], f"(show Holds {nxt} ({impl} {keys[j + 1]}) from h{j})")
+            return (f"(Outcome.casesOn (motive := fun x => Holds {pj} x → False) ({impl} {keys[j]}) "
+                    f"(fun {b} h{j} => {inner}) (fun _ h{j} => Bool.false_ne_true h{j}) {h})")
+        if j == last:
             return f"(not_holds (P := {pj}) {h} {pp} (Eq.refl Bool.false))"
-        vals.append(v)
-        nxt = closed(m, keys, j + 1, vals, impl)
-        h = f"(show Holds {nxt} ({impl} {keys[j + 1]}) from holds_of_eq (P := {pj}) {pp} {h})"
-    raise AssertionError("pins end before the last call")   # pragma: no cover
+        v = emit.lean_val(p.eq)
+        nxt = closed(m, keys, j + 1, vals + [v], impl)
+        return go(j + 1, vals + [v], f"(show Holds {nxt} ({impl} {keys[j + 1]}) from holds_of_eq (P := {pj}) {pp} {h})")
+    return go(0, [], pc)
 
 
 def outcomes_hold(c: Clause, outcome: Callable[[str], Outcome]) -> bool:

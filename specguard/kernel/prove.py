@@ -169,7 +169,7 @@ class Core:
     pins: tuple = ()
 
     def clauses(self) -> list[Clause]:
-        return [self.a, *self.pins] if self.pins else [self.a, self.b]
+        return [self.a, *(p for p in self.pins if p is not None)] if self.pins else [self.a, self.b]
 
 
 @dataclass
@@ -358,9 +358,9 @@ class Prover:
         for c in self.multi:
             pins = multi.pins_for(c, self.pin)
             if pins is not None:
-                r = sum(p.name in self.si for p in pins)
+                r = sum(p is not None and p.name in self.si for p in pins)
                 if r < rank:
-                    best, rank = Core(c, pins[0], tuple(pins)), r
+                    best, rank = Core(c, next(p for p in pins if p is not None), tuple(pins)), r
         return best
 
     def pin(self, input_id: str, spec_only: bool = False) -> Clause | None:
@@ -374,7 +374,7 @@ class Prover:
     def refute_core(self, core: Core, hs: str, ht: str) -> str:
         if core.pins:
             return multi.refute(core.a, core.pins, self.proj(core.a, hs, ht),
-                                [self.proj(p, hs, ht) for p in core.pins])
+                                [None if p is None else self.proj(p, hs, ht) for p in core.pins])
         return self.refute(core.a, core.b, hs, ht)
 
     def _rank(self, a: Clause, b: Clause) -> int:
@@ -386,7 +386,8 @@ class Prover:
             if t.multi is not None:
                 pins = multi.pins_for(t, lambda i: self.pin(i, spec_only=True))
                 if pins is not None:
-                    out.append(TestClass(t.name, "contradicted", pins[0].name, by_clause=pins[0], pins=tuple(pins)))
+                    first = next(p for p in pins if p is not None)
+                    out.append(TestClass(t.name, "contradicted", first.name, by_clause=first, pins=tuple(pins)))
                 else:
                     out.append(TestClass(t.name, "left-open", None, None))
                 continue
@@ -675,7 +676,8 @@ def plan(spec: Sequence[Clause], tests: Sequence[Clause], *, classify: bool = Tr
                 s = tc.by_clause or spec[pr.si[tc.by]]
                 name = f"Contradicted_{tc.name}"
                 p.claims[name] = f"∀ ({IMPL}), Spec impl → Not ({tc.name} impl)"
-                proof = multi.refute(t, tc.pins, "ht", [pr.proj(x, "hs", "ht") for x in tc.pins]) if tc.pins \
+                proof = multi.refute(t, tc.pins, "ht", [None if x is None else pr.proj(x, "hs", "ht")
+                                                        for x in tc.pins]) if tc.pins \
                     else _refute_single(pr, s, t)
                 p.proofs.append(f"theorem proof_{name} : {name} :=\n  fun _impl hs ht => {proof}\n")
             elif tc.status == "entailed":

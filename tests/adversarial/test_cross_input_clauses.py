@@ -82,7 +82,8 @@ def test_types_and_containers_really_differ(tmp_path, core):
 
 def test_a_raising_call_fails_the_assertion(tmp_path, core):
     """#12.2: a doctest shows `f(1)` raising ValueError: `assert f(1) == f(2)` fails whatever f(2)
-    is (the assertion needs a value of f(1)), a certified conflict; but `assert 1 if True else
+    is (the assertion needs a value of f(1)), a certified conflict, and so does `f(5) + f(6) ==
+    f(1)` (the raising call last, the others unpinned); but `assert 1 if True else
     f(1) == f(2)` never evaluates the comparison (nor f(1)) and is not read as one."""
     desc = ("Values.\n\n>>> f(1)\nTraceback (most recent call last):\n    ...\nValueError: bad\n"
             ">>> f(2)\n3\n")
@@ -91,8 +92,11 @@ def test_a_raising_call_fails_the_assertion(tmp_path, core):
     assert trap["verdict"] != "conflict", trap["reason"]
     reason = unsupported(trap).get("assert 1 if True else f(1) == f(2)", "")
     assert reason, trap["tests"]
-    r = check(tmp_path, desc, "from m import f\n\ndef test_a():\n    assert f(1) == f(2)\n")
+    r = check(tmp_path, desc, "from m import f\n\ndef test_a():\n    assert f(1) == f(2)\n\n"
+                              "def test_b():\n    assert f(5) + f(6) == f(1)\n")
     assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+    # f(5), f(6) are pinned by nothing: the proof splits on their outcomes before f(1) raises
+    assert set(statuses(r).values()) == {"contradicted"}, r["tests"]
 
 
 def test_calls_that_may_not_run_are_not_required_to_return(tmp_path, core):
