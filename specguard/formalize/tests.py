@@ -340,6 +340,7 @@ class _Pending:
     text: str
     test_name: str | None
     calls: tuple[Call, ...] = ()
+    exposed: tuple[str, ...] = ()
 
 
 @dataclass
@@ -367,7 +368,8 @@ class _Out:
 
     def result(self) -> TestFormalization:
         demands = tuple(Demand(id=f"T{i}", call=p.call, expect=p.expect, loc=p.loc, text=p.text,
-                               test_name=p.test_name, calls=p.calls) for i, p in enumerate(self.demands, 1))
+                               test_name=p.test_name, calls=p.calls, exposed=p.exposed)
+                        for i, p in enumerate(self.demands, 1))
         return TestFormalization(demands=demands, unsupported=tuple(self.unsupported_), errors=tuple(self.errors),
                                  notes=tuple(dict.fromkeys(self.notes)), assertions_total=self.assertions_total,
                                  assertions_read=self.assertions_read)
@@ -966,12 +968,14 @@ class _Walker:
         scope.stdlib = concrete.stdlib_names_of(ctx)
 
     # -- emission -------------------------------------------------------------------
-    def demand(self, stmt: ast.AST, call: Call, expect: Expect, calls: tuple[Call, ...] = ()) -> None:
+    def demand(self, stmt: ast.AST, call: Call, expect: Expect, calls: tuple[Call, ...] = (),
+               exposed: tuple[str, ...] = ()) -> None:
         if self.block is not None:
             return self.ctx.unsupported(stmt, self.block)
         self.ctx.mark_read(stmt)
         self.ctx.out.demand(_Pending(call=call, expect=expect, loc=self.ctx.loc(stmt),
-                                     text=self.ctx.text(stmt), test_name=self.test_name, calls=calls))
+                                     text=self.ctx.text(stmt), test_name=self.test_name, calls=calls,
+                                     exposed=exposed))
 
     def unsupported(self, stmt: ast.AST, reason: str) -> None:
         self.ctx.unsupported(stmt, self.block or reason)
@@ -1669,13 +1673,15 @@ class _Walker:
             if self.groups_of(n) & mine:
                 raise _Obs(f"`{_src(n, 40)}` may share a mutable object with the arguments of `{self.ctx.target}` "
                            f"(which may mutate them)", True)
+        index = [order.index(subjects[id(n)].call.key()) for n in built.calls]
+        exposed = multiterm.exposure(node, built.calls, index)
         try:
-            multiterm.compile_multi(built.text, len(order))
+            multiterm.compile_multi(built.text, len(order), exposed)
         except speclang.ObservationError as e:
             raise _Obs(str(e), e.unsound) from None
         first, *rest = (calls[k].call for k in order)
         self.demand(stmt, first, Expect(kind=ExpectKind.obs, expr=built.text, bound_result=bool(held)),
-                    calls=tuple(rest))
+                    calls=tuple(rest), exposed=exposed)
 
     def iterated_call(self, node: ast.expr) -> ast.Call | None:
         """``list(f(x))`` / ``tuple(f(x))`` (the builtins, one argument): the call ``f(x)``."""

@@ -40,7 +40,7 @@ def clause(d, json: bool = False) -> Clause:
     if len({c.key() for c in calls}) != len(calls):
         raise NotModelled("an observation of several calls names one input twice")
     try:
-        m = multiterm.compile_multi(d.expect.expr, len(calls))
+        m = multiterm.compile_multi(d.expect.expr, len(calls), d.exposed)
     except speclang.ObservationError as e:
         raise NotModelled(f"observation `{d.expect.expr}`: {e}") from None
     more = [[c.key(), emit.lean_input(c), None] for c in d.calls]

@@ -41,17 +41,66 @@ def is_var(name: str) -> bool:
     return name == OBS_VAR or (name.startswith(OBS_VAR + "_") and name[len(OBS_VAR) + 1:].isdigit())
 
 
+# A later call of the function may mutate an object an earlier call returned and the assertion
+# still uses (the project's rule for names holding results, specguard/formalize/tests.py): the
+# clause then holds only when what stays in use is immutable plain data, checked on its class.
+_SCALAR = ("union", ("none",), ("union", ("float",), ("union", ("str",), ("bytes",))))
+_IMMUTABLE = ("union", _SCALAR, ("tupleOf", ("union", _SCALAR, ("tupleOf", _SCALAR))))
+# what list()/tuple()/sorted() keep of a result: its items (a set's and a dict's keys are hashable)
+_ITEMS = ("union", _IMMUTABLE, ("union", ("list", _IMMUTABLE), ("union", ("set", ("any",)), ("dict", ("any",), ("any",)))))
+GUARDS = {"": None, "value": _IMMUTABLE, "items": _ITEMS}
+
+
+def exposure(node: ast.expr, calls: list[ast.AST], index: list[int]) -> tuple[str, ...]:
+    """Per variable: what of its result the assertion still uses while a later call of the
+    function runs (:data:`GUARDS`): nothing for the variable whose every occurrence comes after
+    every other call (no later call runs), or a call consumed at once by ``len``/``set``/
+    ``frozenset``; its items under ``list``/``tuple``/``sorted``; else the value itself.
+    ``calls``: the replaced nodes in evaluation order, ``index``: each one's variable."""
+    parent: dict[int, ast.AST] = {}
+    for n in ast.walk(node):
+        for c in ast.iter_child_nodes(n):
+            parent[id(c)] = n
+    dicts = any(isinstance(n, (ast.Dict, ast.DictComp)) for n in ast.walk(node))
+    n_vars = max(index) + 1
+    out = []
+    for v in range(n_vars):
+        mine = [i for i, x in enumerate(index) if x == v]
+        others = [i for i, x in enumerate(index) if x != v]
+        if not dicts and min(mine) > max(others, default=-1):
+            out.append("")
+            continue
+        worst = ""
+        for i in mine:
+            p = parent.get(id(calls[i]))
+            fn = p.func.id if isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and len(p.args) == 1 \
+                and p.args[0] is calls[i] and not p.keywords else None
+            kind = "" if fn in ("len", "set", "frozenset") else "items" if fn in ("list", "tuple", "sorted") \
+                else "value"
+            worst = max(worst, kind, key=["", "items", "value"].index)
+        out.append(worst)
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class MultiObservation:
-    """A compiled observation of ``n`` calls: ``body`` is the Lean Bool term over the binders."""
+    """A compiled observation of ``n`` calls: ``body`` is the Lean Bool term over the binders;
+    ``guards`` per call (:data:`GUARDS`): the class must be immutable plain data (or its items)
+    for the expression to count."""
 
     text: str
     n: int
     body: str
     ir: Any = field(compare=False, hash=False, repr=False)
+    guards: tuple = ()
 
     def holds(self, classes: tuple[V, ...]) -> bool:
-        """The expression's truth on the class representatives (``Py.obsHolds``: True when undefined)."""
+        """The expression's truth on the class representatives (``Py.obsHolds``: True when undefined);
+        True when a guarded class is not immutable."""
+        from specguard.kernel.emit import ty_has
+        for g, c in zip(self.guards, classes):
+            if GUARDS[g] is not None and not ty_has(GUARDS[g], c):
+                return True
         m = speclang.Mirror([], speclang.DEFAULT_FUEL, budget=speclang.EvalBudget())
         env = {binder(i): speclang.to_mirror(c) for i, c in enumerate(classes)}
         try:
@@ -98,13 +147,17 @@ def conditional_problem(node: ast.expr, is_call, target: str) -> str | None:
     return visit(node, False, True)
 
 
-_CACHE: dict[tuple[str, int], MultiObservation] = {}
+_CACHE: dict[tuple, MultiObservation] = {}
 
 
-def compile_multi(text: str, n: int) -> MultiObservation:
+def compile_multi(text: str, n: int, guards: tuple[str, ...] = ()) -> MultiObservation:
     """Compile SpecGuard's own rendering ``text`` (parsed with :mod:`ast`, never run) over the
-    variables ``var(0..n-1)``, each of which it must use.  Raises ``speclang.ObservationError``."""
-    got = _CACHE.get((text, n))
+    variables ``var(0..n-1)``, each of which it must use; ``guards`` per variable (:data:`GUARDS`,
+    default: every variable but the last guarded by value).  Raises ``speclang.ObservationError``."""
+    guards = tuple(guards) if guards else ("value",) * (n - 1) + ("",)
+    if len(guards) != n or any(g not in GUARDS for g in guards):
+        raise speclang.ObservationError("malformed guards of an observation of several calls", unsound=False)
+    got = _CACHE.get((text, n, guards))
     if got is not None:
         return got
     if not 2 <= n <= MAX_CALLS:
@@ -130,8 +183,13 @@ def compile_multi(text: str, n: int) -> MultiObservation:
             raise speclang.ObservationError(f"the expression does not use call {i + 1}", unsound=False)
     ir, _ = speclang._obs_guard(ir, frozenset(binder(i) for i in range(n)))
     term = speclang._Emitter(speclang.DEFAULT_FUEL).gen(ir, lambda t: f"(Py.ret {t})")
-    out = MultiObservation(ast.unparse(expr), n, f"Py.obsHolds {term}", ir)
-    _CACHE[(text, n)] = out
+    from specguard.kernel.emit import lean_ty
+    body = f"Py.obsHolds {term}"
+    for i in reversed(range(n)):
+        if GUARDS[guards[i]] is not None:
+            body = f"cond (Ty.has {lean_ty(GUARDS[guards[i]])} {binder(i)}) ({body}) Bool.true"
+    out = MultiObservation(ast.unparse(expr), n, body, ir, guards)
+    _CACHE[(text, n, guards)] = out
     if len(_CACHE) > 4096:
         _CACHE.clear()
     return out

@@ -65,19 +65,40 @@ def test_python_equality_across_types_and_containers(tmp_path, core):
 
 
 def test_types_and_containers_really_differ(tmp_path, core):
-    """#12.2: `f(4) == f(5)` with `f(4) -> [1, 2]` and `f(5) -> (1, 2)` fails in Python (a list is
-    never equal to a tuple): a certified description-vs-test conflict naming the test and both
+    """#12.2: `f(5) == f(4)` with `f(4) -> [1, 2]` and `f(5) -> (1, 2)` fails in Python (a tuple is
+    never equal to a list): a certified description-vs-test conflict naming the test and both
     examples; `f(1) != f(2)` with `True` and `1` likewise fails, and is contradicted."""
     desc = "Values.\n\n>>> f(1)\nTrue\n>>> f(2)\n1\n>>> f(4)\n[1, 2]\n>>> f(5)\n(1, 2)\n"
     tests = ("from m import f\n\n"
-             "def test_a():\n    assert f(4) == f(5)\n\n"
+             "def test_a():\n    assert f(5) == f(4)\n\n"
              "def test_b():\n    assert f(1) != f(2)\n")
     r = check(tmp_path, desc, tests)
     assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
     assert len(r["conflict"]["items"]) == 3
     assert {i["source"] for i in r["conflict"]["items"]} == {"test", "description"}
     st = statuses(r)
-    assert st["assert f(4) == f(5)"] == "contradicted" and st["assert f(1) != f(2)"] == "contradicted"
+    assert st["assert f(5) == f(4)"] == "contradicted" and st["assert f(1) != f(2)"] == "contradicted"
+
+
+def test_a_later_call_may_change_an_earlier_result(tmp_path, core):
+    """#12.2 trap: examples `f(1) -> [1]`, `f(2) -> [1, 2]` and `assert f(1) == f(2)`: an
+    implementation appending to one list it returns every time shows both examples and passes the
+    test (`f(2)` changes the list `f(1)` returned before `==` reads it).  No conflict: the first
+    result is still in use when the second call runs, so the clause counts only immutable results
+    there; `len(f(1)) == len(f(2))` (each result consumed at once) and `f(3) == list(f(1))` (a
+    tuple first, the list last) stay conflicts."""
+    desc = "Values.\n\n>>> f(1)\n[1]\n>>> f(2)\n[1, 2]\n>>> f(3)\n(1,)\n"
+    tests = ("from m import f\n\n"
+             "def test_a():\n    assert f(1) == f(2)\n\n"
+             "def test_b():\n    assert list(f(1)) == f(2)\n")
+    r = check(tmp_path, desc, tests)
+    assert r["verdict"] != "conflict", r["reason"]
+    assert "contradicted" not in statuses(r).values()
+    (tmp_path / "b").mkdir()
+    r = check(tmp_path / "b", desc, "from m import f\n\ndef test_a():\n    assert len(f(1)) == len(f(2))\n\n"
+                                    "def test_b():\n    assert f(3) == list(f(1))\n")
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+    assert set(statuses(r).values()) == {"contradicted"}, r["tests"]
 
 
 def test_a_raising_call_fails_the_assertion(tmp_path, core):
