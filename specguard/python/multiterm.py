@@ -136,9 +136,10 @@ def conditional_problem(node: ast.expr, is_call, target: str) -> str | None:
         if isinstance(n, ast.Lambda):
             return visit(n.body, True, False)
         if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            first = n.generators[0].iter
-            rest = [x for x in ast.iter_child_nodes(n) if x is not first]
-            return visit(first, cond, False) or next((w for x in rest if (w := visit(x, True, False))), None)
+            g0 = n.generators[0]
+            rest = [n.key, n.value] if isinstance(n, ast.DictComp) else [n.elt]
+            rest += [g0.target, *g0.ifs] + [x for g in n.generators[1:] for x in (g.iter, g.target, *g.ifs)]
+            return visit(g0.iter, cond, False) or next((w for x in rest if (w := visit(x, True, False))), None)
         if isinstance(n, ast.Compare):
             head = [n.left, n.comparators[0]]
             return next((w for x in head if (w := visit(x, cond, False))), None) or next(

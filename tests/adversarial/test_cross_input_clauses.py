@@ -85,18 +85,21 @@ def test_a_later_call_may_change_an_earlier_result(tmp_path, core):
     implementation appending to one list it returns every time shows both examples and passes the
     test (`f(2)` changes the list `f(1)` returned before `==` reads it).  No conflict: the first
     result is still in use when the second call runs, so the clause counts only immutable results
-    there; `len(f(1)) == len(f(2))` (each result consumed at once) and `f(3) == list(f(1))` (a
-    tuple first, the list last) stay conflicts."""
+    there (`f(1) < f(2)` likewise); `len(f(1)) == len(f(2))` (each result consumed at once), `f(3)
+    == list(f(1))` (a tuple first, the list last) and `list(f(1)) == f(2)` (a copy taken before
+    `f(2)` runs) stay conflicts."""
     desc = "Values.\n\n>>> f(1)\n[1]\n>>> f(2)\n[1, 2]\n>>> f(3)\n(1,)\n"
     tests = ("from m import f\n\n"
              "def test_a():\n    assert f(1) == f(2)\n\n"
-             "def test_b():\n    assert list(f(1)) == f(2)\n")
+             "def test_b():\n    assert f(1) < f(2)\n")
     r = check(tmp_path, desc, tests)
     assert r["verdict"] != "conflict", r["reason"]
     assert "contradicted" not in statuses(r).values()
     (tmp_path / "b").mkdir()
+    # `list(f(1))` copies the list before `f(2)` runs: what stays in use is its items (ints)
     r = check(tmp_path / "b", desc, "from m import f\n\ndef test_a():\n    assert len(f(1)) == len(f(2))\n\n"
-                                    "def test_b():\n    assert f(3) == list(f(1))\n")
+                                    "def test_b():\n    assert f(3) == list(f(1))\n\n"
+                                    "def test_c():\n    assert list(f(1)) == f(2)\n")
     assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
     assert set(statuses(r).values()) == {"contradicted"}, r["tests"]
 
