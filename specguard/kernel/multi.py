@@ -22,7 +22,7 @@ with their table (:func:`witness_proof`).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 from specguard.kernel import emit
 from specguard.kernel.emit import Clause, NotModelled, Outcome
@@ -162,14 +162,8 @@ def inputs_of(clauses: Sequence[Clause]) -> dict[str, tuple[str, str | None]]:
     return out
 
 
-def statement(d: Any) -> str:
-    """The demand in the user's terms: its expression with each call's source."""
-    calls = [d.call, *d.calls]
-    text = d.expect.expr or ""
-    return text_with_calls(text, [c.source(60) for c in calls])
-
-
 def text_with_calls(text: str, sources: Sequence[str]) -> str:
+    """An observation's text with each call's variable replaced by the call's source (for people)."""
     import ast
     try:
         tree = ast.parse(text, mode="eval")
