@@ -71,7 +71,12 @@ class Bundle:
     agreement: "SpecAgreement | None" = None   # with a spec: how it compares with every test and example
 
 
-def _statement(call, expect) -> str:
+def _statement(call, expect, calls=()) -> str:
+    if calls:
+        from specguard.kernel import multi
+        text = multi.text_with_calls(expect.expr or "", [f"list({c.source(60)})" if expect.through_list
+                                                          else c.source(60) for c in (call, *calls)])
+        return f"{text} holds"
     if expect.through_list:
         return f"list({call.source()}) {expect.source()}"
     return f"{call.source()} {expect.source()}"
@@ -92,7 +97,8 @@ def claim_statement(c: Claim) -> str:
 def _item(clause: emit.Clause) -> Item:
     src = clause.source
     if isinstance(src, Demand):
-        return Item(id=src.id, source="test", loc=src.loc, text=src.text, statement=_statement(src.call, src.expect),
+        return Item(id=src.id, source="test", loc=src.loc, text=src.text,
+                    statement=_statement(src.call, src.expect, src.calls),
                     read_by=src.read_by)
     if isinstance(clause.source, speclang.SpecItem) and clause.instance_of is not None:
         src = clause.source
@@ -415,6 +421,11 @@ def _bound(items, sig) -> tuple[list, int]:
             c = bind_keywords(x.call, sig)
             if c is not x.call:
                 x, n = x.model_copy(update={"call": c}), n + 1
+        more = getattr(x, "calls", ())
+        if more:
+            bound = tuple(bind_keywords(c, sig) for c in more)
+            if any(a is not b for a, b in zip(bound, more)):
+                x, n = x.model_copy(update={"calls": bound}), n + 1
         out.append(x)
     return out, n
 
@@ -493,6 +504,8 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
     test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
     spec_clauses, spec_unmodelled = _clauses(claims, lambda c: emit.clause_of_claim(c, json))
     contra = _contradicted(task, df, tf, claims, entry)
+    test_clauses = _several_calls_aside(test_clauses, unmodelled, spec is not None, contra)
+    tf = _unread_several_calls(tf, test_clauses)
     test_clauses, spec_clauses = _apply_contradicted(contra, test_clauses, spec_clauses, unmodelled, spec_unmodelled)
     emit.name_inputs(spec_clauses, "SK")
     emit.name_inputs(test_clauses, "TK")
@@ -512,7 +525,7 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
             instances, witness_ok = [], False
     files = {
         "spec.lean": emit.render_module("Spec", spec_clauses, lambda c: f"{c.source.loc}: {claim_statement(c.source)}"),
-        "tests.lean": emit.render_module("Tests", test_clauses, lambda c: f"{c.source.loc}: {_statement(c.source.call, c.source.expect)}"),
+        "tests.lean": emit.render_module("Tests", test_clauses, lambda c: f"{c.source.loc}: {_statement(c.source.call, c.source.expect, c.source.calls)}"),
     }
     p = prove.plan(spec_clauses, test_clauses, classify=classify, instances=instances, witness_ok=witness_ok,
                    deterministic=contra.state is None and not contra.object_state)
@@ -582,6 +595,34 @@ def _apply_contradicted(contra: assume.Contradicted, tests: list[emit.Clause], s
         tests = [c for c in tests if id(c) in names]
         spec = [c for c in spec if id(c) in names]
     return tests, spec
+
+
+def _several_calls_aside(tests: list[emit.Clause], unmodelled: list[Unsupported], spec_given: bool,
+                         contra: assume.Contradicted) -> list[emit.Clause]:
+    """Clauses of several calls (specguard/kernel/multi.py) need a function of its arguments that
+    returns plain data: with documented state, results that may be objects, or a ``--spec`` (whose
+    instances are compared one input at a time) they are not formalized."""
+    why = None
+    if contra.state is not None:
+        why = f"the description documents state between calls ({contra.state}): two calls in one assertion " \
+              "may see different states"
+    bad = [c for c in tests if c.multi is not None and (why or spec_given or c.source.call.target in contra.objects)]
+    for c in bad:
+        reason = why or ("an assertion of several calls is not compared with a spec program" if spec_given else
+                         f"the results of `{c.source.call.target}` may be objects (their `==` is their own)")
+        unmodelled.append(Unsupported(loc=c.source.loc, reason=reason, text=c.source.text))
+    return [c for c in tests if not any(c is b for b in bad)]
+
+
+def _unread_several_calls(tf: TestFormalization, tests: list[emit.Clause]) -> TestFormalization:
+    """An assertion of several calls counts as read only when it became a clause: the statements
+    whose demands of several calls were all set aside (and that gave no other clause) are taken
+    off ``assertions_read``."""
+    kept = {(c.source.loc.file, c.source.loc.line) for c in tests if isinstance(c.source, Demand)}
+    gone = {(d.loc.file, d.loc.line) for d in tf.demands if d.calls} - kept
+    if not gone:
+        return tf
+    return tf.model_copy(update={"assertions_read": max(tf.assertions_read - len(gone), 0)})
 
 
 def _observes(c: emit.Clause) -> bool:
@@ -1193,15 +1234,17 @@ def _twin_near_conflict(t):
 def _decide(p: prove.Plan, certified: bool, cert: CertReport, tests, spec, unsupported, df):
     core = None
     if p.conflict is not None:
-        a, b = _item(p.conflict.a), _item(p.conflict.b)
-        kinds = {a.source, b.source}
+        items = [_item(c) for c in p.conflict.clauses()]
+        kinds = {i.source for i in items}
         kind = "test-vs-test" if kinds == {"test"} else (
             "description-internal" if kinds == {"description"} else "description-vs-test")
-        if a.source == "description" and b.source == "test":
-            a, b = b, a
-        core = ConflictCore(kind=kind, items=(a, b),
-                            explanation=f"no implementation satisfies both `{a.statement}` ({a.loc}) "
-                                        f"and `{b.statement}` ({b.loc})")
+        items.sort(key=lambda i: i.source != "test")        # tests first (a stable sort)
+        a, b = items[0], items[1]
+        if len(items) == 2:
+            why = f"no implementation satisfies both `{a.statement}` ({a.loc}) and `{b.statement}` ({b.loc})"
+        else:
+            why = "no implementation satisfies all of " + ", ".join(f"`{i.statement}` ({i.loc})" for i in items)
+        core = ConflictCore(kind=kind, items=tuple(items), explanation=why)
         if certified:
             return Verdict.conflict, Evidence.certified, f"{kind} conflict: {core.explanation}", core
         return Verdict.inconclusive, Evidence.none, \

@@ -228,6 +228,13 @@ class Demand(Frozen):
     id: str = Field(description="stable id within the task, e.g. 'T3'")
     call: Call
     expect: Expect
+    calls: tuple[Call, ...] = Field(default=(), description="an observation of several calls in one assertion "
+                                    "(`f(a) == f(b)`): the calls after `call`, in the assertion's order; `expect.expr` "
+                                    "names them `result_1`, `result_2`, ... (specguard/python/multiterm.py)")
+    exposed: tuple[Literal["", "items", "value"], ...] = Field(
+        default=(), description="with `calls`, per call (`call` first): what of its result the assertion still "
+        "uses while a later call runs ('' nothing, 'items' its items, 'value' itself); the clause holds only when "
+        "that is immutable plain data (a later call may mutate what an earlier one returned)")
     loc: Loc
     text: str = Field(default="", description="the assertion's source text (one line, trimmed)")
     test_name: str | None = None

@@ -236,11 +236,13 @@ def test_unittest_unsupported_methods(tmp_path):
     ''')
     # #12.1: `setUp` runs before each test, so its assertion is one of the test's (it used to be
     # reported as "not a test method")
-    assert stmts(tf) == ["f(0) == 0"]
+    # #12.2: two calls of `f` in one assertion are read as one demand over both calls (it used to
+    # be unsupported: "assertion compares two calls of `f`")
+    assert stmts(tf) == ["f(0) == 0", "f(1) satisfies `result == result_1`"]
+    assert [c.source() for c in tf.demands[1].calls] == ["f(2)"]
     assert reasons(tf) == [
         (9, "`assertCountEqual` is not supported"),
         (10, "call target `self.f` is a method of the test object (it may keep state between calls)"),
-        (11, "assertion compares two calls of `f`"),
         (12, "`assertAlmostEqual` with a non-numeric value"),
     ]
 
@@ -283,7 +285,8 @@ def test_raises_block_with_several_statements_is_unsupported(tmp_path):
 
 @pytest.mark.parametrize("line,reason", [
     ("assert f(1) == 2 or f(2) == 3", "`or` in an assertion (either part may hold)"),
-    ("assert f(1) == f(2)", "assertion compares two calls of `f`"),
+    # #12.2: `f(1) == f(2)` is read now (test_observation_forms); a nested call's input is not exact
+    ("assert f(f(1)) == 2", "argument `f(1)` is not a literal: call of `f` is not a literal"),
     ("assert f(1) == g(2)", "assertion compares two calls (`f` and `g`)"),
     ("assert g(1) == 2", "call target `g` is not the function under test `f`"),
     ("assert obj.method(1) == 2", "call target `obj.method` is not the function under test `f`"),
@@ -324,6 +327,8 @@ def test_unsupported_assert_forms(tmp_path, line, reason):
     ("assert f(1)[0] == 1", "f(1) satisfies `result[0] == 1`"),
     ("assert len(f(1)) > 2", "f(1) satisfies `len(result) > 2`"),
     ("assert f(1)[i] == [i]", "f(1) satisfies `result[2] == [2]`"),
+    ("assert f(1) == f(2)", "f(1) satisfies `result == result_1`"),       # and f(2): Demand.calls
+    ("assert len(f(1)) < len(f(i))", "f(1) satisfies `len(result) < len(result_1)`"),
 ])
 def test_observation_forms(tmp_path, line, statement):
     """#12.2: assertions transforming one call's result are observations (formerly unsupported)."""

@@ -147,7 +147,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from specguard.formalize import objects
-from specguard.python import concrete, named, terms as observe
+from specguard.formalize import speclang
+from specguard.python import concrete, multiterm, named, terms as observe
 from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from specguard.errors import SpecGuardError
 from specguard.python.purity import BUILTIN_TYPES, PURE_BUILTINS
@@ -339,6 +340,8 @@ class _Pending:
     loc: Loc
     text: str
     test_name: str | None
+    calls: tuple[Call, ...] = ()
+    exposed: tuple[str, ...] = ()
 
 
 @dataclass
@@ -366,7 +369,8 @@ class _Out:
 
     def result(self) -> TestFormalization:
         demands = tuple(Demand(id=f"T{i}", call=p.call, expect=p.expect, loc=p.loc, text=p.text,
-                               test_name=p.test_name) for i, p in enumerate(self.demands, 1))
+                               test_name=p.test_name, calls=p.calls, exposed=p.exposed)
+                        for i, p in enumerate(self.demands, 1))
         return TestFormalization(demands=demands, unsupported=tuple(self.unsupported_), errors=tuple(self.errors),
                                  notes=tuple(dict.fromkeys(self.notes)), assertions_total=self.assertions_total,
                                  assertions_read=self.assertions_read)
@@ -927,6 +931,10 @@ class _Obs(Exception):
         super().__init__(reason)
 
 
+class _MultiCall(_Obs):
+    """Internal: the expression reads several different calls (:meth:`_Walker.observe_multi`)."""
+
+
 class _Unsup(Exception):
     """Internal: an assertion cannot be formalized (carries the reason)."""
 
@@ -961,12 +969,14 @@ class _Walker:
         scope.stdlib = concrete.stdlib_names_of(ctx)
 
     # -- emission -------------------------------------------------------------------
-    def demand(self, stmt: ast.AST, call: Call, expect: Expect) -> None:
+    def demand(self, stmt: ast.AST, call: Call, expect: Expect, calls: tuple[Call, ...] = (),
+               exposed: tuple[str, ...] = ()) -> None:
         if self.block is not None:
             return self.ctx.unsupported(stmt, self.block)
         self.ctx.mark_read(stmt)
         self.ctx.out.demand(_Pending(call=call, expect=expect, loc=self.ctx.loc(stmt),
-                                     text=self.ctx.text(stmt), test_name=self.test_name))
+                                     text=self.ctx.text(stmt), test_name=self.test_name, calls=calls,
+                                     exposed=exposed))
 
     def unsupported(self, stmt: ast.AST, reason: str) -> None:
         self.ctx.unsupported(stmt, self.block or reason)
@@ -1559,7 +1569,10 @@ class _Walker:
     def observe(self, stmt: ast.AST, node: ast.expr) -> None:
         if not self.involves(node):
             raise _Obs(self.no_target(node), False)
-        call, text, guards, bound = self.observed(stmt, node)
+        try:
+            call, text, guards, bound = self.observed(stmt, node)
+        except _MultiCall:
+            return self.observe_multi(stmt, node)
         text = " and ".join([*guards, f"({text})"]) if guards else text
         try:
             observe.compiles(text)
@@ -1583,7 +1596,8 @@ class _Walker:
             if s.error:
                 raise _Obs(s.error, False)
         if len({s.call.key() for s in subjects}) != 1:
-            raise _Obs(f"the assertion uses different calls of `{self.ctx.target}` (an observation reads one)", False)
+            raise _MultiCall(f"the assertion uses different calls of `{self.ctx.target}` (an observation reads one)",
+                             False)
         s = subjects[0]
         fresh = [n for n in built.calls if isinstance(n, ast.Call)]
         if len(fresh) > 1 and s.groups or fresh and len(fresh) < len(built.calls) and s.groups:
@@ -1604,6 +1618,71 @@ class _Walker:
         guards = tuple(dict.fromkeys(g for b in names if b.term is not None for g in b.term.guards))
         bound = any(b.term is None or b.term.from_name for b in names)
         return s.call, built.text, guards, bound
+
+    def observe_multi(self, stmt: ast.AST, node: ast.expr) -> None:
+        """``node`` reads several different calls (``f(a) == f(b)``): one demand over all of
+        them (:mod:`specguard.python.multiterm`).  Only fresh calls of plain functions, each
+        evaluated unconditionally, with arguments that share no mutable object."""
+        why = multiterm.conditional_problem(node, self.is_target_call, self.ctx.target)
+        if why is not None:
+            raise _Obs(why, True)
+        subjects: dict[int, _Subject] = {}
+        order: list[str] = []
+
+        def var_of(n: ast.AST) -> str:
+            b = self.result_name(n)
+            if b is not None and (isinstance(b.result, str) or not _raw(b)):
+                raise _MultiCall(f"`{_src(n, 30)}` ({b.why}) in an assertion of several calls: "
+                                 + (b.result if isinstance(b.result, str) else "a term over a result"), True)
+            s = self.call_subject(n) if isinstance(n, ast.Call) else _Subject(True, call=b.result, groups=b.groups)
+            if s.error or s.call is None:
+                raise _MultiCall(s.error or "not a call", True)
+            subjects[id(n)] = s
+            k = s.call.key()
+            if k not in order:
+                order.append(k)
+            return multiterm.var(order.index(k))
+        try:
+            built = observe.build(node, is_call=lambda n: self.is_target_call(n) or self.result_name(n) is not None,
+                                  literal=lambda n: eval_literal(n, self.scope),
+                                  builtin=lambda name: name not in self.scope, check=False, var_of=var_of)
+        except observe.NotObservation as e:
+            raise _Obs(e.reason, e.unsound) from None
+        except _MultiCall as m:
+            raise _Obs(m.reason, m.specific) from None
+        calls = {s.call.key(): s for s in subjects.values()}
+        held = {n.id for n in built.calls if isinstance(n, ast.Name)}
+        fresh = [n for n in built.calls if isinstance(n, ast.Call)]
+        for k, s in calls.items():
+            same = [n for n in built.calls if subjects[id(n)].call.key() == k]
+            if len(same) > 1 and s.groups and any(isinstance(n, ast.Call) for n in same):
+                raise _Obs(f"the same call of `{self.ctx.target}` is made twice with a mutable argument (the first "
+                           f"call may change it)", True)
+        uses = named.consumed(stmt, held) if held else {}
+        if any(len(u) > 1 for u in uses.values()):
+            raise _Obs(f"the assertion iterates `{sorted(uses)[0]}` (bound to a result of `{self.ctx.target}`) "
+                       f"more than once (an iterator's second reading sees fewer items)", True)
+        del fresh
+        if any(s.call.obj is not None for s in calls.values()):
+            raise _Obs(f"several observations of objects in one assertion", True)
+        groups = [s.groups for s in subjects.values()]
+        if any(a & b for a, b in itertools.combinations(groups, 2)):
+            raise _Obs(f"calls of `{self.ctx.target}` in one assertion share a mutable argument (the first call "
+                       f"may change it)", True)
+        mine = frozenset().union(*groups)
+        for n in built.literals:
+            if self.groups_of(n) & mine:
+                raise _Obs(f"`{_src(n, 40)}` may share a mutable object with the arguments of `{self.ctx.target}` "
+                           f"(which may mutate them)", True)
+        index = [order.index(subjects[id(n)].call.key()) for n in built.calls]
+        exposed = multiterm.exposure(node, built.calls, index)
+        try:
+            multiterm.compile_multi(built.text, len(order), exposed)
+        except speclang.ObservationError as e:
+            raise _Obs(str(e), e.unsound) from None
+        first, *rest = (calls[k].call for k in order)
+        self.demand(stmt, first, Expect(kind=ExpectKind.obs, expr=built.text, bound_result=bool(held)),
+                    calls=tuple(rest), exposed=exposed)
 
     def iterated_call(self, node: ast.expr) -> ast.Call | None:
         """``list(f(x))`` / ``tuple(f(x))`` (the builtins, one argument): the call ``f(x)``."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import struct
 from fractions import Fraction
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from specguard.python import values as vals
@@ -514,8 +514,21 @@ class Clause:
     check: Any = None
     post_args: str | None = None
     candidates: tuple = ()          # outcomes worth trying in witnesses (postconditions)
+    # An observation of several calls (``f(a) == f(b)``, specguard/kernel/multi.py): ``key`` is the
+    # first call's input, ``more`` the later ones as ``[input_id, key, key_text]`` (named like ``key``)
+    multi: Any = None
+    more: list = field(default_factory=list)
+
+    def keys(self) -> list[str]:
+        """Every input the clause speaks about (names, once :func:`name_inputs` ran)."""
+        return [self.key] + [m[1] for m in self.more]
+
+    def input_ids(self) -> list[str]:
+        return [self.input_id] + [m[0] for m in self.more]
 
     def lean_prop(self) -> str:
+        if self.multi is not None:
+            return f"Holds {self.multi.lean_pred(self.keys())} (impl {self.key})"
         if self.py is not None:
             return f"∀ k : Val, Py.Sat {self.py} k (impl k)"
         if self.eq is not None:
@@ -526,6 +539,8 @@ class Clause:
         return f"Holds {self.pred.lean()} (impl {self.key})"
 
     def holds(self, o: Outcome) -> bool:
+        if self.multi is not None:
+            raise TypeError("a clause of several calls holds or not on several outcomes (kernel/multi.py)")
         if self.check is not None:
             return self.check(o)
         if self.py is not None:
@@ -760,6 +775,9 @@ def isclose_enclosure(b: int | float, rel: float, abs_tol: float) -> tuple[Fract
 
 
 def clause_of_demand(d: Demand, json: bool = False) -> Clause:
+    if d.calls:
+        from specguard.kernel import multi
+        return multi.clause(d, json)
     return clause_of_expect(d.id, d.call, d.expect, d, json)
 
 
@@ -822,6 +840,12 @@ def name_inputs(clauses: Sequence[Clause], prefix: str) -> None:
         if c.input_id not in names:
             names[c.input_id] = f"{prefix}{len(names)}"
         c.key = names[c.input_id]
+        for m in c.more:
+            if m[2] is None:
+                m[2] = m[1]
+            if m[0] not in names:
+                names[m[0]] = f"{prefix}{len(names)}"
+            m[1] = names[m[0]]
 
 
 def render_module(kind: str, clauses: Sequence[Clause], describe) -> str:
@@ -832,6 +856,10 @@ def render_module(kind: str, clauses: Sequence[Clause], describe) -> str:
         if c.key is not None and c.key not in seen and c.key_text is not None:
             seen.add(c.key)
             lines.append(f"noncomputable def {c.key} : Val := {c.key_text}")
+        for _, key, text in c.more:
+            if key not in seen and text is not None:
+                seen.add(key)
+                lines.append(f"noncomputable def {key} : Val := {text}")
     for c in clauses:
         lines.append(f"/-- {_comment(describe(c))} -/")
         lines.append(f"def {c.name} (impl : Val → Outcome) : Prop := {c.lean_prop()}")

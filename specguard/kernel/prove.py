@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from specguard.kernel import emit
+from specguard.kernel import emit, multi
 from specguard.kernel.certcheck import CERT_HEADER
 from specguard.kernel.emit import Clause, Outcome, conj, projection
 from specguard.python.values import V
@@ -53,10 +53,11 @@ class KeyIndex:
         texts: dict[str, str] = {}
         alias: dict[str, str] = {}            # key name -> the first name of the same input
         first: dict[str, str] = {}
-        for c in clauses:
-            if c.key is not None and c.key_text is not None and c.key not in alias:
-                alias[c.key] = first.setdefault(c.key_text, c.key)
-                texts.setdefault(alias[c.key], c.key_text)
+        pairs = [(c.key, c.key_text) for c in clauses] + [(k, t) for c in clauses for _, k, t in c.more]
+        for key, key_text in pairs:
+            if key is not None and key_text is not None and key not in alias:
+                alias[key] = first.setdefault(key_text, key)
+                texts.setdefault(alias[key], key_text)
         if not texts:
             return None
         keys = list(texts)
@@ -160,10 +161,15 @@ class Table:
 
 @dataclass
 class Core:
-    """A conflict core: two clauses (``a`` first) that no outcome satisfies together."""
+    """A conflict core: two clauses (``a`` first) that no outcome satisfies together; or (``pins``)
+    a clause of several calls ``a`` and the clauses pinning its calls (``b`` the first of them)."""
 
     a: Clause
     b: Clause
+    pins: tuple = ()
+
+    def clauses(self) -> list[Clause]:
+        return [self.a, *(p for p in self.pins if p is not None)] if self.pins else [self.a, self.b]
 
 
 @dataclass
@@ -175,6 +181,7 @@ class TestClass:
     by_clause: Clause | None = None   # that clause (an instance of a ``--spec`` clause included)
     covered: str | None = None    # what speaks about this very input: "description" (an example of
                                   # the same call) or "spec" (a ``--spec`` instance or example there)
+    pins: tuple = ()              # a test of several calls: the description clauses pinning them
 
 
 @dataclass
@@ -248,8 +255,10 @@ class Prover:
         self.ti = {c.name: i for i, c in enumerate(self.tests)}
         self.by_input: dict[str, list[Clause]] = {}
         for c in self.spec + self.tests + self.instances:
-            if c.key is not None:
+            if c.key is not None and c.multi is None:
                 self.by_input.setdefault(c.input_id, []).append(c)
+        # clauses of several calls (kernel/multi.py) take part through the clauses pinning their calls
+        self.multi = [c for c in self.tests if c.multi is not None]
         self.universal = [c for c in self.spec if c.key is None and c.py is None]
         self.py = [c for c in self.spec if c.py is not None]
         # witnesses satisfy a ``--spec`` clause through ``Py.wit`` (its own outcome off the table);
@@ -346,7 +355,27 @@ class Prover:
                         r = self._rank(c, u)
                         if r < rank:
                             best, rank = Core(c, u), r
+        for c in self.multi:
+            pins = multi.pins_for(c, self.pin)
+            if pins is not None:
+                r = sum(p is not None and p.name in self.si for p in pins)
+                if r < rank:
+                    best, rank = Core(c, next(p for p in pins if p is not None), tuple(pins)), r
         return best
+
+    def pin(self, input_id: str, spec_only: bool = False) -> Clause | None:
+        """A clause fixing the outcome at ``input_id``: an ``eq`` clause (a test's first), else a
+        ``raises`` clause; None when there is none (``spec_only``: description clauses only)."""
+        group = [c for c in self.by_input.get(input_id, ()) if c.instance_of is None and c.py is None
+                 and (not spec_only or c.name in self.si)]
+        group.sort(key=lambda c: c.name in self.si)
+        return next((c for c in group if c.eq is not None), None) or next((c for c in group if multi.is_raise(c)), None)
+
+    def refute_core(self, core: Core, hs: str, ht: str) -> str:
+        if core.pins:
+            return multi.refute(core.a, core.pins, self.proj(core.a, hs, ht),
+                                [None if p is None else self.proj(p, hs, ht) for p in core.pins])
+        return self.refute(core.a, core.b, hs, ht)
 
     def _rank(self, a: Clause, b: Clause) -> int:
         return (a.name in self.si) + (b.name in self.si)
@@ -354,6 +383,14 @@ class Prover:
     def classify(self) -> list[TestClass]:
         out = []
         for t in self.tests:
+            if t.multi is not None:
+                pins = multi.pins_for(t, lambda i: self.pin(i, spec_only=True))
+                if pins is not None:
+                    first = next(p for p in pins if p is not None)
+                    out.append(TestClass(t.name, "contradicted", first.name, by_clause=first, pins=tuple(pins)))
+                else:
+                    out.append(TestClass(t.name, "left-open", None, None))
+                continue
             related = self.related(t.input_id)
             bad = next((s for s in related if _refutes(s, t)), None)
             if bad is not None:
@@ -441,6 +478,8 @@ class Prover:
         at = self.at_proof(w, table, c.input_id)
         if c.eq is not None:
             return at
+        if c.multi is not None:
+            return multi.witness_proof(c, w, lambda i: self.at_proof(w, table, i), lambda i: table.entries[i][1])
         return f"(holds_of_eq' (P := {c.pred.lean()}) {at} (Eq.refl Bool.true))"
 
     def spec_proof(self, w: str, table: "Table") -> str:
@@ -628,7 +667,7 @@ def plan(spec: Sequence[Clause], tests: Sequence[Clause], *, classify: bool = Tr
         p.claims["Conflict"] = f"Not ({exists})"
         p.proofs.append(
             "theorem proof_Conflict : Conflict :=\n  fun h => match h with\n"
-            f"  | Exists.intro _impl hh => {pr.refute(core.a, core.b, hs, ht)}\n")
+            f"  | Exists.intro _impl hh => {pr.refute_core(core, hs, ht)}\n")
     if classify and spec:
         p.classes = pr.classify()
         for tc in p.classes:
@@ -637,8 +676,10 @@ def plan(spec: Sequence[Clause], tests: Sequence[Clause], *, classify: bool = Tr
                 s = tc.by_clause or spec[pr.si[tc.by]]
                 name = f"Contradicted_{tc.name}"
                 p.claims[name] = f"∀ ({IMPL}), Spec impl → Not ({tc.name} impl)"
-                p.proofs.append(f"theorem proof_{name} : {name} :=\n  fun _impl hs ht => "
-                                f"{_refute_single(pr, s, t)}\n")
+                proof = multi.refute(t, tc.pins, "ht", [None if x is None else pr.proj(x, "hs", "ht")
+                                                        for x in tc.pins]) if tc.pins \
+                    else _refute_single(pr, s, t)
+                p.proofs.append(f"theorem proof_{name} : {name} :=\n  fun _impl hs ht => {proof}\n")
             elif tc.status == "entailed":
                 s = tc.by_clause or spec[pr.si[tc.by]]
                 name = f"Entailed_{tc.name}"
@@ -722,6 +763,16 @@ def _consistent_table(pr: Prover) -> Table | None:
         if o is None:
             return None
         table.add(input_id, group[0].key, o, group[0].key_text)
+    if pr.multi:
+        # the inputs only clauses of several calls speak about get outcomes making them hold
+        known = {i: o for i, (_, o) in table.entries.items()}
+        chosen = multi.fill(pr.multi, known, pr._candidates(pr.tests),
+                            lambda o: all(u.holds(o) for u in pr.universal))
+        if chosen is None:
+            return None
+        where = multi.inputs_of(pr.multi)
+        for input_id, o in chosen.items():
+            table.add(input_id, where[input_id][0], o, where[input_id][1])
     return table
 
 

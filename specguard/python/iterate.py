@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from specguard.python import multiterm
 from specguard.python.literals import NotLiteral, eval_literal
 from specguard.models import Claim, ClaimKind, Demand, Expect, ExpectKind, TypeExpr
 from specguard.formalize.speclang import OBS_VAR
@@ -61,10 +62,10 @@ def _uses_only_items(text: str) -> tuple[bool, bool]:
     wrapped = False
     for n in ast.walk(tree):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _ITEM_CONSUMERS \
-                and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == OBS_VAR:
+                and n.args and isinstance(n.args[0], ast.Name) and multiterm.is_var(n.args[0].id):
             ok_nodes.add(id(n.args[0]))
             wrapped |= n.func.id in ("list", "tuple")
-    uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == OBS_VAR]
+    uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and multiterm.is_var(n.id)]   # every call's
     return bool(uses) and all(id(n) in ok_nodes for n in uses), wrapped
 
 

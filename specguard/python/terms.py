@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from specguard.formalize import speclang
+from specguard.python import multiterm
 from specguard.python.literals import NotLiteral
 from specguard.python.values import V
 
@@ -82,14 +83,15 @@ def _bound_names(node: ast.AST) -> set[str]:
 
 def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callable[[ast.expr], V],
           builtin: Callable[[str], bool], term_of: Callable[[ast.AST], ast.expr | None] | None = None,
-          check: bool = True) -> Built:
+          check: bool = True, var_of: Callable[[ast.AST], str] | None = None) -> Built:
     """The observation text of ``expr``; ``is_call(node)``: the node denotes the result (a call
     of the function under test, or a name bound to its result); ``literal(node)``: the exact value
     of a sub-expression (raises NotLiteral); ``builtin(name)``: ``name`` is Python's builtin there;
     ``term_of(node)``: for a name bound to a term over the result (``actual = list(f(x))``,
     :mod:`specguard.python.named`), that term's expression over OBS_VAR (put in its place);
-    ``check``: the text must be an observation the spec language compiles.
-    Raises NotObservation."""
+    ``check``: the text must be an observation the spec language compiles; ``var_of(node)``: the
+    name that stands for that result (several calls in one assertion, :mod:`specguard.python.multiterm`;
+    default OBS_VAR).  Raises NotObservation."""
     out = Built("")
     local = _bound_names(expr)
 
@@ -103,11 +105,14 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
                                      "call per item: an observation reads one call)")
             out.calls.append(node)
             term = term_of(node) if term_of is not None else None
-            return term if term is not None else ast.Name(OBS_VAR, ast.Load())
+            name = var_of(node) if var_of is not None else OBS_VAR
+            if term is not None and name != OBS_VAR:
+                term = _renamed(term, name)
+            return term if term is not None else ast.Name(name, ast.Load())
         if isinstance(node, ast.Name):
             if node.id in local:
                 return node
-            if node.id == OBS_VAR:
+            if node.id == OBS_VAR or (var_of is not None and multiterm.is_var(node.id)):
                 raise NotObservation(f"a test name `{OBS_VAR}` in an observation")
         if isinstance(node, ast.expr) and not isinstance(node, (ast.Lambda, ast.Starred)) and not uses(node):
             try:
@@ -164,6 +169,16 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
     if check:
         compiles(text)
     return out
+
+
+def _renamed(term: ast.expr, name: str) -> ast.expr:
+    """A copy of ``term`` (an expression over OBS_VAR) with OBS_VAR renamed ``name``."""
+    import copy
+    new = copy.deepcopy(term)
+    for n in ast.walk(new):
+        if isinstance(n, ast.Name) and n.id == OBS_VAR:
+            n.id = name
+    return new
 
 
 def compiles(text: str) -> None:
