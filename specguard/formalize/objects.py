@@ -48,6 +48,9 @@ if TYPE_CHECKING:      # pragma: no cover
     from specguard.models import Task
 
 MARKER = "<object>"
+# the keyword of an observation event that names the term applied to its result (a term input,
+# see term_inputs); not an identifier, so no call written in a test or a session passes it
+TERM_KW = "<term>"
 ASSUMPTION = ("a method call's outcome is determined by the class, the constructor arguments and the earlier "
               "calls on that fresh object (no shared state, no time/randomness/environment)")
 
@@ -102,7 +105,11 @@ def class_like(name: str | None) -> bool:
 
 
 def target_of(cls: str, e: ObjEvent) -> str:
-    """How an observation's target reads in reports (``Stack.pop``, ``len(Stack)``)."""
+    """How an observation's target reads in reports (``Stack.pop``, ``len(Stack)``; a term input
+    ``len(list(Stack.items))``, see :func:`term_inputs`)."""
+    term = dict(e.kwargs).get(TERM_KW)
+    if term is not None:
+        return _term_text(term.val, target_of(cls, _untermed(e)))
     if e.kind in ("call", "attr", "setattr"):
         return f"{cls}.{e.name}"
     if e.kind == "builtin":
@@ -113,6 +120,20 @@ def target_of(cls: str, e: ObjEvent) -> str:
     if e.kind == "getitem" and e.args[:1] == (V("str", "<slice>"),):
         return f"{owner}.__getitem__(slice)"      # its own target: a slice may be an object (method_objects)
     return f"{owner}.__{e.kind}__"
+
+
+def _untermed(e: ObjEvent) -> ObjEvent:
+    return e.model_copy(update={"kwargs": tuple(kv for kv in e.kwargs if kv[0] != TERM_KW)})
+
+
+def _term_text(term: str, inner: str) -> str:
+    """``term`` (over ``result``) with the result spelled ``inner``."""
+    from specguard.formalize.speclang import OBS_VAR
+    tree = ast.parse(term, mode="eval")
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id == OBS_VAR:
+            n.id = inner
+    return ast.unparse(tree)
 
 
 def make_call(cls: str, args, kwargs, history, e: ObjEvent) -> Call:
@@ -1155,8 +1176,9 @@ def method_objects(task: "Task", calls: Iterable[Call]) -> dict[str, str]:
         if c.obj is None or c.target in out:
             continue
         e = c.obj.obs
-        if e.kind == "contains" or (e.kind == "builtin" and e.name in EXACT_OBSERVATIONS):
-            continue       # Python fixes the type: int, bool
+        if e.kind == "contains" or (e.kind == "builtin" and e.name in EXACT_OBSERVATIONS) \
+                or TERM_KW in dict(e.kwargs):
+            continue       # Python fixes the type: int, bool (a term input: `len(...)`)
         if custom_eq:
             out[c.target] = "the description documents custom equality or identity (`__eq__`, `is`): no " \
                             "certificate rests on == with plain data"
@@ -1560,3 +1582,88 @@ def observation_note(tf: Any, entry: str | None) -> str | None:
     files = len({d.loc.file for d in tf.demands if d.call.obj is not None})
     return (f"objects of `{entry}`: {n} assertion(s) read as observations of fresh objects (their histories) in "
             f"{files} test file(s); {lost} assertion(s) on objects whose history could not be followed")
+
+
+# =====================================================================================
+# term inputs: `len(<term of a method's result>) == N`
+# =====================================================================================
+
+TERM_ASSUMPTION = (
+    "`len(...)` of an observation term applied to a fresh object's observation in the same expression "
+    "(`len(list(s.elements()))`) is determined by the object's history, as the observation's own outcome is "
+    "(what the observation returned is read by nothing else in between)")
+
+
+def _len_term(e: Any) -> tuple[str, V] | None:
+    """``len(T) == N`` over the result: an ``obs`` expectation whose text is one ``==`` of a
+    ``len`` call (``T`` mentions the result) with an int literal, the result not bound to a name
+    before (nothing else may have read it in between): (``len(T)``, N)."""
+    from specguard.formalize.speclang import OBS_VAR
+    from specguard.models import ExpectKind
+    if e is None or e.kind is not ExpectKind.obs or e.bound_result or e.through_list or not e.expr:
+        return None
+    try:
+        tree = ast.parse(e.expr, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)):
+        return None
+    left, right = tree.left, tree.comparators[0]
+    if not (isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len"
+            and len(left.args) == 1 and not left.keywords and isinstance(right, ast.Constant)
+            and type(right.value) is int):
+        return None
+    if not any(isinstance(n, ast.Name) and n.id == OBS_VAR for n in ast.walk(left.args[0])):
+        return None
+    return ast.unparse(left), V("int", right.value)
+
+
+def term_call(call: Call | None, expect: Any) -> tuple[Call, Any] | None:
+    """An observation of a fresh object read through ``len(T) == N`` (``assert
+    len(list(s.elements())) == 11``, ``>>> len(list(s.elements()))`` / ``11``) as an input of its
+    own: the history, the observation and the term ``len(T)`` (:data:`TERM_KW`), whose outcome is
+    the term's value, an int (``len`` returns one), or what any part of it raised.  Two such
+    readings of one history and one term then expect exact ints of one input, so different ones
+    conflict; the ``obs`` predicate they replace cannot conflict with another one (it holds where
+    the term is undefined in SpecGuard's model of plain data).  None: not such a reading."""
+    from specguard.models import Expect, ExpectKind
+    if call is None or call.obj is None or TERM_KW in dict(call.obj.obs.kwargs):
+        return None
+    t = _len_term(expect)
+    if t is None:
+        return None
+    term, n = t
+    k = call.obj
+    obs = k.obs.model_copy(update={"kwargs": tuple(k.obs.kwargs) + ((TERM_KW, V("str", term)),)})
+    return make_call(k.cls, k.args, k.kwargs, k.history, obs), Expect(kind=ExpectKind.eq, value=n)
+
+
+def term_inputs(tf: Any, df: Any) -> tuple[Any, Any, bool]:
+    """The demands and the description's examples with :func:`term_call` applied; whether any was.
+    A reading whose observation is also read otherwise (``>>> list(s.elements())`` / ``[...]``
+    against ``assert len(list(s.elements())) == 11``) is kept as well (its ``obs`` predicate meets
+    the other reading at that input), the term input added under the id ``<id>L``."""
+    items = list(tf.demands) + list(df.claims)
+    terms = {id(x): term_call(x.call, x.expect) for x in items}
+    if not any(terms.values()):
+        return tf, df, False
+    shared = {x.call.key() for x in items if x.call is not None and x.call.obj is not None and terms[id(x)] is None}
+
+    def conv(xs: tuple) -> tuple:
+        out = []
+        for x in xs:
+            t = terms[id(x)]
+            if t is None:
+                out.append(x)
+                continue
+            new = x.model_copy(update={"call": t[0], "expect": t[1]})
+            if x.call.key() in shared:
+                out += [x, new.model_copy(update={"id": f"{x.id}L"})]
+            else:
+                out.append(new)
+        return tuple(out)
+    return tf.model_copy(update={"demands": conv(tf.demands)}), df.model_copy(update={"claims": conv(df.claims)}), True
+
+
+def is_term_call(call: Call | None) -> bool:
+    return call is not None and call.obj is not None and TERM_KW in dict(call.obj.obs.kwargs)
