@@ -185,6 +185,7 @@ class Tracker:
         self._built: tuple[str, _Obj] | None = None   # the statement builds a fresh object
         self._nd: dict[str, str] | None = None        # names of nondeterministic modules in the file
         self.closures: dict[str, ast.FunctionDef] = {}  # functions defined in the test (see closure_effect)
+        self.sentinels: dict[str, tuple[Any, V]] = {}     # `d = object()`: name -> (its binding, its value)
 
     # -- what the walker asks ---------------------------------------------------------
     def active(self) -> bool:
@@ -277,6 +278,7 @@ class Tracker:
         if self.objs or self.derived:
             self._rebinds(stmt)
         self._construct(stmt)
+        self._sentinel(stmt)
         self.uses = []          # applied once (a statement read inside another one is not applied again)
         self._built = None
 
@@ -699,8 +701,41 @@ class Tracker:
             return (V("str", "<slice>"), *parts)
         return (self._exact(s),)
 
+    def _sentinel(self, stmt: ast.stmt) -> None:
+        """``d = object()`` in the test: ``d`` holds one plain sentinel from here on (while that
+        binding lasts), an argument of its own (:meth:`_opaque_value`)."""
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and self._is_sentinel(stmt.value):
+            name = stmt.targets[0].id
+            b = self.w.scope.locals.get(name)
+            if b is not None:
+                self.sentinels[name] = (b, self._opaque_value(stmt.value))
+
+    def _is_sentinel(self, node: ast.expr) -> bool:
+        from specguard.formalize.tests import _builtin_unshadowed
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "object" \
+            and not node.args and not node.keywords and _builtin_unshadowed(self.w, "object")
+
+    def _opaque_value(self, node: ast.expr) -> V:
+        """The value an evaluation of ``object()`` is as an argument: one key per evaluation
+        (per test, per run of a loop or a parametrized row: a new object every time, as a
+        lambda's, :func:`specguard.formalize.tests.function_value`), so no two tests, runs or
+        objects share it and no conflict rests on two sentinels being alike (a class may tell
+        them apart by ``id``).  A plain ``object()`` has no state a call could change."""
+        from specguard.python.values import FUNCTION
+        n = self.w.ctx.__dict__.get("_object_evaluations", 0) + 1
+        self.w.ctx._object_evaluations = n
+        return V(FUNCTION, (f"object:{self.w.ctx.file.path}:{node.lineno}:{node.col_offset}#{n}",
+                            f"<object() at line {node.lineno}>"))
+
     def _exact(self, node: ast.expr) -> V:
         from specguard.formalize.tests import function_value
+        if isinstance(node, ast.Name) and node.id in self.sentinels:
+            b, v = self.sentinels[node.id]
+            if self.w.scope.locals.get(node.id) is b:
+                return v
+        if self._is_sentinel(node):
+            return self._opaque_value(node)
         try:
             return eval_literal(node, self.w.scope)
         except NotLiteral as e:
@@ -718,6 +753,8 @@ class Tracker:
         for e in list(args) + [k.value for k in keywords]:
             for name in {x.id for x in ast.walk(e) if isinstance(x, ast.Name)}:
                 b = self.w.scope.binding(name)
+                if name in self.sentinels and self.sentinels[name][0] is b:
+                    continue        # a plain `object()`: nothing can change it
                 if b is not None and b.mutable:
                     groups |= set(b.groups)
         return vals, kw, frozenset(groups)
@@ -1303,9 +1340,11 @@ def doctest_sessions(examples: list, ctx: Any, out: Any) -> set[int]:
     for exs in sessions.values():
         objs: dict[str, _DObj] = {}
         env: dict[str, V] = {}
+        stored: set[str] = set()        # names the session binds (a builtin it rebinds is not the builtin)
         for ex in exs:
             if fd._rebinding(ex.source, target) is not None:
                 break
+            stored |= _session_stored(ex.source)
             stmt, _ = fd._example_statement(ex)
             if stmt is None:
                 for k, o in objs.items():
@@ -1314,7 +1353,7 @@ def doctest_sessions(examples: list, ctx: Any, out: Any) -> set[int]:
                 if re.search(rf"\b{re.escape(target)}\s*\(", ex.source):
                     pass
                 continue
-            if _doc_example(stmt, ex, ctx, out, objs, env, target):
+            if _doc_example(stmt, ex, ctx, out, objs, env, target, stored):
                 consumed.add(id(ex))
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 try:
@@ -1341,7 +1380,28 @@ def _doc_imports(stmt: ast.Import | ast.ImportFrom) -> dict[str, V]:
     return out
 
 
-def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: dict, target: str) -> bool:
+def _session_stored(source: str) -> set[str]:
+    """Names a doctest line may bind (assignments, ``def``, ``class``, imports, ``for`` targets);
+    every name it mentions when it does not parse on its own."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set(re.findall(r"[A-Za-z_]\w*", source))
+    out: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            out.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            out |= {(a.asname or a.name).split(".")[0] for a in n.names}
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            out |= set(n.names)
+    return out
+
+
+def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: dict, target: str,
+                 stored: set[str] = frozenset()) -> bool:
     from specguard.formalize import description as fd
     line = ex.line + 1 + out.offset
     # `>>> s = C(args)`: a fresh object
@@ -1407,7 +1467,7 @@ def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: d
         if ex.want and event.kind != "op" and (fd._literal_text("\n".join(ex.want)) is None and not fd._TRACEBACK.match(ex.want[0])):
             o.why = f"showed an output that is not a plain value at line {line} (an object?)"
         return True
-    expect, why = _doc_term(stmt, obs, ex, env) if isinstance(obs, ast.AST) else _doc_expect(ex, obs, stmt, ctx)
+    expect, why = _doc_term(stmt, obs, ex, env, stored) if isinstance(obs, ast.AST) else _doc_expect(ex, obs, stmt, ctx)
     if expect is None:
         out.note(ex.line, f"doctest example skipped: {why}")
         if why.startswith("output is not a plain value"):
@@ -1498,7 +1558,7 @@ def _doc_event(stmt: ast.stmt, r: ast.AST, env: dict) -> tuple[ObjEvent | None, 
     return None, None, "the observation is inside another expression"
 
 
-def _doc_term(stmt: ast.Expr, node: ast.AST, ex: Any, env: dict):
+def _doc_term(stmt: ast.Expr, node: ast.AST, ex: Any, env: dict, stored: set[str] = frozenset()):
     """``>>> len(list(s.elements()))`` / ``11``: the line's value, whose repr is the output, is ``==``
     to the output's literal, an observation of the one result at ``node`` (the term the test side
     builds for ``assert len(list(s.elements())) == 11``, :mod:`specguard.python.terms`)."""
@@ -1513,7 +1573,7 @@ def _doc_term(stmt: ast.Expr, node: ast.AST, ex: Any, env: dict):
     try:
         cmp = ast.Compare(left=stmt.value, ops=[ast.Eq()], comparators=[terms.value_ast(value)])
         built = terms.build(cmp, is_call=lambda n: n is node, literal=lambda n: eval_literal(n, env or None),
-                            builtin=lambda name: name not in env)
+                            builtin=lambda name: name not in env and name not in stored)
     except terms.NotObservation as e:
         return None, e.reason
     if len(built.calls) != 1:
