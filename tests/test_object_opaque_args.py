@@ -143,3 +143,17 @@ def test_sentinel_argument_is_read():
     assert a.call.key() != b.call.key()
     ev = a.call.obj.history
     assert ev[0].args == ev[1].args == a.call.args      # one sentinel: one value in the whole test
+
+
+def test_swallowing_try_keeps_the_history():
+    """#13.1: `try: b.remove(5) / except KeyError: pass`: the call is an event whether it returned or
+    raised, so the observation after it is read with it in the history (before: the object was
+    lost in the `try`); a handler that does more, or a name bound by `as`, still loses it."""
+    tf = read("from bag import Bag\n\n"
+              "def test_a():\n    b = Bag()\n    try:\n        b.remove(5)\n    except (KeyError, ValueError):\n"
+              "        pass\n    assert b.count(1) == 0\n\n"
+              "def test_b():\n    b = Bag()\n    try:\n        b.remove(5)\n    except KeyError as e:\n"
+              "        pass\n    assert b.count(1) == 0\n")
+    (a,) = tf.demands
+    assert a.call.source() == "s = Bag(); s.remove(5); s.count(1)"
+    assert [u.loc.line for u in tf.unsupported] == [17], [u.reason for u in tf.unsupported]

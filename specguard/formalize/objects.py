@@ -284,7 +284,13 @@ class Tracker:
 
     def opaque(self, stmt: ast.stmt, where: str) -> None:
         """A statement the walker does not follow (a branch, a loop it does not unroll, a block):
-        an object it mentions has an unknown history from there on."""
+        an object it mentions has an unknown history from there on.  Except a ``try`` that only
+        swallows exceptions of one call (:func:`_swallowing_try`): its call is an event either way."""
+        body = _swallowing_try(stmt) if self.objs else None
+        if body is not None and self._mentioned(body) and not (self._mentioned(stmt) - self._mentioned(body)):
+            self.before(body)
+            self.after(body)
+            return
         for k in self._mentioned(stmt):
             o = self.objs.get(k)
             if o is not None and o.why is None:
@@ -839,6 +845,27 @@ def _construction(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
         return None
     k = _receiver_key(t)
     return (k, v) if k is not None and isinstance(v, ast.Call) else None
+
+
+def _swallowing_try(stmt: ast.stmt) -> ast.Expr | None:
+    """``try: s.discard(5) / except KeyError: pass`` (handlers that only ``pass``, bind no name;
+    no ``else``, no ``finally``): the one call statement of its body, or None.  Whether the call
+    returned or raised one of the exceptions caught, it ran, the test goes on, and what the object
+    does next is fixed by its history with that call in it (the call's outcome is not read; an
+    exception not caught ends the test)."""
+    if not isinstance(stmt, ast.Try) or stmt.orelse or stmt.finalbody or len(stmt.body) != 1:
+        return None
+    body = stmt.body[0]
+    if not (isinstance(body, ast.Expr) and isinstance(body.value, ast.Call)):
+        return None
+    for h in stmt.handlers:
+        if h.name is not None or not all(isinstance(b, ast.Pass) or (isinstance(b, ast.Expr) and
+                                         isinstance(b.value, ast.Constant)) for b in h.body):
+            return None
+        if h.type is not None and not all(isinstance(t, (ast.Name, ast.Attribute)) for t in
+                                          (h.type.elts if isinstance(h.type, ast.Tuple) else [h.type])):
+            return None
+    return body
 
 
 def _disjoint(nodes: list[ast.AST], uses: list[_Use], parents: dict[int, ast.AST]) -> bool:

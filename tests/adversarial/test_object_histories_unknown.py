@@ -115,3 +115,26 @@ def test_sentinel_identity_between_tests(tmp_path):
     no_conflict(tmp_path, "from bag import Bag\n\n"
                           "def test_a():\n    b = Bag()\n    d = object()\n    b.add(d)\n    assert b.distinct() == 1\n\n"
                           "def test_b():\n    b = Bag()\n    d = object()\n    b.add(d)\n    assert b.distinct() == 0\n")
+
+
+def test_try_whose_handler_changes_the_object(tmp_path):
+    """#13.3: `try: b.remove(5) / except KeyError: b.add(1)` then `b.distinct() == 1`, and the same
+    `try` swallowing the error with `pass` then `b.distinct() == 0`: both pass (remove of a
+    missing item raises KeyError).  Ignoring the handler would make the histories equal; only a
+    handler that does nothing keeps the history: no conflict."""
+    no_conflict(tmp_path, "from bag import Bag\n\n"
+                          "def test_a():\n    b = Bag()\n    try:\n        b.remove(5)\n    except KeyError:\n"
+                          "        b.add(1)\n    assert b.distinct() == 1\n\n"
+                          "def test_b():\n    b = Bag()\n    try:\n        b.remove(5)\n    except KeyError:\n"
+                          "        pass\n    assert b.distinct() == 0\n")
+
+
+def test_try_with_an_else_that_changes_the_object(tmp_path):
+    """#13.3: `try: b.remove(1) / except KeyError: pass / else: b.add(2)`: what runs after the call
+    depends on its outcome.  With the `else` ignored, two tests whose calls succeed and fail alike
+    would look the same; a `try` with an `else` (other than the raises idiom) is not followed."""
+    no_conflict(tmp_path, "from bag import Bag\n\n"
+                          "def test_a():\n    b = Bag([1])\n    try:\n        b.remove(1)\n    except KeyError:\n"
+                          "        pass\n    else:\n        b.add(2)\n    assert b.distinct() == 1\n\n"
+                          "def test_b():\n    b = Bag([1])\n    try:\n        b.remove(1)\n    except KeyError:\n"
+                          "        pass\n    assert b.distinct() == 0\n")
