@@ -157,3 +157,18 @@ def test_swallowing_try_keeps_the_history():
     (a,) = tf.demands
     assert a.call.source() == "s = Bag(); s.remove(5); s.count(1)"
     assert [u.loc.line for u in tf.unsupported] == [17], [u.reason for u in tf.unsupported]
+
+
+@pytest.mark.lean
+def test_implied_size_of_a_container_observation(tmp_path):
+    """#13.2: `set(b.elements()) == {1}` in one test and `== {1, 99}` in another after the same
+    history (two `obs` predicates, which never conflict): the sizes they imply (`len(set(...))`
+    1 and 2, an input of its own) conflict, certified; the assertions themselves stay read."""
+    code, r = check(tmp_path, "from bag import Bag\n\n"
+                              f"def test_a():\n{HISTORY}    assert set(b.elements()) == {{1}}\n\n"
+                              f"def test_b():\n{HISTORY}    assert set(b.elements()) == {{1, 99}}\n", BAG_PLAIN)
+    assert code == 1 and certified(r), r["reason"]
+    assert {i["statement"] for i in r["conflict"]["items"]} == {
+        "s = Bag(); s.add(1); s.add(1); len(set(s.elements())) == 1",
+        "s = Bag(); s.add(1); s.add(1); len(set(s.elements())) == 2"}
+    assert len(r["tests"]) == 4

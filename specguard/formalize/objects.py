@@ -1705,7 +1705,45 @@ def _len_term(e: Any) -> tuple[str, V] | None:
     return ast.unparse(left), V("int", right.value)
 
 
-def term_call(call: Call | None, expect: Any) -> tuple[Call, Any] | None:
+# builtins whose result's `==` with a display of the same kind is False when the sizes differ
+# (CPython's list, tuple, set/frozenset and dict comparisons check the sizes first): the kind of
+# value each returns (as the display's value kinds)
+_SIZED = {"list": ("list",), "sorted": ("list",), "tuple": ("tuple",), "set": ("set", "frozenset"),
+          "frozenset": ("set", "frozenset"), "dict": ("dict",)}
+
+
+def _implied_len(e: Any) -> tuple[str, V] | None:
+    """``F(T) == D`` over the result, ``F`` one of :data:`_SIZED` (no keywords), ``D`` a display
+    of the kind ``F`` returns: the assertion implies ``len(F(T)) == len(D)`` (``D``'s size as
+    Python counts it: ``{1, True}`` has one element): (``len(F(T))``, ``len(D)``)."""
+    from specguard.formalize.speclang import OBS_VAR
+    from specguard.models import ExpectKind
+    if e is None or e.kind is not ExpectKind.obs or e.bound_result or e.through_list or not e.expr:
+        return None
+    try:
+        tree = ast.parse(e.expr, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)):
+        return None
+    left, right = tree.left, tree.comparators[0]
+    if not (isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id in _SIZED
+            and len(left.args) == 1 and not left.keywords and not isinstance(left.args[0], ast.Starred)):
+        return None
+    if not any(isinstance(n, ast.Name) and n.id == OBS_VAR for n in ast.walk(left.args[0])):
+        return None
+    if any(isinstance(n, ast.Name) and n.id == OBS_VAR for n in ast.walk(right)):
+        return None
+    try:
+        d = eval_literal(right, {})
+    except NotLiteral:
+        return None
+    if d.kind not in _SIZED[left.func.id]:
+        return None
+    return f"len({ast.unparse(left)})", V("int", len(d.val))
+
+
+def term_call(call: Call | None, expect: Any, implied: bool = False) -> tuple[Call, Any] | None:
     """An observation of a fresh object read through ``len(T) == N`` (``assert
     len(list(s.elements())) == 11``, ``>>> len(list(s.elements()))`` / ``11``) as an input of its
     own: the history, the observation and the term ``len(T)`` (:data:`TERM_KW`), whose outcome is
@@ -1716,7 +1754,7 @@ def term_call(call: Call | None, expect: Any) -> tuple[Call, Any] | None:
     from specguard.models import Expect, ExpectKind
     if call is None or call.obj is None or TERM_KW in dict(call.obj.obs.kwargs):
         return None
-    t = _len_term(expect)
+    t = _implied_len(expect) if implied else _len_term(expect)
     if t is None:
         return None
     term, n = t
@@ -1727,12 +1765,14 @@ def term_call(call: Call | None, expect: Any) -> tuple[Call, Any] | None:
 
 def term_inputs(tf: Any, df: Any) -> tuple[Any, Any, bool]:
     """The demands and the description's examples with :func:`term_call` applied; whether any was.
+    ``F(T) == D`` (:func:`_implied_len`) is kept and its size added as a term input (``<id>L``).
     A reading whose observation is also read otherwise (``>>> list(s.elements())`` / ``[...]``
     against ``assert len(list(s.elements())) == 11``) is kept as well (its ``obs`` predicate meets
     the other reading at that input), the term input added under the id ``<id>L``."""
     items = list(tf.demands) + list(df.claims)
     terms = {id(x): term_call(x.call, x.expect) for x in items}
-    if not any(terms.values()):
+    implied = {id(x): term_call(x.call, x.expect, implied=True) for x in items}
+    if not any(terms.values()) and not any(implied.values()):
         return tf, df, False
     shared = {x.call.key() for x in items if x.call is not None and x.call.obj is not None and terms[id(x)] is None}
 
@@ -1740,6 +1780,11 @@ def term_inputs(tf: Any, df: Any) -> tuple[Any, Any, bool]:
         out = []
         for x in xs:
             t = terms[id(x)]
+            if t is None and implied[id(x)] is not None:
+                # `set(s.items()) == {...}`: kept, and its size read as a term input beside it
+                i = implied[id(x)]
+                out += [x, x.model_copy(update={"id": f"{x.id}L", "call": i[0], "expect": i[1]})]
+                continue
             if t is None:
                 out.append(x)
                 continue
