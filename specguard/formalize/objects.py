@@ -31,6 +31,26 @@ Soundness rules (a history SpecGuard cannot see completely is no history):
   test file using time, randomness, threads or the environment (``import time``...), or a
   description that says results vary (time, randomness, shared or global state): unsupported or
   set apart (see :func:`state_problem`).
+
+Arguments and readings that are not plain literals:
+
+* a sentinel ``d = object()`` (the builtin, unshadowed) is an argument of its own, one value per
+  evaluation (:meth:`Tracker._opaque_value`, as a lambda's named constant): two tests', two runs'
+  or two objects' sentinels are never one input (a class may tell them apart by ``id``), one
+  sentinel is the same value wherever the test uses it while that binding lasts;
+* a ``try`` whose body is one call statement and whose handlers only ``pass`` (no ``as``, no
+  ``else``/``finally``): the call is an event whether it returned or raised what is caught;
+* module-level data stays exact only where no code may have changed it (the test reader's rule:
+  a mutable module constant handed to any call, the constructor included, loses its value);
+  unknown arguments are never given an identity of their own (every observation is itself an
+  event, so two observations of one object never share a history: such a key could never meet
+  another, and no conflict rests on one);
+* a term input (:func:`term_call`): ``len(T) == N`` of an observation in the same expression
+  (``len(list(s.elements())) == 11``), and the size ``F(T) == D`` implies (``F`` list, sorted,
+  tuple, set, frozenset or dict, ``D`` a display of that kind), is an input of its own: the
+  history, the observation and the term ``len(T)`` (:data:`TERM_KW`), whose outcome is an int;
+  never for a result bound to a name earlier (something may have read it in between), nor for a
+  builtin the test module or the session rebinds (:data:`TERM_ASSUMPTION`).
 """
 
 from __future__ import annotations
