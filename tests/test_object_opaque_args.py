@@ -172,3 +172,17 @@ def test_implied_size_of_a_container_observation(tmp_path):
         "s = Bag(); s.add(1); s.add(1); len(set(s.elements())) == 1",
         "s = Bag(); s.add(1); s.add(1); len(set(s.elements())) == 2"}
     assert len(r["tests"]) == 4
+
+
+def test_tuple_of_observations_is_read_item_by_item():
+    """#13.1: `(b.pop(), b.pop()) == (2, 1)` (and `[b.pop(), 5] == [1, 5]`): one demand per
+    observation, in Python's order (the second pop has the first in its history); a tuple
+    compared with a list (never equal) is not split."""
+    tf = read("from bag import Bag\n\n"
+              "def test_a():\n    b = Bag([1, 2])\n    assert (b.pop(), b.pop()) == (2, 1)\n\n"
+              "def test_b():\n    b = Bag([1, 2])\n    assert [b.pop(), 5] == [1, 5]\n\n"
+              "def test_c():\n    b = Bag([1, 2])\n    assert (b.pop(), b.pop()) == [2, 1]\n")
+    got = [(d.call.source(), d.expect.value.val) for d in tf.demands]
+    assert got == [("s = Bag([1, 2]); s.pop()", 2), ("s = Bag([1, 2]); s.pop(); s.pop()", 1),
+                   ("s = Bag([1, 2]); s.pop()", 1)]
+    assert [u.loc.line for u in tf.unsupported] == [13]

@@ -240,6 +240,21 @@ class Tracker:
                      "own `__eq__`, and it may be changed by the comparison)")
         return o
 
+    def displays(self, left: ast.expr, op: ast.cmpop, right: ast.expr) -> list[tuple[ast.expr, ast.expr]] | None:
+        """``(s.pop(), s.pop()) == (2, 1)``: a tuple (list) display of observations compared with a
+        display of the same kind and length, no ``*``; the pairs to compare.  The displays are
+        equal exactly when every pair is (tuple and list ``==`` compare lengths, then the items in
+        order: ``x is y or x == y``, the same as ``==`` on plain data), and the observations run
+        left to right (:func:`_disjoint` decided that they can be read so).  None: not such a
+        comparison, or no item is an observation of an object."""
+        if not isinstance(op, ast.Eq) or not isinstance(left, (ast.Tuple, ast.List)) or type(right) is not type(left):
+            return None
+        if len(left.elts) != len(right.elts) or any(isinstance(x, ast.Starred) for x in left.elts + right.elts):
+            return None
+        if not any(self.observes(x) for x in left.elts):
+            return None
+        return list(zip(left.elts, right.elts))
+
     def holds(self, node: ast.AST) -> str | None:
         """The receiver key when ``node`` is a tracked object itself (not an observation of it)."""
         k = _receiver_key(node)

@@ -147,3 +147,14 @@ def test_implied_size_counts_as_python_does(tmp_path):
     no_conflict(tmp_path, "from bag import Bag\n\n"
                           f"def test_a():\n{HISTORY}    assert set(b.elements()) == {{1, True}}\n\n"
                           f"def test_b():\n{HISTORY}    assert len(set(b.elements())) == 1\n")
+
+
+def test_tuple_of_observations_runs_in_order(tmp_path):
+    """#13.3: `(b.pop(), b.pop()) == (2, 1)`: it passes for a stack-like bag (the second pop sees the
+    first one done).  Read as two pops of one history it would conflict with itself; the second is
+    read after the first: no conflict."""
+    desc = BAG.replace('    def distinct(self):', '    def pop(self):\n        """Remove and return the last item added."""\n\n'
+                       '    def distinct(self):')
+    r = no_conflict(tmp_path, "from bag import Bag\n\n"
+                              "def test_a():\n    b = Bag([1, 2])\n    assert (b.pop(), b.pop()) == (2, 1)\n", desc)
+    assert len(r["tests"]) == 2 and not r["unsupported"], r["unsupported"]
