@@ -473,6 +473,8 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
     tf = _stateful_calls(tf, task)
     if spec is not None:
         tf = _function_inputs_aside(tf)
+    else:       # `len(list(s.elements())) == 11`: an input of its own (objects.term_call)
+        tf, df, _ = objects.term_inputs(tf, df)
     # keyword arguments bound by the description's own signature (or, with --spec and no
     # signature, the spec's parameters): f(1, b=2) is the input f(1, 2)
     sig = df.signature
@@ -654,6 +656,8 @@ def _assumptions(f: _Formal) -> tuple[str, ...]:
         out += (objects.ASSUMPTION,)
         if any(d.call.obj is not None and not objects.class_like(d.call.obj.cls) for d in f.tf.demands):
             out += (objects.RETURNED_FUNCTION_ASSUMPTION,)
+        if any(objects.is_term_call(c.call) for c in list(f.tf.demands) + list(f.df.claims)):
+            out += (objects.TERM_ASSUMPTION,)
         if f.contra.object_state:
             out += (f"The description says an object's results may vary with more than its calls "
                     f"({f.contra.object_state}): observations of one history expected to give different outcomes "

@@ -65,6 +65,10 @@ class ObjEvent(Frozen):
 
     def source(self, obj: str = "s") -> str:
         r = _values.py_repr
+        term = dict(self.kwargs).get("<term>")       # a term input (specguard.formalize.objects.term_call)
+        if term is not None:
+            from specguard.formalize.objects import _term_text, _untermed
+            return _term_text(term.val, _untermed(self).source(obj))
         a = ", ".join([r(x) for x in self.args] + [f"{k}={r(v)}" for k, v in self.kwargs])
         if self.kind == "call":
             return f"{obj}({a})" if self.name == "__call__" else f"{obj}.{self.name}({a})"

@@ -31,6 +31,26 @@ Soundness rules (a history SpecGuard cannot see completely is no history):
   test file using time, randomness, threads or the environment (``import time``...), or a
   description that says results vary (time, randomness, shared or global state): unsupported or
   set apart (see :func:`state_problem`).
+
+Arguments and readings that are not plain literals:
+
+* a sentinel ``d = object()`` (the builtin, unshadowed) is an argument of its own, one value per
+  evaluation (:meth:`Tracker._opaque_value`, as a lambda's named constant): two tests', two runs'
+  or two objects' sentinels are never one input (a class may tell them apart by ``id``), one
+  sentinel is the same value wherever the test uses it while that binding lasts;
+* a ``try`` whose body is one call statement and whose handlers only ``pass`` (no ``as``, no
+  ``else``/``finally``): the call is an event whether it returned or raised what is caught;
+* module-level data stays exact only where no code may have changed it (the test reader's rule:
+  a mutable module constant handed to any call, the constructor included, loses its value);
+  unknown arguments are never given an identity of their own (every observation is itself an
+  event, so two observations of one object never share a history: such a key could never meet
+  another, and no conflict rests on one);
+* a term input (:func:`term_call`): ``len(T) == N`` of an observation in the same expression
+  (``len(list(s.elements())) == 11``), and the size ``F(T) == D`` implies (``F`` list, sorted,
+  tuple, set, frozenset or dict, ``D`` a display of that kind), is an input of its own: the
+  history, the observation and the term ``len(T)`` (:data:`TERM_KW`), whose outcome is an int;
+  never for a result bound to a name earlier (something may have read it in between), nor for a
+  builtin the test module or the session rebinds (:data:`TERM_ASSUMPTION`).
 """
 
 from __future__ import annotations
@@ -48,6 +68,9 @@ if TYPE_CHECKING:      # pragma: no cover
     from specguard.models import Task
 
 MARKER = "<object>"
+# the keyword of an observation event that names the term applied to its result (a term input,
+# see term_inputs); not an identifier, so no call written in a test or a session passes it
+TERM_KW = "<term>"
 ASSUMPTION = ("a method call's outcome is determined by the class, the constructor arguments and the earlier "
               "calls on that fresh object (no shared state, no time/randomness/environment)")
 
@@ -102,7 +125,11 @@ def class_like(name: str | None) -> bool:
 
 
 def target_of(cls: str, e: ObjEvent) -> str:
-    """How an observation's target reads in reports (``Stack.pop``, ``len(Stack)``)."""
+    """How an observation's target reads in reports (``Stack.pop``, ``len(Stack)``; a term input
+    ``len(list(Stack.items))``, see :func:`term_inputs`)."""
+    term = dict(e.kwargs).get(TERM_KW)
+    if term is not None:
+        return _term_text(term.val, target_of(cls, _untermed(e)))
     if e.kind in ("call", "attr", "setattr"):
         return f"{cls}.{e.name}"
     if e.kind == "builtin":
@@ -113,6 +140,20 @@ def target_of(cls: str, e: ObjEvent) -> str:
     if e.kind == "getitem" and e.args[:1] == (V("str", "<slice>"),):
         return f"{owner}.__getitem__(slice)"      # its own target: a slice may be an object (method_objects)
     return f"{owner}.__{e.kind}__"
+
+
+def _untermed(e: ObjEvent) -> ObjEvent:
+    return e.model_copy(update={"kwargs": tuple(kv for kv in e.kwargs if kv[0] != TERM_KW)})
+
+
+def _term_text(term: str, inner: str) -> str:
+    """``term`` (over ``result``) with the result spelled ``inner``."""
+    from specguard.formalize.speclang import OBS_VAR
+    tree = ast.parse(term, mode="eval")
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id == OBS_VAR:
+            n.id = inner
+    return ast.unparse(tree)
 
 
 def make_call(cls: str, args, kwargs, history, e: ObjEvent) -> Call:
@@ -164,6 +205,7 @@ class Tracker:
         self._built: tuple[str, _Obj] | None = None   # the statement builds a fresh object
         self._nd: dict[str, str] | None = None        # names of nondeterministic modules in the file
         self.closures: dict[str, ast.FunctionDef] = {}  # functions defined in the test (see closure_effect)
+        self.sentinels: dict[str, tuple[Any, V]] = {}     # `d = object()`: name -> (its binding, its value)
 
     # -- what the walker asks ---------------------------------------------------------
     def active(self) -> bool:
@@ -197,6 +239,21 @@ class Tracker:
                 o = (f"the object `{k}` itself is compared (`==` on it is its class's "
                      "own `__eq__`, and it may be changed by the comparison)")
         return o
+
+    def displays(self, left: ast.expr, op: ast.cmpop, right: ast.expr) -> list[tuple[ast.expr, ast.expr]] | None:
+        """``(s.pop(), s.pop()) == (2, 1)``: a tuple (list) display of observations compared with a
+        display of the same kind and length, no ``*``; the pairs to compare.  The displays are
+        equal exactly when every pair is (tuple and list ``==`` compare lengths, then the items in
+        order: ``x is y or x == y``, the same as ``==`` on plain data), and the observations run
+        left to right (:func:`_disjoint` decided that they can be read so).  None: not such a
+        comparison, or no item is an observation of an object."""
+        if not isinstance(op, ast.Eq) or not isinstance(left, (ast.Tuple, ast.List)) or type(right) is not type(left):
+            return None
+        if len(left.elts) != len(right.elts) or any(isinstance(x, ast.Starred) for x in left.elts + right.elts):
+            return None
+        if not any(self.observes(x) for x in left.elts):
+            return None
+        return list(zip(left.elts, right.elts))
 
     def holds(self, node: ast.AST) -> str | None:
         """The receiver key when ``node`` is a tracked object itself (not an observation of it)."""
@@ -256,12 +313,19 @@ class Tracker:
         if self.objs or self.derived:
             self._rebinds(stmt)
         self._construct(stmt)
+        self._sentinel(stmt)
         self.uses = []          # applied once (a statement read inside another one is not applied again)
         self._built = None
 
     def opaque(self, stmt: ast.stmt, where: str) -> None:
         """A statement the walker does not follow (a branch, a loop it does not unroll, a block):
-        an object it mentions has an unknown history from there on."""
+        an object it mentions has an unknown history from there on.  Except a ``try`` that only
+        swallows exceptions of one call (:func:`_swallowing_try`): its call is an event either way."""
+        body = _swallowing_try(stmt) if self.objs else None
+        if body is not None and self._mentioned(body) and not (self._mentioned(stmt) - self._mentioned(body)):
+            self.before(body)
+            self.after(body)
+            return
         for k in self._mentioned(stmt):
             o = self.objs.get(k)
             if o is not None and o.why is None:
@@ -679,8 +743,41 @@ class Tracker:
             return (V("str", "<slice>"), *parts)
         return (self._exact(s),)
 
+    def _sentinel(self, stmt: ast.stmt) -> None:
+        """``d = object()`` in the test: ``d`` holds one plain sentinel from here on (while that
+        binding lasts), an argument of its own (:meth:`_opaque_value`)."""
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and self._is_sentinel(stmt.value):
+            name = stmt.targets[0].id
+            b = self.w.scope.locals.get(name)
+            if b is not None:
+                self.sentinels[name] = (b, self._opaque_value(stmt.value))
+
+    def _is_sentinel(self, node: ast.expr) -> bool:
+        from specguard.formalize.tests import _builtin_unshadowed
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "object" \
+            and not node.args and not node.keywords and _builtin_unshadowed(self.w, "object")
+
+    def _opaque_value(self, node: ast.expr) -> V:
+        """The value an evaluation of ``object()`` is as an argument: one key per evaluation
+        (per test, per run of a loop or a parametrized row: a new object every time, as a
+        lambda's, :func:`specguard.formalize.tests.function_value`), so no two tests, runs or
+        objects share it and no conflict rests on two sentinels being alike (a class may tell
+        them apart by ``id``).  A plain ``object()`` has no state a call could change."""
+        from specguard.python.values import FUNCTION
+        n = self.w.ctx.__dict__.get("_object_evaluations", 0) + 1
+        self.w.ctx._object_evaluations = n
+        return V(FUNCTION, (f"object:{self.w.ctx.file.path}:{node.lineno}:{node.col_offset}#{n}",
+                            f"<object() at line {node.lineno}>"))
+
     def _exact(self, node: ast.expr) -> V:
         from specguard.formalize.tests import function_value
+        if isinstance(node, ast.Name) and node.id in self.sentinels:
+            b, v = self.sentinels[node.id]
+            if self.w.scope.locals.get(node.id) is b:
+                return v
+        if self._is_sentinel(node):
+            return self._opaque_value(node)
         try:
             return eval_literal(node, self.w.scope)
         except NotLiteral as e:
@@ -698,6 +795,8 @@ class Tracker:
         for e in list(args) + [k.value for k in keywords]:
             for name in {x.id for x in ast.walk(e) if isinstance(x, ast.Name)}:
                 b = self.w.scope.binding(name)
+                if name in self.sentinels and self.sentinels[name][0] is b:
+                    continue        # a plain `object()`: nothing can change it
                 if b is not None and b.mutable:
                     groups |= set(b.groups)
         return vals, kw, frozenset(groups)
@@ -782,6 +881,27 @@ def _construction(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
         return None
     k = _receiver_key(t)
     return (k, v) if k is not None and isinstance(v, ast.Call) else None
+
+
+def _swallowing_try(stmt: ast.stmt) -> ast.Expr | None:
+    """``try: s.discard(5) / except KeyError: pass`` (handlers that only ``pass``, bind no name;
+    no ``else``, no ``finally``): the one call statement of its body, or None.  Whether the call
+    returned or raised one of the exceptions caught, it ran, the test goes on, and what the object
+    does next is fixed by its history with that call in it (the call's outcome is not read; an
+    exception not caught ends the test)."""
+    if not isinstance(stmt, ast.Try) or stmt.orelse or stmt.finalbody or len(stmt.body) != 1:
+        return None
+    body = stmt.body[0]
+    if not (isinstance(body, ast.Expr) and isinstance(body.value, ast.Call)):
+        return None
+    for h in stmt.handlers:
+        if h.name is not None or not all(isinstance(b, ast.Pass) or (isinstance(b, ast.Expr) and
+                                         isinstance(b.value, ast.Constant)) for b in h.body):
+            return None
+        if h.type is not None and not all(isinstance(t, (ast.Name, ast.Attribute)) for t in
+                                          (h.type.elts if isinstance(h.type, ast.Tuple) else [h.type])):
+            return None
+    return body
 
 
 def _disjoint(nodes: list[ast.AST], uses: list[_Use], parents: dict[int, ast.AST]) -> bool:
@@ -1156,8 +1276,9 @@ def method_objects(task: "Task", calls: Iterable[Call]) -> dict[str, str]:
         if c.obj is None or c.target in out:
             continue
         e = c.obj.obs
-        if e.kind == "contains" or (e.kind == "builtin" and e.name in EXACT_OBSERVATIONS):
-            continue       # Python fixes the type: int, bool
+        if e.kind == "contains" or (e.kind == "builtin" and e.name in EXACT_OBSERVATIONS) \
+                or TERM_KW in dict(e.kwargs):
+            continue       # Python fixes the type: int, bool (a term input: `len(...)`)
         if custom_eq:
             out[c.target] = "the description documents custom equality or identity (`__eq__`, `is`): no " \
                             "certificate rests on == with plain data"
@@ -1282,9 +1403,11 @@ def doctest_sessions(examples: list, ctx: Any, out: Any) -> set[int]:
     for exs in sessions.values():
         objs: dict[str, _DObj] = {}
         env: dict[str, V] = {}
+        stored: set[str] = set()        # names the session binds (a builtin it rebinds is not the builtin)
         for ex in exs:
             if fd._rebinding(ex.source, target) is not None:
                 break
+            stored |= _session_stored(ex.source)
             stmt, _ = fd._example_statement(ex)
             if stmt is None:
                 for k, o in objs.items():
@@ -1293,7 +1416,7 @@ def doctest_sessions(examples: list, ctx: Any, out: Any) -> set[int]:
                 if re.search(rf"\b{re.escape(target)}\s*\(", ex.source):
                     pass
                 continue
-            if _doc_example(stmt, ex, ctx, out, objs, env, target):
+            if _doc_example(stmt, ex, ctx, out, objs, env, target, stored):
                 consumed.add(id(ex))
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 try:
@@ -1320,7 +1443,28 @@ def _doc_imports(stmt: ast.Import | ast.ImportFrom) -> dict[str, V]:
     return out
 
 
-def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: dict, target: str) -> bool:
+def _session_stored(source: str) -> set[str]:
+    """Names a doctest line may bind (assignments, ``def``, ``class``, imports, ``for`` targets);
+    every name it mentions when it does not parse on its own."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set(re.findall(r"[A-Za-z_]\w*", source))
+    out: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            out.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            out |= {(a.asname or a.name).split(".")[0] for a in n.names}
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            out |= set(n.names)
+    return out
+
+
+def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: dict, target: str,
+                 stored: set[str] = frozenset()) -> bool:
     from specguard.formalize import description as fd
     line = ex.line + 1 + out.offset
     # `>>> s = C(args)`: a fresh object
@@ -1386,7 +1530,7 @@ def _doc_example(stmt: ast.stmt, ex: Any, ctx: Any, out: Any, objs: dict, env: d
         if ex.want and event.kind != "op" and (fd._literal_text("\n".join(ex.want)) is None and not fd._TRACEBACK.match(ex.want[0])):
             o.why = f"showed an output that is not a plain value at line {line} (an object?)"
         return True
-    expect, why = _doc_term(stmt, obs, ex, env) if isinstance(obs, ast.AST) else _doc_expect(ex, obs, stmt, ctx)
+    expect, why = _doc_term(stmt, obs, ex, env, stored) if isinstance(obs, ast.AST) else _doc_expect(ex, obs, stmt, ctx)
     if expect is None:
         out.note(ex.line, f"doctest example skipped: {why}")
         if why.startswith("output is not a plain value"):
@@ -1477,7 +1621,7 @@ def _doc_event(stmt: ast.stmt, r: ast.AST, env: dict) -> tuple[ObjEvent | None, 
     return None, None, "the observation is inside another expression"
 
 
-def _doc_term(stmt: ast.Expr, node: ast.AST, ex: Any, env: dict):
+def _doc_term(stmt: ast.Expr, node: ast.AST, ex: Any, env: dict, stored: set[str] = frozenset()):
     """``>>> len(list(s.elements()))`` / ``11``: the line's value, whose repr is the output, is ``==``
     to the output's literal, an observation of the one result at ``node`` (the term the test side
     builds for ``assert len(list(s.elements())) == 11``, :mod:`specguard.python.terms`)."""
@@ -1492,7 +1636,7 @@ def _doc_term(stmt: ast.Expr, node: ast.AST, ex: Any, env: dict):
     try:
         cmp = ast.Compare(left=stmt.value, ops=[ast.Eq()], comparators=[terms.value_ast(value)])
         built = terms.build(cmp, is_call=lambda n: n is node, literal=lambda n: eval_literal(n, env or None),
-                            builtin=lambda name: name not in env)
+                            builtin=lambda name: name not in env and name not in stored)
     except terms.NotObservation as e:
         return None, e.reason
     if len(built.calls) != 1:
@@ -1561,3 +1705,133 @@ def observation_note(tf: Any, entry: str | None) -> str | None:
     files = len({d.loc.file for d in tf.demands if d.call.obj is not None})
     return (f"objects of `{entry}`: {n} assertion(s) read as observations of fresh objects (their histories) in "
             f"{files} test file(s); {lost} assertion(s) on objects whose history could not be followed")
+
+
+# =====================================================================================
+# term inputs: `len(<term of a method's result>) == N`
+# =====================================================================================
+
+TERM_ASSUMPTION = (
+    "`len(...)` of an observation term applied to a fresh object's observation in the same expression "
+    "(`len(list(s.elements()))`) is determined by the object's history, as the observation's own outcome is "
+    "(what the observation returned is read by nothing else in between)")
+
+
+def _len_term(e: Any) -> tuple[str, V] | None:
+    """``len(T) == N`` over the result: an ``obs`` expectation whose text is one ``==`` of a
+    ``len`` call (``T`` mentions the result) with an int literal, the result not bound to a name
+    before (nothing else may have read it in between): (``len(T)``, N)."""
+    from specguard.formalize.speclang import OBS_VAR
+    from specguard.models import ExpectKind
+    if e is None or e.kind is not ExpectKind.obs or e.bound_result or e.through_list or not e.expr:
+        return None
+    try:
+        tree = ast.parse(e.expr, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)):
+        return None
+    left, right = tree.left, tree.comparators[0]
+    if not (isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len"
+            and len(left.args) == 1 and not left.keywords and isinstance(right, ast.Constant)
+            and type(right.value) is int):
+        return None
+    if not any(isinstance(n, ast.Name) and n.id == OBS_VAR for n in ast.walk(left.args[0])):
+        return None
+    return ast.unparse(left), V("int", right.value)
+
+
+# builtins whose result's `==` with a display of the same kind is False when the sizes differ
+# (CPython's list, tuple, set/frozenset and dict comparisons check the sizes first): the kind of
+# value each returns (as the display's value kinds)
+_SIZED = {"list": ("list",), "sorted": ("list",), "tuple": ("tuple",), "set": ("set", "frozenset"),
+          "frozenset": ("set", "frozenset"), "dict": ("dict",)}
+
+
+def _implied_len(e: Any) -> tuple[str, V] | None:
+    """``F(T) == D`` over the result, ``F`` one of :data:`_SIZED` (no keywords), ``D`` a display
+    of the kind ``F`` returns: the assertion implies ``len(F(T)) == len(D)`` (``D``'s size as
+    Python counts it: ``{1, True}`` has one element): (``len(F(T))``, ``len(D)``)."""
+    from specguard.formalize.speclang import OBS_VAR
+    from specguard.models import ExpectKind
+    if e is None or e.kind is not ExpectKind.obs or e.bound_result or e.through_list or not e.expr:
+        return None
+    try:
+        tree = ast.parse(e.expr, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)):
+        return None
+    left, right = tree.left, tree.comparators[0]
+    if not (isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id in _SIZED
+            and len(left.args) == 1 and not left.keywords and not isinstance(left.args[0], ast.Starred)):
+        return None
+    if not any(isinstance(n, ast.Name) and n.id == OBS_VAR for n in ast.walk(left.args[0])):
+        return None
+    if any(isinstance(n, ast.Name) and n.id == OBS_VAR for n in ast.walk(right)):
+        return None
+    try:
+        d = eval_literal(right, {})
+    except NotLiteral:
+        return None
+    if d.kind not in _SIZED[left.func.id]:
+        return None
+    return f"len({ast.unparse(left)})", V("int", len(d.val))
+
+
+def term_call(call: Call | None, expect: Any, implied: bool = False) -> tuple[Call, Any] | None:
+    """An observation of a fresh object read through ``len(T) == N`` (``assert
+    len(list(s.elements())) == 11``, ``>>> len(list(s.elements()))`` / ``11``) as an input of its
+    own: the history, the observation and the term ``len(T)`` (:data:`TERM_KW`), whose outcome is
+    the term's value, an int (``len`` returns one), or what any part of it raised.  Two such
+    readings of one history and one term then expect exact ints of one input, so different ones
+    conflict; the ``obs`` predicate they replace cannot conflict with another one (it holds where
+    the term is undefined in SpecGuard's model of plain data).  None: not such a reading."""
+    from specguard.models import Expect, ExpectKind
+    if call is None or call.obj is None or TERM_KW in dict(call.obj.obs.kwargs):
+        return None
+    t = _implied_len(expect) if implied else _len_term(expect)
+    if t is None:
+        return None
+    term, n = t
+    k = call.obj
+    obs = k.obs.model_copy(update={"kwargs": tuple(k.obs.kwargs) + ((TERM_KW, V("str", term)),)})
+    return make_call(k.cls, k.args, k.kwargs, k.history, obs), Expect(kind=ExpectKind.eq, value=n)
+
+
+def term_inputs(tf: Any, df: Any) -> tuple[Any, Any, bool]:
+    """The demands and the description's examples with :func:`term_call` applied; whether any was.
+    ``F(T) == D`` (:func:`_implied_len`) is kept and its size added as a term input (``<id>L``).
+    A reading whose observation is also read otherwise (``>>> list(s.elements())`` / ``[...]``
+    against ``assert len(list(s.elements())) == 11``) is kept as well (its ``obs`` predicate meets
+    the other reading at that input), the term input added under the id ``<id>L``."""
+    items = list(tf.demands) + list(df.claims)
+    terms = {id(x): term_call(x.call, x.expect) for x in items}
+    implied = {id(x): term_call(x.call, x.expect, implied=True) for x in items}
+    if not any(terms.values()) and not any(implied.values()):
+        return tf, df, False
+    shared = {x.call.key() for x in items if x.call is not None and x.call.obj is not None and terms[id(x)] is None}
+
+    def conv(xs: tuple) -> tuple:
+        out = []
+        for x in xs:
+            t = terms[id(x)]
+            if t is None and implied[id(x)] is not None:
+                # `set(s.items()) == {...}`: kept, and its size read as a term input beside it
+                i = implied[id(x)]
+                out += [x, x.model_copy(update={"id": f"{x.id}L", "call": i[0], "expect": i[1]})]
+                continue
+            if t is None:
+                out.append(x)
+                continue
+            new = x.model_copy(update={"call": t[0], "expect": t[1]})
+            if x.call.key() in shared:
+                out += [x, new.model_copy(update={"id": f"{x.id}L"})]
+            else:
+                out.append(new)
+        return tuple(out)
+    return tf.model_copy(update={"demands": conv(tf.demands)}), df.model_copy(update={"claims": conv(df.claims)}), True
+
+
+def is_term_call(call: Call | None) -> bool:
+    return call is not None and call.obj is not None and TERM_KW in dict(call.obj.obs.kwargs)

@@ -1774,6 +1774,13 @@ class _Walker:
 
     # -- comparisons ----------------------------------------------------------------
     def compare(self, stmt: ast.AST, left: ast.expr, op: ast.cmpop, right: ast.expr, negate: bool) -> None:
+        parts = None if negate else self.objects.displays(left, op, right)
+        if parts is not None:       # `(s.pop(), s.pop()) == (2, 1)`: each observation (objects.Tracker.displays)
+            for a, b in parts:
+                if not self.involves(a) and not self.involves(b) and _equal_literals(a, b, self.scope):
+                    continue        # `(s.pop(), 5) == (1, 5)`: the 5s say nothing about the object
+                self.compare(stmt, a, ast.Eq(), b, False)
+            return
         typed = None if negate else observe.type_test(left, op, right)     # `type(r) is T`: isinstance
         if typed is not None and self.is_builtin_call(typed[0], "type") and self.involves(typed[0]):
             return self.isinstance_(stmt, typed[0].args[0], typed[1], False)
@@ -2408,6 +2415,14 @@ def _builtin_unshadowed(w: "_Walker", name: str) -> bool:
     sym = w.ctx.symbols
     return (w.scope.binding(name) is None and sym is not None and not sym.of(name) and not sym.stars
             and sym.unknown_writes(name) is None)
+
+
+def _equal_literals(a: ast.expr, b: ast.expr, scope: Mapping[str, V]) -> bool:
+    """Both exact values, equal (the same value class: ``==`` between them is True)."""
+    try:
+        return eval_literal(a, scope) == eval_literal(b, scope)
+    except NotLiteral:
+        return False
 
 
 def function_value(w: "_Walker", node: ast.expr) -> V | None:
