@@ -1,0 +1,66 @@
+"""Forms of real test suites the reader now reads (#12.1, #12.3, #12.4, #12.8): calls whose
+arguments hold lambdas, names bound to such calls, builtin functions held by names, assertion
+helpers of the `raises(E, lambda: ...)` kind.  Formalization-level checks, and one real-CLI run
+with the real Lean kernel."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from specguard.formalize.tests import formalize_tests
+from specguard.models import TestSource
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def read(tests: str, target: str = "f"):
+    tf = formalize_tests([TestSource(kind="python", path="test_t.py", text=tests)], target)
+    return ({d.text: (d.call.source(), d.expect.source()) for d in tf.demands},
+            {u.text: u.reason for u in tf.unsupported}, tf)
+
+
+def check(tmp_path, desc: str, tests: str):
+    (tmp_path / "description.md").write_text(desc)
+    (tmp_path / "test_task.py").write_text(tests)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-m", "specguard", "check", "--description", "description.md", "--tests",
+                        "test_task.py", "--entry-point", "f", "--out", "out", "--json"],
+                       capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert p.returncode in (0, 1, 2), p.stdout + p.stderr
+    return json.loads(p.stdout)
+
+
+def test_a_lambda_argument_does_not_hide_the_call():
+    """#12.4: `list(f('xooxoo', lambda c: c == 'x')) == v` and `actual = list(f(.., lambda ..))`
+    are read (the lambda is an argument, a named constant; the call does not depend on its
+    parameter); a call inside a lambda that uses the lambda's parameter is still not read."""
+    d, u, _ = read("from m import f\n\ndef test_a():\n"
+                   "    actual = list(f('xox', lambda c: c == 'x'))\n"
+                   "    assert actual == [['x', 'o'], ['x']]\n"
+                   "    assert list(f('xx', lambda c: c == 'x')) == [['x'], ['x']]\n"
+                   "    assert all(f(c, len) for c in 'ab')\n")
+    assert d["assert actual == [['x', 'o'], ['x']]"][1] == "satisfies `list(result) == [['x', 'o'], ['x']]`"
+    assert d["assert list(f('xx', lambda c: c == 'x')) == [['x'], ['x']]"][0].startswith("f('xx', <lambda")
+    assert "comprehension or lambda" in u["assert all(f(c, len) for c in 'ab')"]
+
+
+@pytest.mark.lean
+def test_lambda_arguments_are_distinct_constants_builtins_shared(tmp_path, core):
+    """#12.4: two evaluations of the same lambda text are two functions (no conflict between
+    them); a builtin passed by name is the same function as in the docstring: a certified conflict
+    with the example, through a name bound to `list(f(1, len))`."""
+    r = check(tmp_path, "Split.\n\n>>> list(f(1, len))\n[1]\n",
+              "from m import f\n\ndef test_a():\n    assert list(f(1, lambda c: c)) == [1]\n\n"
+              "def test_b():\n    assert list(f(1, lambda c: c)) == [2]\n\n"
+              "def test_c():\n    actual = list(f(1, len))\n    assert actual == [3]\n")
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified"
+    st = {t["text"]: t["status"] for t in r["tests"]}
+    assert st["assert actual == [3]"] == "contradicted"
+    assert st["assert list(f(1, lambda c: c)) == [1]"] == st["assert list(f(1, lambda c: c)) == [2]"] == "left-open"
+    assert r["coverage"]["assertions_read"] == r["coverage"]["assertions_total"] == 3
