@@ -147,7 +147,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from specguard.formalize import objects
-from specguard.python import concrete, named, terms as observe
+from specguard.python import concrete, named, raising, terms as observe
 from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from specguard.errors import SpecGuardError
 from specguard.python.literals import (NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals,
@@ -346,6 +346,7 @@ class _Out:
     unsupported_: list[Unsupported] = field(default_factory=list)
     errors: list[Unsupported] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)
     assertions_total: int = 0
     assertions_read: int = 0
     _seen: set[tuple] = field(default_factory=set)
@@ -367,7 +368,8 @@ class _Out:
         demands = tuple(Demand(id=f"T{i}", call=p.call, expect=p.expect, loc=p.loc, text=p.text,
                                test_name=p.test_name) for i, p in enumerate(self.demands, 1))
         return TestFormalization(demands=demands, unsupported=tuple(self.unsupported_), errors=tuple(self.errors),
-                                 notes=tuple(dict.fromkeys(self.notes)), assertions_total=self.assertions_total,
+                                 notes=tuple(dict.fromkeys(self.notes)),
+                                 assumptions=tuple(dict.fromkeys(self.assumptions)), assertions_total=self.assertions_total,
                                  assertions_read=self.assertions_read)
 
 
@@ -892,6 +894,14 @@ class _Scope(Mapping[str, V]):
             return None
         return self.stdlib[root] + ("." + rest if rest else "")
 
+    def held_builtin(self, name: str) -> str | None:
+        """The builtin function a name holds as a value (``D = dict``, ``D = self.D``), or None."""
+        b = self.binding(name)
+        if b is None or b.origin != "lambda" or not isinstance(b.fn, V) or not isinstance(b.fn.val, tuple):
+            return None
+        key = b.fn.val[0]
+        return key[len("builtin:"):] if isinstance(key, str) and key.startswith("builtin:") else None
+
     def builtin_ok(self, name: str) -> bool:
         """``name`` surely denotes the builtin here (see :func:`specguard.python.concrete.builtin_call`)."""
         return name in self.free_builtins and self.binding(name) is None
@@ -995,12 +1005,17 @@ class _Walker:
         self.ctx.handled.add(id(stmt))
         if isinstance(stmt.test, ast.Constant) and stmt.test.value and self.block is None:
             self.ctx.mark_read(stmt)          # `assert True, "msg"`: passes whatever the function does
+        elif self.raises_helper(stmt.test) == "value":
+            self.helper_raises(stmt, stmt.test)
         else:
             self.assert_expr(stmt, stmt.test)
         self.after(stmt)
 
     def stmt_Expr(self, stmt: ast.Expr) -> None:
         asserts = self.ctx.is_assertion_call(stmt.value)
+        if self.raises_helper(stmt.value) == "statement":
+            self.helper_raises(stmt, stmt.value)
+            return self.after(stmt)
         if asserts:
             self.assertion_call(stmt, stmt.value)
         elif isinstance(stmt.value, ast.Call) and self.helper_of(stmt.value) is not None:
@@ -1035,6 +1050,8 @@ class _Walker:
             return
         if self.ctx.is_assertion_call(value):
             self.assertion_call(stmt, value)
+        if self.parallel_assign(stmt, targets, value):
+            return
         new = self.evaluate_rhs(value, stmt.lineno)
         self.after(stmt)
         got = getattr(self, "returned_value", None)
@@ -1044,6 +1061,27 @@ class _Walker:
             self.bind_target(t, new, stmt.lineno)
 
     stmt_AnnAssign = stmt_Assign
+
+    def parallel_assign(self, stmt: ast.stmt, targets: list[ast.expr], value: ast.expr) -> bool:
+        """``D, kw = self.D, self.kw``: Python builds the tuple (each item evaluated in order), then
+        binds the names to its items, so each name holds what its item held: read item by item
+        when every item is a name, an attribute or a lambda (nothing that can run code) and the
+        targets are plain distinct names.  False: not such a statement (read as before)."""
+        if len(targets) != 1 or not isinstance(value, (ast.Tuple, ast.List)):
+            return False
+        t = targets[0]
+        if not isinstance(t, (ast.Tuple, ast.List)) or len(t.elts) != len(value.elts) \
+                or not all(isinstance(x, ast.Name) for x in t.elts) \
+                or len({x.id for x in t.elts}) != len(t.elts) \
+                or not all(isinstance(e, (ast.Name, ast.Attribute, ast.Lambda, ast.Constant)) for e in value.elts):
+            return False
+        if not any(held_function(self, e) is not None for e in value.elts if isinstance(e, (ast.Name, ast.Attribute))):
+            return False        # nothing gained over the tuple's own reading
+        parts = [self.evaluate_rhs(e, stmt.lineno) for e in value.elts]      # what `x = item` binds
+        self.after(stmt)
+        for x, b in zip(t.elts, parts):
+            self.bind_target(x, b, stmt.lineno)
+        return True
 
     def stmt_AugAssign(self, stmt: ast.AugAssign) -> None:
         t = stmt.target
@@ -1280,7 +1318,8 @@ class _Walker:
 
     def safe_call(self, node: ast.Call) -> bool:
         if isinstance(node.func, ast.Name) and self.scope.is_local(node.func.id):
-            return False
+            held = self.scope.held_builtin(node.func.id)      # `D({1: 2})` with `D = dict`
+            return held is not None and "." not in held and _is_safe_qual(held)
         return _is_safe_qual(self.ctx.qual(node.func) or "")
 
     # -- assignments ----------------------------------------------------------------
@@ -1293,6 +1332,11 @@ class _Walker:
         if isinstance(value, ast.Lambda) and (fv := function_value(self, value)) is not None:
             return _Binding(why=f"a lambda (bound at line {line}), a function value", origin="lambda", fn=fv,
                             groups=_new_group())
+        if isinstance(value, (ast.Name, ast.Attribute)):
+            held = held_function(self, value)     # `D = dict`, `D = self.D`: the same function object
+            if held is not None:
+                return _Binding(why=f"a function value (bound at line {line})", origin="lambda", fn=held,
+                                groups=_new_group())
         if self.is_target_call(value):
             s = self.call_subject(value)
             result = s.call if s.call is not None else (s.error or "not formalized")
@@ -1971,6 +2015,40 @@ class _Walker:
         assert s.call is not None
         self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc))
 
+    def raises_helper(self, node: ast.expr) -> str | None:
+        """``raises(E, g)`` calling an assertion helper of the raising kind
+        (:mod:`specguard.python.raising`): ``"value"`` (true when ``g()`` raises E), ``"statement"``
+        (fails unless it does); None: not such a call."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 2
+                and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)):
+            return None
+        name = node.func.id
+        b = self.scope.binding(name)
+        if b is None or self.scope.is_local(name) or self.module_name_problem(name) is not None:
+            return None
+        if b.origin == "def" and b.fn is not None:
+            return raising.helper_form(b.fn)
+        q = self.ctx.file.imports.get(name)
+        if b.origin == "import" and q is not None and raising.importable(q):
+            return "value"
+        return None
+
+    def helper_raises(self, stmt: ast.stmt, call: ast.Call) -> None:
+        """``assert raises(E, lambda: f(x))`` (or ``assert_raises(E, f)`` as a statement): the
+        ``raises`` demand of ``pytest.raises(E, ...)``; an imported helper's reading is stated as
+        an assumption."""
+        self.ctx.handled.add(id(call))
+        name = call.func.id
+        b = self.scope.binding(name)
+        try:
+            self.raises_callable(stmt, call, "pytest.raises")
+        except _Unsup as u:
+            return self.unsupported(stmt, u.reason)
+        if id(stmt) in self.ctx.read:
+            self.ctx.read.add(id(call))
+            if b is not None and b.origin == "import":
+                self.ctx.out.assumptions.append(raising.imported_assumption(name, self.ctx.file.imports[name]))
+
     def exc_names(self, call: ast.Call, api: str) -> tuple[str, ...]:
         node = call.args[0] if call.args else _keyword(call, "expected_exception")
         if node is None:
@@ -2379,6 +2457,18 @@ def function_value(w: "_Walker", node: ast.expr) -> V | None:
         w.ctx._lambda_evaluations = n
         return V(vals_FUNCTION, (f"lambda:{path}:{node.lineno}:{node.col_offset}#{n}",
                                  f"<lambda at line {node.lineno}>"))
+    return None
+
+
+def held_function(w: "_Walker", node: ast.expr) -> V | None:
+    """The function value a name or ``self.X`` holds (:func:`function_value` of a name; a class
+    constant ``D = dict`` read as ``self.D``), None when it holds none."""
+    if isinstance(node, ast.Attribute):
+        d = dotted_name(node)
+        b = w.scope.binding(d) if d is not None and d.split(".")[0] in ("self", "cls") else None
+        return b.fn if b is not None and b.origin == "lambda" and isinstance(b.fn, V) else None
+    if isinstance(node, ast.Name) and not w.denotes_entry(node):
+        return function_value(w, node)
     return None
 
 

@@ -634,10 +634,27 @@ def _class_constants(ctx: _Ctx, chain: list[ast.ClassDef]) -> dict[str, _Binding
             try:
                 v = eval_literal(st.value, ctx.tables)
             except NotLiteral:
+                fn = _builtin_constant(ctx, st.value, sym)
+                if fn is not None and _never_stored_elsewhere(ctx, name, None):
+                    out[name] = _Binding(why=f"a builtin function (class constant at line {st.lineno})",
+                                         origin="lambda", fn=fn, groups=_new_group())
                 continue
             if not is_mutable(v) and _never_stored_elsewhere(ctx, name, None):
                 out[name] = _literal(v, _new_group(), "param")
     return out
+
+
+def _builtin_constant(ctx: _Ctx, node: ast.expr, sym) -> V | None:
+    """``D = dict`` in a class body: the builtin function ``dict`` (a named constant, as
+    :func:`specguard.formalize.tests.function_value` keys it) when neither the file nor the class
+    body can rebind that name."""
+    from specguard.formalize.tests import _PURE_BUILTINS
+    from specguard.python import concrete
+    from specguard.python.values import FUNCTION
+    if not (isinstance(node, ast.Name) and node.id in _PURE_BUILTINS and node.id in concrete.free_builtins_of(ctx)
+            and not sym.of(node.id)):
+        return None
+    return V(FUNCTION, (f"builtin:{node.id}", node.id))
 
 
 def _never_stored_elsewhere(ctx: _Ctx, attr: str, where: ast.AST | None) -> bool:
