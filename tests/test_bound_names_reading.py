@@ -64,3 +64,51 @@ def test_lambda_arguments_are_distinct_constants_builtins_shared(tmp_path, core)
     assert st["assert actual == [3]"] == "contradicted"
     assert st["assert list(f(1, lambda c: c)) == [1]"] == st["assert list(f(1, lambda c: c)) == [2]"] == "left-open"
     assert r["coverage"]["assertions_read"] == r["coverage"]["assertions_total"] == 3
+
+
+def test_raises_helpers_are_read_as_raises():
+    """#12.1: a test-module `raises(err, fn)` of the toolz form, an imported `raises` (under a
+    stated assumption), and an `assert_raises(err, fn)` statement helper whose `else:` fails all
+    give the `raises` demand; `list(...)` in the lambda is the iterated form."""
+    d, u, tf = read("from toolz.utils import raises\nfrom m import f\n\n"
+                    "def raises2(err, lamda):\n    try:\n        lamda()\n        return False\n"
+                    "    except err:\n        return True\n\n"
+                    "def assert_raises(err, g):\n    try:\n        g()\n    except err:\n        pass\n"
+                    "    else:\n        raise AssertionError('no')\n\n"
+                    "def test_a():\n    assert raises(IndexError, lambda: f(10, 'ABC'))\n"
+                    "    assert raises2(KeyError, lambda: f(10, {'a': 1}))\n"
+                    "    assert_raises(TypeError, lambda: f({}, [1]))\n"
+                    "    assert raises(TypeError, lambda: list(f([1], 2)))\n")
+    assert d["assert raises(IndexError, lambda: f(10, 'ABC'))"] == ("f(10, 'ABC')", "raises IndexError")
+    assert d["assert raises2(KeyError, lambda: f(10, {'a': 1}))"] == ("f(10, {'a': 1})", "raises KeyError")
+    assert d["assert_raises(TypeError, lambda: f({}, [1]))"] == ("f({}, [1])", "raises TypeError")
+    assert d["assert raises(TypeError, lambda: list(f([1], 2)))"][0] == "f([1], 2)"
+    assert not u and tf.assertions_read == tf.assertions_total
+    assert tf.assumptions == (
+        "the imported test helper `raises` (`toolz.utils.raises`, whose code is not part of the task) is "
+        "`try: fn(); return False` / `except err: return True`: `assert raises(E, fn)` is read as `fn()` raising E",)
+
+
+def test_builtin_functions_held_by_names_are_called():
+    """#12.4: `D = dict` as a class constant read through `D, kw = self.D, self.kw`, or a local
+    `D = dict`: `D({1: 2})` is `dict({1: 2})`, an exact argument."""
+    d, u, _ = read("from m import f\n\nclass TestDict:\n    D = dict\n\n"
+                   "    def test_a(self):\n        D, n = self.D, 2\n        assert f(D({1: n})) == D({1: 3})\n\n"
+                   "def test_b():\n    L = list\n    assert f(L('ab')) == 1\n")
+    call, expect = d["assert f(D({1: n})) == D({1: 3})"]
+    assert call == "f({1: 2})" and expect in ("== {1: 3}", "satisfies `result == {1: 3}`")
+    assert d["assert f(L('ab')) == 1"] == ("f(['a', 'b'])", "== 1")
+    assert not u
+
+
+def test_pure_stdlib_calls_keep_a_held_result():
+    """#12.2: a pure stdlib call the evaluator knows (`sorted(set(permutations(xs)))`) does not
+    drop `actual = list(f(...))`, and its value, a new container of immutable items, shares no
+    object with `xs`."""
+    d, u, _ = read("from itertools import permutations\nfrom m import f\n\ndef test_a():\n"
+                   "    actual = list(f([1, 2], r=2))\n    expected = sorted(set(permutations([1, 2], r=2)))\n"
+                   "    assert actual == expected\n"
+                   "    xs = [3, 4]\n    e2 = sorted(permutations(xs))\n    assert f(xs) == e2\n")
+    assert d["assert actual == expected"] == ("f([1, 2], r=2)", "satisfies `list(result) == [(1, 2), (2, 1)]`")
+    assert d["assert f(xs) == e2"] == ("f([3, 4])", "== [(3, 4), (4, 3)]")
+    assert not u

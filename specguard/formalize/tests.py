@@ -1320,7 +1320,21 @@ class _Walker:
         if isinstance(node.func, ast.Name) and self.scope.is_local(node.func.id):
             held = self.scope.held_builtin(node.func.id)      # `D({1: 2})` with `D = dict`
             return held is not None and "." not in held and _is_safe_qual(held)
-        return _is_safe_qual(self.ctx.qual(node.func) or "")
+        return _is_safe_qual(self.ctx.qual(node.func) or "") or self.pure_stdlib_call(node)
+
+    def pure_stdlib_call(self, node: ast.Call) -> bool:
+        """A call of a pure function of the standard library that the evaluator knows
+        (:data:`specguard.python.concrete.STDLIB_CALLS`: ``itertools.permutations``, ``math.comb``,
+        the name bound once by its import) whose arguments reach no result of the function under
+        test: it changes nothing the test holds (``expected = sorted(set(permutations(xs)))``
+        after ``actual = list(f(xs))``)."""
+        d = dotted_name(node.func)
+        q = self.scope.stdlib_name(d) if d is not None else None
+        if q is None or q not in concrete.STDLIB_CALLS:
+            return False
+        return not any(self.result_name(n) is not None or self.is_target_call(n)
+                       or (isinstance(n, ast.Name) and self.objects.holds(n) is not None)
+                       for a in [*node.args, *(k.value for k in node.keywords)] for n in ast.walk(a))
 
     # -- assignments ----------------------------------------------------------------
     def evaluate_rhs(self, value: ast.expr, line: int) -> _Binding:
@@ -1351,6 +1365,9 @@ class _Walker:
             why = f"bound at line {line} by a call" if isinstance(value, ast.Call) else \
                 f"bound at line {line} to a non-literal value: {e.reason}"
             return _Binding(why=why, groups=_new_group() | self.groups_of(value), mutable=True)
+        if v.kind in ("list", "tuple", "set", "frozenset") and concrete.fresh_iterable(value, self.scope) \
+                and not any(is_mutable(x) for x in v.val):
+            return _literal(v, _new_group())   # a new container of immutable items: it shares no object
         return _literal(v, _new_group() | self.groups_of(value))
 
     def groups_of(self, node: ast.AST) -> frozenset[int]:

@@ -45,3 +45,67 @@ def test_calls_depending_on_a_lambda_parameter_are_not_one_call():
                     "    assert (lambda c: f(c))(1) == 1\n")
     assert not tf.demands
     assert len(u) == 4
+
+
+def test_raising_helpers_that_may_pass_without_a_raise_are_not_read():
+    """#12.1, #12.7: a helper whose failing statement stands inside the `try` (`except err` may
+    catch it: `err` may be `Exception`), one that returns True on both paths, one rebound later,
+    a local function of that name, and `assert not raises(...)` give no `raises` demand."""
+    d, u, tf = read("from m import f\n\n"
+                    "def bad(err, g):\n    try:\n        g()\n        raise AssertionError('no')\n"
+                    "    except err:\n        pass\n\n"
+                    "def always(err, g):\n    try:\n        g()\n        return True\n    except err:\n"
+                    "        return True\n\n"
+                    "def twice(err, g):\n    try:\n        g()\n        return False\n    except err:\n"
+                    "        return True\n\ntwice = always\n\n"
+                    "def test_a():\n    bad(Exception, lambda: f(1))\n\n"
+                    "def test_b():\n    assert always(ValueError, lambda: f(2))\n"
+                    "    assert twice(ValueError, lambda: f(3))\n\n"
+                    "def test_c():\n    def raises(err, g):\n        return True\n"
+                    "    assert raises(ValueError, lambda: f(4))\n\n"
+                    "def test_d():\n    from toolz.utils import raises\n    assert not raises(ValueError, lambda: f(5))\n")
+    assert not [x for x in d.values() if x[1].startswith("raises")], d
+    assert tf.assumptions == ()
+
+
+@pytest.mark.lean
+def test_an_always_true_raises_helper_is_no_conflict(tmp_path, core):
+    """#12.1: `raises` of the test module returns True whatever its callable does, so
+    `assert raises(ValueError, lambda: f(1))` passes with the documented `f(1) == 2`: no conflict
+    (read as a raises demand it would be a false certificate); an imported helper named otherwise
+    (`check_raises`) is not assumed to be the toolz form."""
+    r = check(tmp_path, "Add one.\n\n>>> f(1)\n2\n",
+              "from toolz.utils import check_raises\nfrom m import f\n\n"
+              "def raises(err, fn):\n    try:\n        fn()\n        return True\n    except err:\n        return True\n\n"
+              "def test_a():\n    assert raises(ValueError, lambda: f(1))\n"
+              "    assert check_raises(ValueError, lambda: f(1))\n")
+    assert r["verdict"] != "conflict", r["reason"]
+    assert not any("imported test helper" in a for a in r["assumptions"])
+
+
+def test_builtin_names_that_may_be_rebound_are_not_the_builtin():
+    """#12.4, #12.7: `D = dict` in a class whose file rebinds `dict`, or where another statement
+    stores `D` on an object, or a subclass sets `D` to a class of the test file: `D({..})` is not
+    `dict({..})`."""
+    d, u, _ = read("from m import f\n\ndict = lambda x: x\n\nclass TestA:\n    D = dict\n\n"
+                   "    def test_a(self):\n        D = self.D\n        assert f(D({1: 2})) == 1\n")
+    assert not d
+    d, u, _ = read("from m import f\n\nclass TestA:\n    D = dict\n\n"
+                   "    def test_a(self):\n        self.D = list\n        D = self.D\n        assert f(D({1: 2})) == 1\n")
+    assert not any(c == "f({1: 2})" for c, _ in d.values())
+    d, u, _ = read("from m import f\n\nclass C(dict):\n    pass\n\nclass TestA:\n    D = dict\n\n"
+                   "    def test_a(self):\n        D = self.D\n        assert f(D({1: 2})) == 1\n\n"
+                   "class TestB(TestA):\n    D = C\n")
+    assert list(d.values()).count(("f({1: 2})", "== 1")) <= 1      # TestA's run only, never TestB's
+
+
+def test_a_result_consumed_by_a_stdlib_call_is_dropped():
+    """#12.2, #12.7: `permutations(r)` iterates the result `r` (an iterator, perhaps): a later
+    `list(r)` is not `list(f(x))`; an expected value computed from an argument `f` was given (and
+    may have mutated) is not read."""
+    d, u, _ = read("from itertools import permutations\nfrom m import f\n\ndef test_a():\n"
+                   "    r = f([1, 2])\n    e = list(permutations(r))\n    assert list(r) == []\n\n"
+                   "def test_b():\n    xs = [1, 2]\n    actual = list(f(xs))\n    expected = sorted(permutations(xs))\n"
+                   "    assert actual == expected\n")
+    assert not d
+    assert len(u) == 2
