@@ -112,3 +112,13 @@ def test_pure_stdlib_calls_keep_a_held_result():
     assert d["assert actual == expected"] == ("f([1, 2], r=2)", "satisfies `list(result) == [(1, 2), (2, 1)]`")
     assert d["assert f(xs) == e2"] == ("f([3, 4])", "== [(3, 4), (4, 3)]")
     assert not u
+
+
+def test_math_prod_of_ints_is_exact():
+    """#12.1: `math.prod` of ints is an exact expected value (the stdlib functions live in
+    specguard/python/stdlib.py); of floats it is not evaluated."""
+    d, u, _ = read("from math import prod, factorial\nfrom m import f\n\ndef test_a():\n"
+                   "    assert f(1) == factorial(sum([5, 2])) // prod([5, 2])\n"
+                   "    assert f(2) == prod([2.0, 3])\n")
+    assert d["assert f(1) == factorial(sum([5, 2])) // prod([5, 2])"] == ("f(1)", "== 504")
+    assert "assert f(2) == prod([2.0, 3])" in u
