@@ -122,3 +122,13 @@ def test_math_prod_of_ints_is_exact():
                    "    assert f(2) == prod([2.0, 3])\n")
     assert d["assert f(1) == factorial(sum([5, 2])) // prod([5, 2])"] == ("f(1)", "== 504")
     assert "assert f(2) == prod([2.0, 3])" in u
+
+
+def test_class_dict_only_unpacked_is_read():
+    """#12.1: toolz's `D = dict; kw = {}` class constants read through `D, kw = self.D, self.kw`:
+    `f(D({1: 1}), **kw)` is `f({1: 1})` in every assertion (`**kw` gives the callee a new dict)."""
+    d, u, _ = read("from m import f\n\nclass TestDict:\n    D = dict\n    kw = {}\n\n"
+                   "    def test_a(self):\n        D, kw = self.D, self.kw\n"
+                   "        assert f(D({1: 1}), **kw) == D({1: 2})\n        assert f(D({2: 1}), **kw) == D({2: 2})\n")
+    assert [c for c, _ in d.values()] == ["f({1: 1})", "f({2: 1})"]
+    assert not u

@@ -1062,6 +1062,20 @@ class _Walker:
 
     stmt_AnnAssign = stmt_Assign
 
+    def unpacked_plain_dict(self, child: ast.AST) -> bool:
+        """``**kw`` with ``kw`` a name holding an exact dict of immutable values: Python passes a
+        new dict (keys and values copied), so the callee reaches no object of the test."""
+        if not (isinstance(child, ast.keyword) and child.arg is None and isinstance(child.value, ast.Name)):
+            return False
+        b = self.scope.binding(child.value.id)
+        return b is not None and b.value is not None and b.value.kind == "dict" \
+            and not any(is_mutable(x) for _, x in b.value.val)
+
+    def unpacked_attribute(self, node: ast.expr) -> bool:
+        d = dotted_name(node) if isinstance(node, ast.Attribute) else None
+        b = self.scope.binding(d) if d is not None else None
+        return b is not None and b.origin == "unpacked"
+
     def parallel_assign(self, stmt: ast.stmt, targets: list[ast.expr], value: ast.expr) -> bool:
         """``D, kw = self.D, self.kw``: Python builds the tuple (each item evaluated in order), then
         binds the names to its items, so each name holds what its item held: read item by item
@@ -1075,7 +1089,8 @@ class _Walker:
                 or len({x.id for x in t.elts}) != len(t.elts) \
                 or not all(isinstance(e, (ast.Name, ast.Attribute, ast.Lambda, ast.Constant)) for e in value.elts):
             return False
-        if not any(held_function(self, e) is not None for e in value.elts if isinstance(e, (ast.Name, ast.Attribute))):
+        if not any(held_function(self, e) is not None or self.unpacked_attribute(e)
+                   for e in value.elts if isinstance(e, (ast.Name, ast.Attribute))):
             return False        # nothing gained over the tuple's own reading
         parts = [self.evaluate_rhs(e, stmt.lineno) for e in value.elts]      # what `x = item` binds
         self.after(stmt)
@@ -1311,6 +1326,8 @@ class _Walker:
             for child in itertools.chain(node.args, node.keywords):
                 if inner and concrete.immutable_item(child, self.scope):
                     continue        # `f(xs[i])` with an int there: the callee gets no object of `xs`
+                if inner and self.unpacked_plain_dict(child):
+                    continue        # `f(**kw)`: the callee gets a new dict of kw's immutable values
                 self._hazards(child, inner, out)
             return
         for child in ast.iter_child_nodes(node):
@@ -1346,6 +1363,13 @@ class _Walker:
         if isinstance(value, ast.Lambda) and (fv := function_value(self, value)) is not None:
             return _Binding(why=f"a lambda (bound at line {line}), a function value", origin="lambda", fn=fv,
                             groups=_new_group())
+        if isinstance(value, ast.Attribute) and (d := dotted_name(value)) is not None \
+                and d.split(".")[0] == "self" and (b := self.scope.binding(d)) is not None \
+                and b.origin == "unpacked" and b.value is not None:
+            # `kw = self.kw` of a class dict that the file only ever unpacks (`**kw`: a new dict
+            # for the callee; see collect._only_unpacked): its value, which nothing changes
+            return _Binding(value=b.value, why=f"`{d}` (bound at line {line}), only unpacked", groups=_new_group(),
+                            mutable=True, origin="unpacked")
         if isinstance(value, (ast.Name, ast.Attribute)):
             held = held_function(self, value)     # `D = dict`, `D = self.D`: the same function object
             if held is not None:

@@ -109,3 +109,30 @@ def test_a_result_consumed_by_a_stdlib_call_is_dropped():
                    "    assert actual == expected\n")
     assert not d
     assert len(u) == 2
+
+
+@pytest.mark.lean
+def test_a_shared_class_dict_changed_by_a_test_is_not_empty(tmp_path, core):
+    """#12.1, #12.7: `kw = {}` on the test class is one dict for all its tests; an earlier test
+    stores into it (`self.kw['b'] = 2`), so `f(**kw)` in a later one is `f(b=2)`, not `f()`:
+    against the documented `f()` -> 1, `assert f(**kw) == 2` is no conflict."""
+    r = check(tmp_path, "Count.\n\n>>> f()\n1\n",
+              "from m import f\n\nclass TestA:\n    kw = {}\n\n"
+              "    def test_a(self):\n        self.kw['b'] = 2\n\n"
+              "    def test_b(self):\n        kw = self.kw\n        assert f(**kw) == 2\n")
+    assert r["verdict"] != "conflict", r["reason"]
+
+
+def test_class_dicts_that_escape_are_not_read():
+    """#12.1, #12.7: a class dict read through a local that is also indexed, passed positionally,
+    reached by `getattr`, or holding a mutable value, is not read as its value; a local dict with a
+    mutable value passed with `**` may still be changed through that value."""
+    base = "from m import f\n\nclass TestA:\n    kw = {KW}\n\n    def test_b(self):\n        kw = self.kw\n" \
+           "        assert f(**kw) == 2\n{MORE}"
+    for kw, more in (("{}", "        assert kw['a'] == 1\n"), ("{}", "        f(kw)\n"),
+                     ("{}", "        getattr(self, 'kw')\n"), ("{'a': [1]}", "")):
+        d, u, _ = read(base.replace("{KW}", kw).replace("{MORE}", more))
+        assert "assert f(**kw) == 2" not in d, (kw, more)
+    d, u, _ = read("from m import f\n\ndef test_a():\n    kw = {'a': [1]}\n    assert f(**kw) == 1\n"
+                   "    assert f(**kw) == 1\n")
+    assert list(d) == ["assert f(**kw) == 1"] and len(u) == 1      # the second call may see a changed list
