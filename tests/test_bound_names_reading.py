@@ -132,3 +132,12 @@ def test_class_dict_only_unpacked_is_read():
                    "        assert f(D({1: 1}), **kw) == D({1: 2})\n        assert f(D({2: 1}), **kw) == D({2: 2})\n")
     assert [c for c, _ in d.values()] == ["f({1: 1})", "f({2: 1})"]
     assert not u
+
+
+def test_builtin_functions_inside_argument_containers():
+    """#12.4: `f(2, (add, 5), double)` (toolz's thread_first): `operator.add` inside a tuple is the
+    named constant of the builtin, `double` a test-module function at the top level."""
+    d, u, _ = read("from operator import add\nfrom m import f\n\ndef double(x):\n    return 2 * x\n\n"
+                   "def test_a():\n    assert f(2, (add, 5), double) == 14\n    assert f(2, [len]) == 1\n")
+    assert d["assert f(2, (add, 5), double) == 14"] == ("f(2, (add, 5), double)", "== 14")
+    assert d["assert f(2, [len]) == 1"] == ("f(2, [len])", "== 1")

@@ -894,6 +894,17 @@ class _Scope(Mapping[str, V]):
             return None
         return self.stdlib[root] + ("." + rest if rest else "")
 
+    walker: Any = None                             # set by _Walker.argument_values (nested_function)
+
+    def nested_function(self, node: ast.Name) -> V | None:
+        """While a call's arguments are evaluated: a builtin or stdlib function named inside a
+        container (``(add, 5)``), as :func:`function_value` keys it; only builtins, whose
+        attributes cannot be set, so the one object stands for its name wherever it is."""
+        if self.walker is None:
+            return None
+        v = function_value(self.walker, node)
+        return v if v is not None and str(v.val[0]).startswith("builtin:") else None
+
     def held_builtin(self, name: str) -> str | None:
         """The builtin function a name holds as a value (``D = dict``, ``D = self.D``), or None."""
         b = self.binding(name)
@@ -2220,10 +2231,14 @@ class _Walker:
         """The exact values of a call's arguments: functions passed as values (``key=len``, a
         lambda, a function of the test module) are named constants (:func:`function_value`)."""
         fns = {i: v for i, e in enumerate(exprs) if (v := function_value(self, e)) is not None}
-        if not fns:
-            return eval_literals(exprs, self.scope)
-        rest = iter(eval_literals([e for i, e in enumerate(exprs) if i not in fns], self.scope))
-        return [fns[i] if i in fns else next(rest) for i in range(len(exprs))]
+        self.scope.walker = self          # builtin functions inside containers: `(add, 5)`
+        try:
+            if not fns:
+                return eval_literals(exprs, self.scope)
+            rest = iter(eval_literals([e for i, e in enumerate(exprs) if i not in fns], self.scope))
+            return [fns[i] if i in fns else next(rest) for i in range(len(exprs))]
+        finally:
+            self.scope.walker = None
 
     def first_bad_arg(self, exprs: list[ast.expr]) -> ast.expr | None:
         for e in exprs:

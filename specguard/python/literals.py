@@ -359,6 +359,9 @@ class _Evaluator:
             from specguard.python import concrete
             v = concrete.stdlib_value(self.env, node)    # `ascii_lowercase` from `string`
             if v is None:
+                nested = getattr(self.env, "nested_function", None)   # `(add, 5)`: a builtin function value
+                v = nested(node) if nested is not None else None
+            if v is None:
                 raise
         size, mutable = _env_info(v)
         if mutable:

@@ -136,3 +136,14 @@ def test_class_dicts_that_escape_are_not_read():
     d, u, _ = read("from m import f\n\ndef test_a():\n    kw = {'a': [1]}\n    assert f(**kw) == 1\n"
                    "    assert f(**kw) == 1\n")
     assert list(d) == ["assert f(**kw) == 1"] and len(u) == 1      # the second call may see a changed list
+
+
+def test_mutable_functions_inside_containers_are_not_constants():
+    """#12.4, #12.7: a test-module function or a lambda inside a container is an object whose
+    attributes the function under test may set (`fn.calls += 1`), so it is not read as a named
+    constant there; a builtin name the file rebinds is not the builtin."""
+    d, u, _ = read("from m import f\n\ndef double(x):\n    return 2 * x\n\n"
+                   "def test_a():\n    assert f(2, (double, 5)) == 14\n    assert f(2, [lambda x: x]) == 1\n")
+    assert not d and len(u) == 2
+    d, u, _ = read("from m import f\nfrom mymod import *\n\ndef test_a():\n    assert f(2, (len, 5)) == 14\n")
+    assert not d
