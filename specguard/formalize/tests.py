@@ -1360,9 +1360,17 @@ class _Walker:
         q = self.scope.stdlib_name(d) if d is not None else None
         if q is None or q not in concrete.STDLIB_CALLS:
             return False
-        return not any(self.result_name(n) is not None or self.is_target_call(n)
-                       or (isinstance(n, ast.Name) and self.objects.holds(n) is not None)
-                       for a in [*node.args, *(k.value for k in node.keywords)] for n in ast.walk(a))
+        for a in [*node.args, *(k.value for k in node.keywords)]:
+            for n in ast.walk(a):
+                if self.result_name(n) is not None or self.is_target_call(n) \
+                        or (isinstance(n, ast.Name) and self.objects.holds(n) is not None):
+                    return False
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                    b = self.scope.binding(n.id)       # an iterator it would advance (`islice(it, 2)`)
+                    if b is not None and (b.value is None and b.origin not in ("lambda", "import")
+                                          or b.value is not None and _holds_iterator(b.value)):
+                        return False
+        return True
 
     # -- assignments ----------------------------------------------------------------
     def evaluate_rhs(self, value: ast.expr, line: int) -> _Binding:
@@ -2545,6 +2553,17 @@ def _closed_function(w: "_Walker", args: ast.arguments, body: list[ast.AST]) -> 
         elif isinstance(n, ast.Name):
             (loads if isinstance(n.ctx, ast.Load) else bound).add(n.id)
     return all(x in bound or (x in _PURE_BUILTINS and _builtin_unshadowed(w, x)) for x in loads)
+
+
+def _holds_iterator(v: V) -> bool:
+    """``v`` is or contains an iterator (consumed by whatever iterates it); a range is not one."""
+    if v.kind == "obj":
+        return v.val[0] != "range"
+    if v.kind in ("list", "tuple", "set", "frozenset"):
+        return any(_holds_iterator(x) for x in v.val)
+    if v.kind == "dict":
+        return any(_holds_iterator(a) or _holds_iterator(b) for a, b in v.val)
+    return False
 
 
 def _is_safe_qual(q: str) -> bool:

@@ -147,3 +147,13 @@ def test_mutable_functions_inside_containers_are_not_constants():
     assert not d and len(u) == 2
     d, u, _ = read("from m import f\nfrom mymod import *\n\ndef test_a():\n    assert f(2, (len, 5)) == 14\n")
     assert not d
+
+
+def test_a_stdlib_call_that_advances_an_iterator_keeps_it_changed():
+    """#12.3, #12.7: `islice(it, 2)` (a pure stdlib function) still consumes the test's iterator
+    `it`: a later `f(it)` is not `f(iter([1, 2, 3]))`; over a list it changes nothing."""
+    d, u, _ = read("from itertools import islice\nfrom m import f\n\ndef test_a():\n"
+                   "    it = iter([1, 2, 3])\n    head = list(islice(it, 2))\n    assert f(it) == 1\n\n"
+                   "def test_b():\n    xs = [1, 2, 3]\n    head = list(islice(xs, 2))\n    assert f(xs) == 1\n")
+    assert list(d) == ["assert f(xs) == 1"]
+    assert "may have been mutated" in u["assert f(it) == 1"]
