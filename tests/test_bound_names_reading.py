@@ -141,3 +141,16 @@ def test_builtin_functions_inside_argument_containers():
                    "def test_a():\n    assert f(2, (add, 5), double) == 14\n    assert f(2, [len]) == 1\n")
     assert d["assert f(2, (add, 5), double) == 14"] == ("f(2, (add, 5), double)", "== 14")
     assert d["assert f(2, [len]) == 1"] == ("f(2, [len])", "== 1")
+
+
+def test_loops_over_copied_stdlib_iterators_and_starred_arguments():
+    """#12.1, #12.3: `for i, e in enumerate(product(*iterables))` iterates a new object (product
+    copies its inputs when built), so every iteration is read; `f(i, *iterables)` hands f a new
+    tuple of the list's immutable items, so `iterables` keeps its value."""
+    _, u, tf = read("from itertools import product\nfrom m import f\n\ndef test_a():\n"
+                    "    iterables = ['ab', 'cd']\n    for index, expected in enumerate(product(*iterables)):\n"
+                    "        actual = f(index, *iterables)\n        assert actual == expected\n")
+    assert [(d.call.source(), d.expect.source()) for d in tf.demands] == [
+        ("f(0, 'ab', 'cd')", "== ('a', 'c')"), ("f(1, 'ab', 'cd')", "== ('a', 'd')"),
+        ("f(2, 'ab', 'cd')", "== ('b', 'c')"), ("f(3, 'ab', 'cd')", "== ('b', 'd')")]
+    assert not u

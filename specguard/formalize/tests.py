@@ -1074,8 +1074,13 @@ class _Walker:
     stmt_AnnAssign = stmt_Assign
 
     def unpacked_plain_dict(self, child: ast.AST) -> bool:
-        """``**kw`` with ``kw`` a name holding an exact dict of immutable values: Python passes a
-        new dict (keys and values copied), so the callee reaches no object of the test."""
+        """``**kw`` with ``kw`` a name holding an exact dict of immutable values (``*xs``: a list or
+        tuple of immutable items): Python passes a new dict (a new tuple of arguments), so the
+        callee reaches no object of the test."""
+        if isinstance(child, ast.Starred) and isinstance(child.value, ast.Name):
+            b = self.scope.binding(child.value.id)     # `f(*xs)`: a new tuple of xs's immutable items
+            return b is not None and b.value is not None and b.value.kind in ("list", "tuple") \
+                and not any(is_mutable(x) for x in b.value.val)
         if not (isinstance(child, ast.keyword) and child.arg is None and isinstance(child.value, ast.Name)):
             return False
         b = self.scope.binding(child.value.id)

@@ -743,7 +743,7 @@ def unshadowed_builtins(trees: list[ast.AST], symbols: list[Any]) -> frozenset[s
 
 
 # the builtins the literal evaluator itself knows (``list(..)``, ``range(..)``, ...)
-_LITERAL_BUILTINS = frozenset({"list", "tuple", "set", "frozenset", "dict", "range", "iter", "float", "int"})
+_LITERAL_BUILTINS = frozenset({"list", "tuple", "set", "frozenset", "dict", "range", "iter", "float", "int", "enumerate"})
 
 
 def free_builtins_of(ctx: Any) -> frozenset[str]:
@@ -774,7 +774,18 @@ def fresh_iterable(node: ast.expr, env: Any) -> bool:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FRESH_CALLS:
         ok = getattr(env, "builtin_ok", None)
         return ok is not None and ok(node.func.id) and node.func.id not in env
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "enumerate" \
+            and node.args and not isinstance(node.args[0], ast.Starred):
+        ok = getattr(env, "builtin_ok", None)     # `enumerate(<fresh>)`: over a new object
+        return ok is not None and ok("enumerate") and "enumerate" not in env and fresh_iterable(node.args[0], env)
+    if isinstance(node, ast.Call) and stdlib_name(env, node.func) in _COPYING_STDLIB:
+        return True
     return False
+
+
+# stdlib iterators that copy their inputs into pools when built (CPython: `pool = tuple(iterable)`)
+_COPYING_STDLIB = frozenset({"itertools.product", "itertools.combinations", "itertools.permutations",
+                             "itertools.combinations_with_replacement"})
 
 
 # =====================================================================================

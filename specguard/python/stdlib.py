@@ -27,6 +27,15 @@ def _fresh_items(ev, node: ast.expr, what: str) -> list[V]:
     return [r.v for r in ev.iterate(node)]
 
 
+def _ordered(v: V) -> tuple[V, ...]:
+    """The items iterating the exact value ``v`` gives (a set of 2+ items refused: hash order)."""
+    from specguard.python.concrete import ordered_items
+    if v.kind not in ("list", "tuple", "str", "bytes", "dict", "set", "frozenset") and \
+            not (v.kind == "obj" and v.val[0] == "range"):
+        raise NotLiteral(f"`product` of a {v.kind}")
+    return ordered_items(v, "`product`")
+
+
 def _no_shared(items: list[V], what: str) -> None:
     if any(L.is_mutable(x) for x in items):
         raise NotLiteral(f"`{what}` of mutable items would share them between its tuples")
@@ -49,13 +58,21 @@ def _combinatoric(ev, node: ast.Call, qname: str) -> L._R:
     import itertools
     import math
     name = qname.rsplit(".", 1)[-1]
-    if any(isinstance(a, ast.Starred) for a in node.args):
+    if any(isinstance(a, ast.Starred) for a in node.args) and name != "product":
         raise NotLiteral(f"unsupported arguments to `{name}`")
     kws = {k.arg: k.value for k in node.keywords}
     if name == "product":
         if set(kws) - {"repeat"} or None in kws:
             raise NotLiteral("unsupported arguments to `product`")
-        pools = [_fresh_items(ev, a, name) for a in node.args]
+        pools = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):      # `product(*pools)`: each item of an exact list/tuple a pool
+                v = ev.ev(a.value).v
+                if v.kind not in ("list", "tuple"):
+                    raise NotLiteral("`*` argument of `product` is not an exact list or tuple")
+                pools.extend(list(_ordered(x)) for x in v.val)
+            else:
+                pools.append(_fresh_items(ev, a, name))
         repeat = _int_arg(ev.ev(kws["repeat"]).v, "`repeat=`") if "repeat" in kws else 1
         if repeat < 0:
             raise NotLiteral("`repeat=` is negative")

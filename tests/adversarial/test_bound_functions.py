@@ -157,3 +157,14 @@ def test_a_stdlib_call_that_advances_an_iterator_keeps_it_changed():
                    "def test_b():\n    xs = [1, 2, 3]\n    head = list(islice(xs, 2))\n    assert f(xs) == 1\n")
     assert list(d) == ["assert f(xs) == 1"]
     assert "may have been mutated" in u["assert f(it) == 1"]
+
+
+def test_starred_arguments_holding_lists_are_still_given_away():
+    """#12.7: `f(*xs)` with a list inside `xs` hands f that list (it may mutate it): a later
+    `f(*xs)` is not read with the old value; `enumerate(xs)` over a name is live, so a loop whose
+    body hands `xs` to f is not unrolled."""
+    d, u, _ = read("from m import f\n\ndef test_a():\n    xs = [[1], 2]\n    assert f(*xs) == 1\n"
+                   "    assert f(*xs) == 2\n\n"
+                   "def test_b():\n    xs = [[1], [2]]\n    for i, x in enumerate(xs):\n        assert f(xs, i) == x\n")
+    assert list(d) == ["assert f(*xs) == 1"]
+    assert "assert f(*xs) == 2" in u and "assert f(xs, i) == x" in u
