@@ -649,7 +649,7 @@ def derived_assumptions(task: Task, *, spec: speclang.SpecProgram | None = None,
 
 
 def _assumptions(f: _Formal) -> tuple[str, ...]:
-    out = f.contra.assumptions(ASSUMPTIONS)
+    out = f.contra.assumptions(ASSUMPTIONS) + tuple(f.tf.assumptions)
     if f.listed:
         out += (iterate.ASSUMPTION,)
     if f.contra.object_state is not None:

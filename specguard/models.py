@@ -260,6 +260,9 @@ class TestFormalization(Frozen):
     errors: tuple[Unsupported, ...] = Field(default=(), description="files that could not be parsed at all")
     notes: tuple[str, ...] = Field(default=(), description="how the tests were read, where it rests on an "
                                                            "assumption (the HumanEval harness call)")
+    assumptions: tuple[str, ...] = Field(default=(), description="what the reading of the tests assumes beyond the "
+                                         "model's assumptions (an imported assertion helper read as its usual "
+                                         "form); stated in the result's assumptions")
     assertions_total: int = Field(default=0, description="assertion statements of the python sources (`assert`, "
                                   "assertion method calls, `pytest.raises`/`assertRaises` blocks and calls), each "
                                   "source statement once however often it runs, those of unselected tests excluded; "

@@ -148,7 +148,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from specguard.formalize import objects
 from specguard.formalize import speclang
-from specguard.python import concrete, multiterm, named, terms as observe
+from specguard.python import concrete, multiterm, named, raising, terms as observe
 from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from specguard.errors import SpecGuardError
 from specguard.python.purity import BUILTIN_TYPES, PURE_BUILTINS
@@ -350,6 +350,7 @@ class _Out:
     unsupported_: list[Unsupported] = field(default_factory=list)
     errors: list[Unsupported] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)
     assertions_total: int = 0
     assertions_read: int = 0
     _seen: set[tuple] = field(default_factory=set)
@@ -372,7 +373,8 @@ class _Out:
                                test_name=p.test_name, calls=p.calls, exposed=p.exposed)
                         for i, p in enumerate(self.demands, 1))
         return TestFormalization(demands=demands, unsupported=tuple(self.unsupported_), errors=tuple(self.errors),
-                                 notes=tuple(dict.fromkeys(self.notes)), assertions_total=self.assertions_total,
+                                 notes=tuple(dict.fromkeys(self.notes)),
+                                 assumptions=tuple(dict.fromkeys(self.assumptions)), assertions_total=self.assertions_total,
                                  assertions_read=self.assertions_read)
 
 
@@ -897,6 +899,25 @@ class _Scope(Mapping[str, V]):
             return None
         return self.stdlib[root] + ("." + rest if rest else "")
 
+    walker: Any = None                             # set by _Walker.argument_values (nested_function)
+
+    def nested_function(self, node: ast.Name) -> V | None:
+        """While a call's arguments are evaluated: a builtin or stdlib function named inside a
+        container (``(add, 5)``), as :func:`function_value` keys it; only builtins, whose
+        attributes cannot be set, so the one object stands for its name wherever it is."""
+        if self.walker is None:
+            return None
+        v = function_value(self.walker, node)
+        return v if v is not None and str(v.val[0]).startswith("builtin:") else None
+
+    def held_builtin(self, name: str) -> str | None:
+        """The builtin function a name holds as a value (``D = dict``, ``D = self.D``), or None."""
+        b = self.binding(name)
+        if b is None or b.origin != "lambda" or not isinstance(b.fn, V) or not isinstance(b.fn.val, tuple):
+            return None
+        key = b.fn.val[0]
+        return key[len("builtin:"):] if isinstance(key, str) and key.startswith("builtin:") else None
+
     def builtin_ok(self, name: str) -> bool:
         """``name`` surely denotes the builtin here (see :func:`specguard.python.concrete.builtin_call`)."""
         return name in self.free_builtins and self.binding(name) is None
@@ -1006,12 +1027,17 @@ class _Walker:
         self.ctx.handled.add(id(stmt))
         if isinstance(stmt.test, ast.Constant) and stmt.test.value and self.block is None:
             self.ctx.mark_read(stmt)          # `assert True, "msg"`: passes whatever the function does
+        elif self.raises_helper(stmt.test) == "value":
+            self.helper_raises(stmt, stmt.test)
         else:
             self.assert_expr(stmt, stmt.test)
         self.after(stmt)
 
     def stmt_Expr(self, stmt: ast.Expr) -> None:
         asserts = self.ctx.is_assertion_call(stmt.value)
+        if self.raises_helper(stmt.value) == "statement":
+            self.helper_raises(stmt, stmt.value)
+            return self.after(stmt)
         if asserts:
             self.assertion_call(stmt, stmt.value)
         elif isinstance(stmt.value, ast.Call) and self.helper_of(stmt.value) is not None:
@@ -1046,6 +1072,8 @@ class _Walker:
             return
         if self.ctx.is_assertion_call(value):
             self.assertion_call(stmt, value)
+        if self.parallel_assign(stmt, targets, value):
+            return
         new = self.evaluate_rhs(value, stmt.lineno)
         self.after(stmt)
         got = getattr(self, "returned_value", None)
@@ -1055,6 +1083,47 @@ class _Walker:
             self.bind_target(t, new, stmt.lineno)
 
     stmt_AnnAssign = stmt_Assign
+
+    def unpacked_plain_dict(self, child: ast.AST) -> bool:
+        """``**kw`` with ``kw`` a name holding an exact dict of immutable values (``*xs``: a list or
+        tuple of immutable items): Python passes a new dict (a new tuple of arguments), so the
+        callee reaches no object of the test."""
+        if isinstance(child, ast.Starred) and isinstance(child.value, ast.Name):
+            b = self.scope.binding(child.value.id)     # `f(*xs)`: a new tuple of xs's immutable items
+            return b is not None and b.value is not None and b.value.kind in ("list", "tuple") \
+                and not any(is_mutable(x) for x in b.value.val)
+        if not (isinstance(child, ast.keyword) and child.arg is None and isinstance(child.value, ast.Name)):
+            return False
+        b = self.scope.binding(child.value.id)
+        return b is not None and b.value is not None and b.value.kind == "dict" \
+            and not any(is_mutable(x) for _, x in b.value.val)
+
+    def unpacked_attribute(self, node: ast.expr) -> bool:
+        d = dotted_name(node) if isinstance(node, ast.Attribute) else None
+        b = self.scope.binding(d) if d is not None else None
+        return b is not None and b.origin == "unpacked"
+
+    def parallel_assign(self, stmt: ast.stmt, targets: list[ast.expr], value: ast.expr) -> bool:
+        """``D, kw = self.D, self.kw``: Python builds the tuple (each item evaluated in order), then
+        binds the names to its items, so each name holds what its item held: read item by item
+        when every item is a name, an attribute or a lambda (nothing that can run code) and the
+        targets are plain distinct names.  False: not such a statement (read as before)."""
+        if len(targets) != 1 or not isinstance(value, (ast.Tuple, ast.List)):
+            return False
+        t = targets[0]
+        if not isinstance(t, (ast.Tuple, ast.List)) or len(t.elts) != len(value.elts) \
+                or not all(isinstance(x, ast.Name) for x in t.elts) \
+                or len({x.id for x in t.elts}) != len(t.elts) \
+                or not all(isinstance(e, (ast.Name, ast.Attribute, ast.Lambda, ast.Constant)) for e in value.elts):
+            return False
+        if not any(held_function(self, e) is not None or self.unpacked_attribute(e)
+                   for e in value.elts if isinstance(e, (ast.Name, ast.Attribute))):
+            return False        # nothing gained over the tuple's own reading
+        parts = [self.evaluate_rhs(e, stmt.lineno) for e in value.elts]      # what `x = item` binds
+        self.after(stmt)
+        for x, b in zip(t.elts, parts):
+            self.bind_target(x, b, stmt.lineno)
+        return True
 
     def stmt_AugAssign(self, stmt: ast.AugAssign) -> None:
         t = stmt.target
@@ -1284,6 +1353,8 @@ class _Walker:
             for child in itertools.chain(node.args, node.keywords):
                 if inner and concrete.immutable_item(child, self.scope):
                     continue        # `f(xs[i])` with an int there: the callee gets no object of `xs`
+                if inner and self.unpacked_plain_dict(child):
+                    continue        # `f(**kw)`: the callee gets a new dict of kw's immutable values
                 self._hazards(child, inner, out)
             return
         for child in ast.iter_child_nodes(node):
@@ -1291,8 +1362,31 @@ class _Walker:
 
     def safe_call(self, node: ast.Call) -> bool:
         if isinstance(node.func, ast.Name) and self.scope.is_local(node.func.id):
+            held = self.scope.held_builtin(node.func.id)      # `D({1: 2})` with `D = dict`
+            return held is not None and "." not in held and _is_safe_qual(held)
+        return _is_safe_qual(self.ctx.qual(node.func) or "") or self.pure_stdlib_call(node)
+
+    def pure_stdlib_call(self, node: ast.Call) -> bool:
+        """A call of a pure function of the standard library that the evaluator knows
+        (:data:`specguard.python.concrete.STDLIB_CALLS`: ``itertools.permutations``, ``math.comb``,
+        the name bound once by its import) whose arguments reach no result of the function under
+        test: it changes nothing the test holds (``expected = sorted(set(permutations(xs)))``
+        after ``actual = list(f(xs))``)."""
+        d = dotted_name(node.func)
+        q = self.scope.stdlib_name(d) if d is not None else None
+        if q is None or q not in concrete.STDLIB_CALLS:
             return False
-        return _is_safe_qual(self.ctx.qual(node.func) or "")
+        for a in [*node.args, *(k.value for k in node.keywords)]:
+            for n in ast.walk(a):
+                if self.result_name(n) is not None or self.is_target_call(n) \
+                        or (isinstance(n, ast.Name) and self.objects.holds(n) is not None):
+                    return False
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                    b = self.scope.binding(n.id)       # an iterator it would advance (`islice(it, 2)`)
+                    if b is not None and (b.value is None and b.origin not in ("lambda", "import")
+                                          or b.value is not None and _holds_iterator(b.value)):
+                        return False
+        return True
 
     # -- assignments ----------------------------------------------------------------
     def evaluate_rhs(self, value: ast.expr, line: int) -> _Binding:
@@ -1304,6 +1398,18 @@ class _Walker:
         if isinstance(value, ast.Lambda) and (fv := function_value(self, value)) is not None:
             return _Binding(why=f"a lambda (bound at line {line}), a function value", origin="lambda", fn=fv,
                             groups=_new_group())
+        if isinstance(value, ast.Attribute) and (d := dotted_name(value)) is not None \
+                and d.split(".")[0] == "self" and (b := self.scope.binding(d)) is not None \
+                and b.origin == "unpacked" and b.value is not None:
+            # `kw = self.kw` of a class dict that the file only ever unpacks (`**kw`: a new dict
+            # for the callee; see collect._only_unpacked): its value, which nothing changes
+            return _Binding(value=b.value, why=f"`{d}` (bound at line {line}), only unpacked", groups=_new_group(),
+                            mutable=True, origin="unpacked")
+        if isinstance(value, (ast.Name, ast.Attribute)):
+            held = held_function(self, value)     # `D = dict`, `D = self.D`: the same function object
+            if held is not None:
+                return _Binding(why=f"a function value (bound at line {line})", origin="lambda", fn=held,
+                                groups=_new_group())
         if self.is_target_call(value):
             s = self.call_subject(value)
             result = s.call if s.call is not None else (s.error or "not formalized")
@@ -1318,6 +1424,9 @@ class _Walker:
             why = f"bound at line {line} by a call" if isinstance(value, ast.Call) else \
                 f"bound at line {line} to a non-literal value: {e.reason}"
             return _Binding(why=why, groups=_new_group() | self.groups_of(value), mutable=True)
+        if v.kind in ("list", "tuple", "set", "frozenset") and concrete.fresh_iterable(value, self.scope) \
+                and not any(is_mutable(x) for x in v.val):
+            return _literal(v, _new_group())   # a new container of immutable items: it shares no object
         return _literal(v, _new_group() | self.groups_of(value))
 
     def groups_of(self, node: ast.AST) -> frozenset[int]:
@@ -2058,6 +2167,40 @@ class _Walker:
         assert s.call is not None
         self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc))
 
+    def raises_helper(self, node: ast.expr) -> str | None:
+        """``raises(E, g)`` calling an assertion helper of the raising kind
+        (:mod:`specguard.python.raising`): ``"value"`` (true when ``g()`` raises E), ``"statement"``
+        (fails unless it does); None: not such a call."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 2
+                and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)):
+            return None
+        name = node.func.id
+        b = self.scope.binding(name)
+        if b is None or self.scope.is_local(name) or self.module_name_problem(name) is not None:
+            return None
+        if b.origin == "def" and b.fn is not None:
+            return raising.helper_form(b.fn)
+        q = self.ctx.file.imports.get(name)
+        if b.origin == "import" and q is not None and raising.importable(q):
+            return "value"
+        return None
+
+    def helper_raises(self, stmt: ast.stmt, call: ast.Call) -> None:
+        """``assert raises(E, lambda: f(x))`` (or ``assert_raises(E, f)`` as a statement): the
+        ``raises`` demand of ``pytest.raises(E, ...)``; an imported helper's reading is stated as
+        an assumption."""
+        self.ctx.handled.add(id(call))
+        name = call.func.id
+        b = self.scope.binding(name)
+        try:
+            self.raises_callable(stmt, call, "pytest.raises")
+        except _Unsup as u:
+            return self.unsupported(stmt, u.reason)
+        if id(stmt) in self.ctx.read:
+            self.ctx.read.add(id(call))
+            if b is not None and b.origin == "import":
+                self.ctx.out.assumptions.append(raising.imported_assumption(name, self.ctx.file.imports[name]))
+
     def exc_names(self, call: ast.Call, api: str) -> tuple[str, ...]:
         node = call.args[0] if call.args else _keyword(call, "expected_exception")
         if node is None:
@@ -2188,10 +2331,14 @@ class _Walker:
         """The exact values of a call's arguments: functions passed as values (``key=len``, a
         lambda, a function of the test module) are named constants (:func:`function_value`)."""
         fns = {i: v for i, e in enumerate(exprs) if (v := function_value(self, e)) is not None}
-        if not fns:
-            return eval_literals(exprs, self.scope)
-        rest = iter(eval_literals([e for i, e in enumerate(exprs) if i not in fns], self.scope))
-        return [fns[i] if i in fns else next(rest) for i in range(len(exprs))]
+        self.scope.walker = self          # builtin functions inside containers: `(add, 5)`
+        try:
+            if not fns:
+                return eval_literals(exprs, self.scope)
+            rest = iter(eval_literals([e for i, e in enumerate(exprs) if i not in fns], self.scope))
+            return [fns[i] if i in fns else next(rest) for i in range(len(exprs))]
+        finally:
+            self.scope.walker = None
 
     def first_bad_arg(self, exprs: list[ast.expr]) -> ast.expr | None:
         for e in exprs:
@@ -2467,6 +2614,18 @@ def function_value(w: "_Walker", node: ast.expr) -> V | None:
     return None
 
 
+def held_function(w: "_Walker", node: ast.expr) -> V | None:
+    """The function value a name or ``self.X`` holds (:func:`function_value` of a name; a class
+    constant ``D = dict`` read as ``self.D``), None when it holds none."""
+    if isinstance(node, ast.Attribute):
+        d = dotted_name(node)
+        b = w.scope.binding(d) if d is not None and d.split(".")[0] in ("self", "cls") else None
+        return b.fn if b is not None and b.origin == "lambda" and isinstance(b.fn, V) else None
+    if isinstance(node, ast.Name) and not w.denotes_entry(node):
+        return function_value(w, node)
+    return None
+
+
 def _closed_function(w: "_Walker", args: ast.arguments, body: list[ast.AST]) -> bool:
     if args.defaults or any(d is not None for d in args.kw_defaults):
         return False
@@ -2484,6 +2643,17 @@ def _closed_function(w: "_Walker", args: ast.arguments, body: list[ast.AST]) -> 
         elif isinstance(n, ast.Name):
             (loads if isinstance(n.ctx, ast.Load) else bound).add(n.id)
     return all(x in bound or (x in PURE_BUILTINS and _builtin_unshadowed(w, x)) for x in loads)
+
+
+def _holds_iterator(v: V) -> bool:
+    """``v`` is or contains an iterator (consumed by whatever iterates it); a range is not one."""
+    if v.kind == "obj":
+        return v.val[0] != "range"
+    if v.kind in ("list", "tuple", "set", "frozenset"):
+        return any(_holds_iterator(x) for x in v.val)
+    if v.kind == "dict":
+        return any(_holds_iterator(a) or _holds_iterator(b) for a, b in v.val)
+    return False
 
 
 def _is_safe_qual(q: str) -> bool:

@@ -634,10 +634,96 @@ def _class_constants(ctx: _Ctx, chain: list[ast.ClassDef]) -> dict[str, _Binding
             try:
                 v = eval_literal(st.value, ctx.tables)
             except NotLiteral:
+                fn = _builtin_constant(ctx, st.value, sym)
+                if fn is not None and _never_stored_elsewhere(ctx, name, None):
+                    out[name] = _Binding(why=f"a builtin function (class constant at line {st.lineno})",
+                                         origin="lambda", fn=fn, groups=_new_group())
                 continue
             if not is_mutable(v) and _never_stored_elsewhere(ctx, name, None):
                 out[name] = _literal(v, _new_group(), "param")
+            elif v.kind == "dict" and not any(is_mutable(x) for _, x in v.val) \
+                    and _never_stored_elsewhere(ctx, name, None) and _only_unpacked(ctx, name):
+                # `kw = {}`: one dict shared by the class's tests, but only ever unpacked (`**kw`
+                # gives the callee a new dict): nothing can change it
+                out[name] = _Binding(value=v, why=f"a dict only unpacked with `**` (class constant at line "
+                                                  f"{st.lineno})", groups=_new_group(), mutable=True,
+                                     origin="unpacked")
     return out
+
+
+def _only_unpacked(ctx: _Ctx, attr: str) -> bool:
+    """Every read of an attribute ``attr`` in the file (of any object) is ``f(**self.attr)``, or
+    binds a local name (``kw = self.attr``, ``D, kw = self.D, self.attr``) assigned once in its
+    function and read only as ``f(**kw)``; the class bodies never read the name itself, and the
+    file never reaches attributes dynamically (``getattr``, ``vars``, ``__dict__``)."""
+    tree = ctx.file.tree
+    parents: dict[int, ast.AST] = {}
+    for n in ast.walk(tree):
+        for c in ast.iter_child_nodes(n):
+            parents[id(c)] = n
+    if any(isinstance(n, ast.Name) and n.id in ("getattr", "vars", "globals", "locals", "eval", "exec")
+           or isinstance(n, ast.Attribute) and n.attr in ("__dict__", "__getattribute__")
+           for n in ast.walk(tree)):
+        return False
+    for k in ast.walk(tree):
+        if isinstance(k, ast.ClassDef) and any(isinstance(n, ast.Name) and n.id == attr and isinstance(n.ctx, ast.Load)
+                                               for st in k.body if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                               for n in ast.walk(st)):
+            return False
+
+    def unpacked(e: ast.AST) -> bool:
+        p = parents.get(id(e))
+        return isinstance(p, ast.keyword) and p.arg is None and p.value is e and isinstance(parents.get(id(p)), ast.Call)
+
+    def function_of(n: ast.AST) -> ast.AST | None:
+        while id(n) in parents:
+            n = parents[id(n)]
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                return n
+        return None
+
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Attribute) and n.attr == attr):
+            continue
+        if not isinstance(n.ctx, ast.Load):
+            return False
+        if unpacked(n):
+            continue
+        p = parents.get(id(n))
+        target: ast.AST | None = None
+        if isinstance(p, ast.Assign) and p.value is n and len(p.targets) == 1:
+            target = p.targets[0]
+        elif isinstance(p, ast.Tuple) and isinstance(parents.get(id(p)), ast.Assign):
+            a = parents[id(p)]
+            t = a.targets[0] if len(a.targets) == 1 else None
+            if a.value is p and isinstance(t, ast.Tuple) and len(t.elts) == len(p.elts):
+                target = t.elts[p.elts.index(n)]
+        fn = function_of(n)
+        if not isinstance(target, ast.Name) or not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        for m in ast.walk(fn):
+            if isinstance(m, ast.Name) and m.id == target.id and m is not target:
+                if isinstance(m.ctx, ast.Load) and unpacked(m):
+                    continue
+                return False
+            if isinstance(m, (ast.Global, ast.Nonlocal)) and target.id in m.names:
+                return False
+            if isinstance(m, ast.arg) and m.arg == target.id:
+                return False
+    return True
+
+
+def _builtin_constant(ctx: _Ctx, node: ast.expr, sym) -> V | None:
+    """``D = dict`` in a class body: the builtin function ``dict`` (a named constant, as
+    :func:`specguard.formalize.tests.function_value` keys it) when neither the file nor the class
+    body can rebind that name."""
+    from specguard.formalize.tests import _PURE_BUILTINS
+    from specguard.python import concrete
+    from specguard.python.values import FUNCTION
+    if not (isinstance(node, ast.Name) and node.id in _PURE_BUILTINS and node.id in concrete.free_builtins_of(ctx)
+            and not sym.of(node.id)):
+        return None
+    return V(FUNCTION, (f"builtin:{node.id}", node.id))
 
 
 def _never_stored_elsewhere(ctx: _Ctx, attr: str, where: ast.AST | None) -> bool:

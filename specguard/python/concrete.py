@@ -54,6 +54,9 @@ In-place mutations (:func:`mutated_value`): ``x.append(v)``, ``x.extend(it)``, `
 ``s.remove(v)``, ``s.update(..)``, ``x[i] = v``, ``d[k] = v``, ``del x[i]``, ``del d[k]``,
 ``x += it``, ``d |= d2``, ``s |= t``: the new exact value of the receiver, given values that may
 not share objects with it (the caller checks aliasing).
+
+Pure functions of the standard library (``itertools``, ``math``, ``string`` constants) are in
+:mod:`specguard.python.stdlib` (re-exported here).
 """
 
 from __future__ import annotations
@@ -740,7 +743,7 @@ def unshadowed_builtins(trees: list[ast.AST], symbols: list[Any]) -> frozenset[s
 
 
 # the builtins the literal evaluator itself knows (``list(..)``, ``range(..)``, ...)
-_LITERAL_BUILTINS = frozenset({"list", "tuple", "set", "frozenset", "dict", "range", "iter", "float", "int"})
+_LITERAL_BUILTINS = frozenset({"list", "tuple", "set", "frozenset", "dict", "range", "iter", "float", "int", "enumerate"})
 
 
 def free_builtins_of(ctx: Any) -> frozenset[str]:
@@ -771,7 +774,18 @@ def fresh_iterable(node: ast.expr, env: Any) -> bool:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FRESH_CALLS:
         ok = getattr(env, "builtin_ok", None)
         return ok is not None and ok(node.func.id) and node.func.id not in env
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "enumerate" \
+            and node.args and not isinstance(node.args[0], ast.Starred):
+        ok = getattr(env, "builtin_ok", None)     # `enumerate(<fresh>)`: over a new object
+        return ok is not None and ok("enumerate") and "enumerate" not in env and fresh_iterable(node.args[0], env)
+    if isinstance(node, ast.Call) and stdlib_name(env, node.func) in _COPYING_STDLIB:
+        return True
     return False
+
+
+# stdlib iterators that copy their inputs into pools when built (CPython: `pool = tuple(iterable)`)
+_COPYING_STDLIB = frozenset({"itertools.product", "itertools.combinations", "itertools.permutations",
+                             "itertools.combinations_with_replacement"})
 
 
 # =====================================================================================
@@ -889,201 +903,6 @@ def immutable_item(node: ast.AST, env: Any) -> bool:
     return not L.is_mutable(v)
 
 
-# =====================================================================================
-# pure functions of the standard library
-# =====================================================================================
-
-def _fresh_items(ev, node: ast.expr, what: str) -> list[V]:
-    return [r.v for r in ev.iterate(node)]
-
-
-def _no_shared(items: list[V], what: str) -> None:
-    if any(L.is_mutable(x) for x in items):
-        raise NotLiteral(f"`{what}` of mutable items would share them between its tuples")
-
-
-def _iterator(items: list[V]) -> L._R:
-    if len(items) > L.MAX_RANGE:
-        raise NotLiteral(f"an iterator of {len(items):,} items is longer than the {L.MAX_RANGE:,} limit")
-    v = V("obj", (LAZY, V("list", tuple(items))))
-    return L._R(v, _size(v))
-
-
-LAZY = "lazy"
-"""The kind of an iterator a stdlib call builds (``combinations(..)``): consumed where it is built
-(``list(..)``, a loop, ``enumerate(..)``); never a value of its own (its type is not a list
-iterator's, which a function could observe): :func:`specguard.python.literals.eval_literal` refuses it."""
-
-
-def _combinatoric(ev, node: ast.Call, qname: str) -> L._R:
-    import itertools
-    import math
-    name = qname.rsplit(".", 1)[-1]
-    if any(isinstance(a, ast.Starred) for a in node.args):
-        raise NotLiteral(f"unsupported arguments to `{name}`")
-    kws = {k.arg: k.value for k in node.keywords}
-    if name == "product":
-        if set(kws) - {"repeat"} or None in kws:
-            raise NotLiteral("unsupported arguments to `product`")
-        pools = [_fresh_items(ev, a, name) for a in node.args]
-        repeat = _int_arg(ev.ev(kws["repeat"]).v, "`repeat=`") if "repeat" in kws else 1
-        if repeat < 0:
-            raise NotLiteral("`repeat=` is negative")
-        for p in pools:
-            _no_shared(p, name)
-        count = math.prod(len(p) for p in pools) ** repeat
-        if count > L.MAX_RANGE:
-            raise NotLiteral(f"`product` of {count:,} tuples is longer than the {L.MAX_RANGE:,} limit")
-        idx = itertools.product(*[range(len(p)) for p in pools], repeat=repeat)
-        allp = pools * repeat
-        return _iterator([V("tuple", tuple(allp[j][i] for j, i in enumerate(t))) for t in idx])
-    args = list(node.args)
-    if "r" in kws:
-        args.append(kws.pop("r"))
-    if kws or not 1 <= len(args) <= 2:
-        raise NotLiteral(f"unsupported arguments to `{name}`")
-    pool = _fresh_items(ev, args[0], name)
-    _no_shared(pool, name)
-    n = len(pool)
-    if len(args) == 2:
-        rv = ev.ev(args[1]).v
-        r = n if rv.kind == "none" and name == "permutations" else _int_arg(rv, "`r`")
-    elif name == "permutations":
-        r = n
-    else:
-        raise NotLiteral(f"`{name}` needs `r`")
-    if r < 0:
-        raise NotLiteral("`r` is negative (ValueError)")
-    count = {"combinations": lambda: math.comb(n, r), "permutations": lambda: math.perm(n, r),
-             "combinations_with_replacement": lambda: math.comb(n + r - 1, r) if n else int(r == 0)}[name]()
-    if count > L.MAX_RANGE:
-        raise NotLiteral(f"`{name}` of {count:,} tuples is longer than the {L.MAX_RANGE:,} limit")
-    fn = getattr(itertools, name)
-    return _iterator([V("tuple", tuple(pool[i] for i in t)) for t in fn(range(n), r)])
-
-
-def _chain(ev, node: ast.Call, qname: str) -> L._R:
-    if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
-        raise NotLiteral("unsupported arguments to `chain`")
-    items: list[V] = []
-    for a in node.args:
-        items.extend(_fresh_items(ev, a, "chain"))
-        if len(items) > L.MAX_RANGE:
-            raise NotLiteral("`chain` is too long")
-    return _iterator(items)
-
-
-def _islice(ev, node: ast.Call, qname: str) -> L._R:
-    if node.keywords or not 2 <= len(node.args) <= 4 or any(isinstance(a, ast.Starred) for a in node.args):
-        raise NotLiteral("unsupported arguments to `islice`")
-    items = _fresh_items(ev, node.args[0], "islice")
-    bounds = []
-    for a in node.args[1:]:
-        v = ev.ev(a).v
-        if v.kind == "none":
-            bounds.append(None)
-        else:
-            b = _int_arg(v, "`islice` bound")
-            if b < 0:
-                raise NotLiteral("`islice` bound is negative (ValueError)")
-            bounds.append(b)
-    if len(bounds) >= 3 and bounds[2] == 0:
-        raise NotLiteral("`islice` step 0 (ValueError)")
-    import itertools
-    return _iterator(list(itertools.islice(items, *bounds)))
-
-
-def _repeat(ev, node: ast.Call, qname: str) -> L._R:
-    args, kws = _args(ev, node, 2, ("times",))
-    if "times" in kws:
-        args.append(kws["times"])
-    if len(args) != 2:
-        raise NotLiteral("`repeat` without a count is infinite")
-    n = max(_int_arg(args[1], "`repeat` count"), 0)
-    if n > 1 and L.is_mutable(args[0]):
-        raise NotLiteral("`repeat` of a mutable value shares it")
-    if n > L.MAX_RANGE:
-        raise NotLiteral("`repeat` is too long")
-    return _iterator([args[0]] * n)
-
-
-def _math_int(ev, node: ast.Call, qname: str) -> L._R:
-    import math
-    name = qname.rsplit(".", 1)[-1]
-    args, _ = _args(ev, node, 3)
-    if any(a.kind not in ("int", "bool") for a in args):
-        if name in ("floor", "ceil", "trunc") and len(args) == 1 and args[0].kind == "float":
-            try:
-                return L._from_plain(getattr(math, name)(args[0].val))
-            except (OverflowError, ValueError) as e:
-                raise NotLiteral(f"math.{name}() fails: {e}") from None
-        raise NotLiteral(f"math.{name}() of non-ints (only the exact integer functions are evaluated)")
-    ints = [int(a.val) for a in args]
-    if name == "factorial" and ints and ints[0] > 5000:
-        raise NotLiteral("factorial is too large")
-    if name in ("comb", "perm") and any(i > 5000 for i in ints):
-        raise NotLiteral(f"math.{name}() arguments are too large")
-    try:
-        return L._from_plain(getattr(math, name)(*ints))
-    except (ValueError, TypeError) as e:
-        raise NotLiteral(f"math.{name}() fails: {e}") from None
-
-
-STDLIB_CALLS: dict[str, Callable[[Any, ast.Call, str], L._R]] = {
-    "itertools.combinations": _combinatoric, "itertools.permutations": _combinatoric,
-    "itertools.combinations_with_replacement": _combinatoric, "itertools.product": _combinatoric,
-    "itertools.chain": _chain, "itertools.islice": _islice, "itertools.repeat": _repeat,
-    **{f"math.{n}": _math_int for n in ("factorial", "comb", "perm", "gcd", "lcm", "isqrt", "floor", "ceil", "trunc")},
-}
-STDLIB_VALUES: dict[str, V] = {f"string.{n}": V("str", getattr(__import__("string"), n)) for n in (
-    "ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits", "octdigits", "punctuation")}
-
-
-def stdlib_name(env: Any, node: ast.expr) -> str | None:
-    """The qualified stdlib name (``itertools.product``) a call's function or a name denotes, as the
-    environment resolves it (``stdlib_name(dotted)``; the test reader resolves imports bound once)."""
-    d = L.dotted_name(node)
-    resolve = getattr(env, "stdlib_name", None)
-    if d is None or resolve is None:
-        return None
-    return resolve(d)
-
-
-def stdlib_call(ev: "L._Evaluator", node: ast.Call) -> L._R | None:
-    q = stdlib_name(ev.env, node.func)
-    fn = STDLIB_CALLS.get(q) if q is not None else None
-    return fn(ev, node, q) if fn is not None else None
-
-
-def stdlib_names_of(ctx: Any) -> dict[str, str]:
-    """Names of a test file bound once, by an import, to a module or function of
-    :data:`STDLIB_CALLS`/:data:`STDLIB_VALUES` (``from itertools import product``, ``import
-    itertools``): name -> qualified name.  A name bound twice, by a star import's file, or written
-    dynamically is left out."""
-    got = getattr(ctx, "_stdlib_names", None)
-    if got is not None:
-        return got
-    got = {}
-    sym = ctx.symbols
-    known = set(STDLIB_CALLS) | set(STDLIB_VALUES)
-    modules = {q.split(".")[0] for q in known}
-    if sym is not None and not sym.stars and not free_builtins_of(ctx) == frozenset():
-        for name, q in ctx.file.imports.items():
-            if (q in known or q in modules) and len(sym.of(name)) == 1 and sym.unknown_writes(name) is None \
-                    and (ctx.file.shadowed is None or name not in ctx.file.shadowed):
-                got[name] = q
-    for n in ast.walk(ctx.file.tree):           # `itertools.product = ...`: the module is patched
-        if isinstance(n, (ast.Attribute, ast.Subscript)) and not isinstance(n.ctx, ast.Load):
-            root = n
-            while isinstance(root, (ast.Attribute, ast.Subscript)):
-                root = root.value
-            if isinstance(root, ast.Name):
-                got.pop(root.id, None)
-    ctx._stdlib_names = got
-    return got
-
-
-def stdlib_value(env: Any, node: ast.expr) -> V | None:
-    """``ascii_lowercase`` / ``string.digits`` as the environment resolves it (see :func:`stdlib_name`)."""
-    q = stdlib_name(env, node)
-    return STDLIB_VALUES.get(q) if q is not None else None
+# pure functions of the standard library: specguard/python/stdlib.py (names re-exported here)
+from specguard.python.stdlib import (LAZY, STDLIB_CALLS, STDLIB_VALUES, stdlib_call, stdlib_name,  # noqa: E402,F401
+                                     stdlib_names_of, stdlib_value)

@@ -359,6 +359,9 @@ class _Evaluator:
             from specguard.python import concrete
             v = concrete.stdlib_value(self.env, node)    # `ascii_lowercase` from `string`
             if v is None:
+                nested = getattr(self.env, "nested_function", None)   # `(add, 5)`: a builtin function value
+                v = nested(node) if nested is not None else None
+            if v is None:
                 raise
         size, mutable = _env_info(v)
         if mutable:
@@ -658,6 +661,15 @@ class _Evaluator:
     def ev_Call(self, node: ast.Call) -> _R:
         name = self.callee(node)
         handler = _CALLS.get(name) if name is not None else None
+        if handler is None and isinstance(node.func, ast.Name):
+            held = getattr(self.env, "held_builtin", None)   # `D({1: 2})` with `D = dict`: the builtin itself
+            b = held(node.func.id) if held is not None else None
+            if b is not None and "." not in b:
+                from specguard.python import concrete
+                fn = _CALLS.get(b) or concrete.BUILTIN_CALLS.get(b)
+                if fn is not None:
+                    return fn(self, ast.copy_location(ast.Call(func=ast.Name(b, ast.Load()), args=node.args,
+                                                               keywords=node.keywords), node))
         if handler is None:
             from specguard.python import concrete        # builtins and methods on exact values (#12.1)
             got = concrete.stdlib_call(self, node)

@@ -71,13 +71,46 @@ def value_ast(v: V) -> ast.expr:
     raise NotObservation(f"a {k} value in an observation")
 
 
+def _lambda_params(lam: ast.Lambda) -> set[str]:
+    a = lam.args
+    return {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if p is not None}
+
+
 def _bound_names(node: ast.AST) -> set[str]:
     out: set[str] = set()
     for n in ast.walk(node):
         if isinstance(n, ast.comprehension):
             out |= {x.id for x in ast.walk(n.target) if isinstance(x, ast.Name)}
         elif isinstance(n, ast.Lambda):
-            out |= {a.arg for a in n.args.args}
+            out |= _lambda_params(n)
+        elif isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
+            out.add(n.target.id)
+    return out
+
+
+def _free_names(node: ast.AST) -> set[str]:
+    """Names ``node`` reads that no lambda or comprehension inside ``node`` binds (a call
+    ``f('x', lambda c: c == 'x')`` does not depend on ``c``; ``f(c)`` in ``lambda c: f(c)`` does).
+    Over-approximated: a comprehension's own targets are taken as bound in all of it."""
+    if isinstance(node, ast.Name):
+        return {node.id}
+    if isinstance(node, ast.Lambda):
+        a = node.args
+        defaults = [d for d in a.defaults + a.kw_defaults if d is not None]
+        return set().union(*(_free_names(d) for d in defaults)) | (_free_names(node.body) - _lambda_params(node))
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        targets = {x.id for g in node.generators for x in ast.walk(g.target) if isinstance(x, ast.Name)}
+        first = _free_names(node.generators[0].iter)
+        rest = set().union(*(_free_names(c) for c in ast.iter_child_nodes(node)
+                             if c is not node.generators[0]))
+        rest |= set().union(*(_free_names(x) for g in node.generators for x in [*g.ifs]
+                              + ([g.iter] if g is not node.generators[0] else [])))
+        return first | (rest - targets)
+    out: set[str] = set()
+    for c in ast.iter_child_nodes(node):
+        if isinstance(c, ast.comprehension):
+            continue
+        out |= _free_names(c)
     return out
 
 
@@ -100,7 +133,7 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
 
     def go(node: ast.AST) -> ast.AST:
         if isinstance(node, ast.expr) and is_call(node):
-            if any(isinstance(n, ast.Name) and n.id in local for n in ast.walk(node)):
+            if _free_names(node) & local:
                 raise NotObservation("a call of the function under test inside a comprehension or lambda (one "
                                      "call per item: an observation reads one call)")
             out.calls.append(node)
