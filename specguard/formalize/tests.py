@@ -146,7 +146,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from specguard.formalize import objects
+from specguard.formalize import library, objects
 from specguard.python import concrete, named, terms as observe
 from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from specguard.errors import SpecGuardError
@@ -241,6 +241,7 @@ def formalize_tests(sources: Sequence[TestSource], entry_point: str | None) -> T
         out = _Out()
         ctxs = {id(f): _Ctx(f, target, why, out) for f in parsed if f.source.kind == "python"}
         _one_source_module(list(ctxs.values()))
+        library.attach(list(ctxs.values()))       # other functions of the library under test
         conftests = _attach_conftests(list(ctxs.values()))
         for source, f in zip(sources, files):
             if source.kind == "table":
@@ -627,6 +628,7 @@ class _Ctx:
         self.tables = _Scope({})
         self.module_block: str | None = None
         self.event_lines = self._event_lines()
+        self.library: Any = None     # other functions of the library under test (formalize/library.py)
 
     def _event_lines(self) -> list[int]:
         """Lines of nodes that may exit early or change the environment (to skip walking the
@@ -1013,8 +1015,9 @@ class _Walker:
         """A call whose result is discarded is made for its effect; when it is not on a local
         object, it may change state the function under test depends on (``sol.set_mode(2)``,
         ``random.seed(0)``, ``setup_db()``)."""
-        if not isinstance(value, ast.Call) or self.is_target_call(value) or self.safe_call(value):
-            return None
+        if not isinstance(value, ast.Call) or self.safe_call(value) or (
+                self.is_target_call(value) and self.other_function(value) is None):
+            return None     # another library function called for its effect: it may change what follows
         root = _root_name(value.func)
         q = self.ctx.qual(value.func) or ""
         if root is None or root in ("self", "cls") or q.split(".")[0] in _QUIET_MODULES:
@@ -2003,8 +2006,18 @@ class _Walker:
             if f.id in self.ctx.target_names:
                 return True
             b = self.scope.binding(f.id)
-            return b is not None and b.origin == "entry"
-        return isinstance(f, ast.Attribute) and f.attr == self.ctx.target
+            if b is not None and b.origin == "entry":
+                return True
+        elif isinstance(f, ast.Attribute) and f.attr == self.ctx.target:
+            return True
+        return self.other_function(node) is not None
+
+    def other_function(self, node: ast.AST) -> str | None:
+        """The qualified name of the other function of the library under test that the call
+        ``node`` calls, modelled as a function of its own (:mod:`specguard.formalize.library`)."""
+        if not isinstance(node, ast.Call) or self.ctx.is_assertion_call(node):
+            return None
+        return library.resolve(self, node.func)
 
     def result_name(self, node: ast.AST) -> _Binding | None:
         if isinstance(node, ast.Name):
@@ -2056,14 +2069,15 @@ class _Walker:
         o = self.objects.observation(node) if self.objects.active() else None
         if o is not None:
             return _Subject(True, error=o) if isinstance(o, str) else _Subject(True, call=o)
-        why = self.receiver_problem(node.func)
+        other = self.other_function(node)
+        why = self.receiver_problem(node.func) if other is None else None
         if why is not None:
             return _Subject(True, error=why)
         try:
             args, kwargs, groups = self.call_args(node)
         except _Unsup as u:
             return _Subject(True, error=u.reason)
-        call = Call(target=self.ctx.target, args=tuple(args), kwargs=tuple(kwargs))
+        call = Call(target=other or self.ctx.target, args=tuple(args), kwargs=tuple(kwargs), lib=other)
         return _Subject(True, call=call, groups=groups)
 
     def call_args(self, node: ast.Call) -> tuple[list[V], list[tuple[str, V]], frozenset[int]]:
