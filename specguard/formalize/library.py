@@ -132,9 +132,10 @@ class Library:
     cache: dict[tuple, str | None] = field(default_factory=dict)
 
 
-def attach(ctxs: list[Any]) -> None:
+def attach(ctxs: list[Any], given: bool = True) -> None:
     """Give every file context (:class:`specguard.formalize.tests._Ctx`) of one task its
-    :class:`Library` (the scans cover every test source of the task, conftests included)."""
+    :class:`Library` (the scans cover every test source of the task, conftests included);
+    ``given``: the entry point was given (an inferred one is a guess: nothing else is read)."""
     trees = [(c.file.path, c.file.tree) for c in ctxs]
     tainted, every = _taint(trees)
     objs = _object_results(trees)
@@ -142,7 +143,9 @@ def attach(ctxs: list[Any]) -> None:
     for c in ctxs:
         lib = Library(tainted=tainted, objects=objs)
         mine = _package(c)
-        if every is not None:
+        if not given:
+            lib.why_none = "the function under test was inferred from the tests"
+        elif every is not None:
             lib.why_none = every
         elif mine is None:
             lib.why_none = "the file does not import the function under test from a package"

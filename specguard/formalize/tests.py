@@ -241,7 +241,7 @@ def formalize_tests(sources: Sequence[TestSource], entry_point: str | None) -> T
         out = _Out()
         ctxs = {id(f): _Ctx(f, target, why, out) for f in parsed if f.source.kind == "python"}
         _one_source_module(list(ctxs.values()))
-        library.attach(list(ctxs.values()))       # other functions of the library under test
+        library.attach(list(ctxs.values()), given=bool(entry_point))   # other functions of the library under test
         conftests = _attach_conftests(list(ctxs.values()))
         for source, f in zip(sources, files):
             if source.kind == "table":

@@ -80,6 +80,26 @@ def _bound_names(node: ast.AST) -> set[str]:
     return out
 
 
+def _free_names(node: ast.AST) -> set[str]:
+    """Names ``node`` reads that are not bound inside it (a lambda's parameters, e.g. the ``x`` of
+    ``f(xs, lambda x: x == 0)``, are its own); a comprehension inside: all its names count."""
+    if isinstance(node, ast.Name):
+        return {node.id}
+    if isinstance(node, ast.Lambda):
+        a = node.args
+        params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg] if p is not None}
+        inner = _free_names(node.body) - params
+        for d in a.defaults + [d for d in a.kw_defaults if d is not None]:
+            inner |= _free_names(d)
+        return inner
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr)):
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    out: set[str] = set()
+    for child in ast.iter_child_nodes(node):
+        out |= _free_names(child)
+    return out
+
+
 def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callable[[ast.expr], V],
           builtin: Callable[[str], bool], term_of: Callable[[ast.AST], ast.expr | None] | None = None,
           check: bool = True) -> Built:
@@ -98,7 +118,7 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
 
     def go(node: ast.AST) -> ast.AST:
         if isinstance(node, ast.expr) and is_call(node):
-            if any(isinstance(n, ast.Name) and n.id in local for n in ast.walk(node)):
+            if _free_names(node) & local:
                 raise NotObservation("a call of the function under test inside a comprehension or lambda (one "
                                      "call per item: an observation reads one call)")
             out.calls.append(node)
