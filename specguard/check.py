@@ -496,6 +496,13 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
             tf = tf.model_copy(update={"demands": demands, "notes": tf.notes + lib_notes})
     test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
     spec_clauses, spec_unmodelled = _clauses(claims, lambda c: emit.clause_of_claim(c, json))
+    universal = spec is not None or any(c.key is None for c in spec_clauses)
+    if universal and any(d.call.lib is not None for d in tf.demands):
+        # a description rule or a spec is a statement about every input of `impl`, other library
+        # functions' inputs included: their assertions are set apart (formalize/library.py)
+        tf = library.set_apart(tf, "the description states a rule for every input of the function under test "
+                                   "(a return type, bounds or a spec), which does not hold of other functions")
+        test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
     contra = _contradicted(task, df, tf, claims, entry)
     test_clauses, spec_clauses = _apply_contradicted(contra, test_clauses, spec_clauses, unmodelled, spec_unmodelled)
     emit.name_inputs(spec_clauses, "SK")

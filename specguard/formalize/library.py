@@ -107,6 +107,22 @@ def through_list(demands: tuple) -> tuple[tuple, tuple[str, ...]]:
     return demands, tuple(notes)
 
 
+def set_apart(tf: Any, why: str) -> Any:
+    """``tf`` without the demands about other library functions (each becomes unsupported with
+    ``why``); an assertion statement left with no demand no longer counts as read."""
+    from specguard.models import Unsupported
+    gone = [d for d in tf.demands if d.call.lib is not None]
+    if not gone:
+        return tf
+    kept = tuple(d for d in tf.demands if d.call.lib is None)
+    left = {(d.loc.file, d.loc.line) for d in kept}
+    lost = {(d.loc.file, d.loc.line) for d in gone} - left
+    moved = tuple(Unsupported(loc=d.loc, text=d.text, reason=f"`{d.call.lib}` is another function of the "
+                              f"library: {why}") for d in gone)
+    return tf.model_copy(update={"demands": kept, "unsupported": tf.unsupported + moved,
+                                 "assertions_read": max(0, tf.assertions_read - len(lost))})
+
+
 def lean_input(call: "Call") -> str:
     """The exact input of a call of another library function (see the module docstring)."""
     from specguard.kernel.emit import lean_str, lean_val

@@ -137,3 +137,19 @@ def test_two_modules_of_one_library_are_two_functions(tmp_path):
     tf = _read({"test_x.py": code})
     assert sorted(_lib_calls(tf)) == ["lib.a.g", "lib.b.g"]
     assert len({d.call.key() for d in tf.demands}) == 2
+
+
+def test_a_description_rule_for_every_input_sets_other_functions_apart(tmp_path):
+    """#12.2/#12.8: a return type (`-> int`) is a rule for every input of `impl`; it must not be
+    applied to another function's calls (`lib.g(2) == [5, 6]` is no conflict with `-> int`), and
+    the set-apart assertion no longer counts as read."""
+    (tmp_path / "d.py").write_text('def f(x) -> int:\n    """Return a number.\n\n    >>> f(1)\n    2\n    """\n')
+    (tmp_path / "test_x.py").write_text("import lib as m\nfrom lib import f\n\n\ndef test_a():\n"
+                                        "    assert f(1) == 2\n    assert m.g(2) == [5, 6]\n")
+    out = tmp_path / "out"
+    cli.main(["check", "--description", str(tmp_path / "d.py"), "--tests", str(tmp_path / "test_x.py"),
+              "--entry-point", "f", "--out", str(out), "-q"])
+    r = json.loads((out / "result.json").read_text())
+    assert r["verdict"] != "conflict"
+    assert r["coverage"]["assertions_read"] == 1 and r["coverage"]["assertions_total"] == 2
+    assert any("another function of the library" in u["reason"] for u in r["unsupported"])
