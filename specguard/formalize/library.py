@@ -343,6 +343,22 @@ def _state_changes(trees: list[tuple[str, ast.Module]], package: str) -> str | N
     return None
 
 
+def result_value(w: Any, node: ast.expr) -> Any:
+    """``node``, an argument of a call of another library function, as the result of a fresh call
+    (of the function under test or another library function) with exact arguments: the value
+    ``obj("result", (source, input))``, equal only to the result of the very same input (under the
+    determinism assumption each call at that input gives an equal fresh result; the Lean value
+    ``pair (str "result") ..`` is no plain argument's); None when it is not one.  Never for
+    objects of the class under test (their observations are events of a history)."""
+    from specguard.python.values import V
+    if not isinstance(node, ast.Call) or w.objects.active() or not w.is_target_call(node):
+        return None
+    s = w.call_subject(node)
+    if s.error or s.call is None or s.length or s.call.obj is not None:
+        return None
+    return V("obj", ("result", V("tuple", (V("str", s.call.source(80)), V("str", s.call.key())))))
+
+
 def resolve(w: Any, func: ast.expr) -> str | None:
     """The qualified name of the other function of the library under test that ``func`` (the
     callee of a call in walker ``w``) surely denotes there and that is modelled, else None."""

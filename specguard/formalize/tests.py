@@ -2074,17 +2074,19 @@ class _Walker:
         if why is not None:
             return _Subject(True, error=why)
         try:
-            args, kwargs, groups = self.call_args(node)
+            args, kwargs, groups = self.call_args(node, results=other is not None)
         except _Unsup as u:
             return _Subject(True, error=u.reason)
         call = Call(target=other or self.ctx.target, args=tuple(args), kwargs=tuple(kwargs), lib=other)
         return _Subject(True, call=call, groups=groups)
 
-    def call_args(self, node: ast.Call) -> tuple[list[V], list[tuple[str, V]], frozenset[int]]:
-        """Exact argument values; one mutable object may not be passed twice."""
+    def call_args(self, node: ast.Call, results: bool = False) -> tuple[list[V], list[tuple[str, V]], frozenset[int]]:
+        """Exact argument values; one mutable object may not be passed twice.  ``results``: an
+        argument may be the result of a fresh call (``take(5, iterate(g, 1))``, for a call of
+        another library function: :func:`specguard.formalize.library.result_value`)."""
         exprs = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]
         try:
-            values = self.argument_values(exprs)
+            values = self.argument_values(exprs, results)
         except NotLiteral as e:
             bad = self.first_bad_arg([x for x in exprs if function_value(self, x) is None])
             raise _Unsup(f"argument {_what(bad, e)}" if bad is not None else f"arguments are not literals: {e.reason}") from None
@@ -2111,10 +2113,13 @@ class _Walker:
         need(len(names) == len(set(names)), "keyword argument given twice")
         return args, kwargs, frozenset().union(*groups) if groups else frozenset()
 
-    def argument_values(self, exprs: list[ast.expr]) -> list[V]:
+    def argument_values(self, exprs: list[ast.expr], results: bool = False) -> list[V]:
         """The exact values of a call's arguments: functions passed as values (``key=len``, a
         lambda, a function of the test module) are named constants (:func:`function_value`)."""
         fns = {i: v for i, e in enumerate(exprs) if (v := function_value(self, e)) is not None}
+        if results:
+            fns.update({i: v for i, e in enumerate(exprs) if i not in fns
+                        and (v := library.result_value(self, e)) is not None})
         if not fns:
             return eval_literals(exprs, self.scope)
         rest = iter(eval_literals([e for i, e in enumerate(exprs) if i not in fns], self.scope))
