@@ -503,6 +503,12 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
         tf = library.set_apart(tf, "the description states a rule for every input of the function under test "
                                    "(a return type, bounds or a spec), which does not hold of other functions")
         test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
+    if spec is not None and any(library.has_result(d.call) for d in tf.demands):
+        # a spec computes on its argument values: a call's result as an argument stands for a value
+        # the spec cannot see
+        tf = library.set_apart(tf, "a spec computes on the arguments, and a call's result is not an exact value",
+                               which=library.has_result)
+        test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
     contra = _contradicted(task, df, tf, claims, entry)
     test_clauses, spec_clauses = _apply_contradicted(contra, test_clauses, spec_clauses, unmodelled, spec_unmodelled)
     emit.name_inputs(spec_clauses, "SK")

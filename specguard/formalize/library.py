@@ -107,18 +107,29 @@ def through_list(demands: tuple) -> tuple[tuple, tuple[str, ...]]:
     return demands, tuple(notes)
 
 
-def set_apart(tf: Any, why: str) -> Any:
-    """``tf`` without the demands about other library functions (each becomes unsupported with
-    ``why``); an assertion statement left with no demand no longer counts as read."""
+def has_result(call: "Call") -> bool:
+    """Whether an argument of ``call`` is the result of another call (:func:`result_value`)."""
+    from specguard.python.values import iter_children
+
+    def has(v) -> bool:
+        return (v.kind == "obj" and v.val[0] == "result") or any(has(x) for x in iter_children(v))
+    return any(has(a) for a in call.args) or any(has(v) for _, v in call.kwargs)
+
+
+def set_apart(tf: Any, why: str, which=None) -> Any:
+    """``tf`` without the demands whose call satisfies ``which`` (default: the calls of other
+    library functions), each unsupported with ``why``; an assertion statement left with no demand
+    no longer counts as read."""
     from specguard.models import Unsupported
-    gone = [d for d in tf.demands if d.call.lib is not None]
+    which = which or is_library_call
+    gone = [d for d in tf.demands if which(d.call)]
     if not gone:
         return tf
-    kept = tuple(d for d in tf.demands if d.call.lib is None)
+    kept = tuple(d for d in tf.demands if not which(d.call))
     left = {(d.loc.file, d.loc.line) for d in kept}
     lost = {(d.loc.file, d.loc.line) for d in gone} - left
     moved = tuple(Unsupported(loc=d.loc, text=d.text, reason=f"`{d.call.lib}` is another function of the "
-                              f"library: {why}") for d in gone)
+                              f"library: {why}" if d.call.lib else f"`{d.call.source(60)}`: {why}") for d in gone)
     return tf.model_copy(update={"demands": kept, "unsupported": tf.unsupported + moved,
                                  "assertions_read": max(0, tf.assertions_read - len(lost))})
 

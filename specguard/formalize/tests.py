@@ -2074,7 +2074,7 @@ class _Walker:
         if why is not None:
             return _Subject(True, error=why)
         try:
-            args, kwargs, groups = self.call_args(node, results=other is not None)
+            args, kwargs, groups = self.call_args(node, results=True)
         except _Unsup as u:
             return _Subject(True, error=u.reason)
         call = Call(target=other or self.ctx.target, args=tuple(args), kwargs=tuple(kwargs), lib=other)
@@ -2082,8 +2082,8 @@ class _Walker:
 
     def call_args(self, node: ast.Call, results: bool = False) -> tuple[list[V], list[tuple[str, V]], frozenset[int]]:
         """Exact argument values; one mutable object may not be passed twice.  ``results``: an
-        argument may be the result of a fresh call (``take(5, iterate(g, 1))``, for a call of
-        another library function: :func:`specguard.formalize.library.result_value`)."""
+        argument may be the result of a fresh call of the function under test or of another
+        library function (``take(5, iterate(g, 1))``: :func:`specguard.formalize.library.result_value`)."""
         exprs = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]
         try:
             values = self.argument_values(exprs, results)

@@ -153,3 +153,22 @@ def test_a_description_rule_for_every_input_sets_other_functions_apart(tmp_path)
     assert r["verdict"] != "conflict"
     assert r["coverage"]["assertions_read"] == 1 and r["coverage"]["assertions_total"] == 2
     assert any("another function of the library" in u["reason"] for u in r["unsupported"])
+
+
+def test_a_call_result_as_argument_is_not_given_to_a_spec(tmp_path):
+    """#12.2/#12.7: `f(m.g(1))` is read as f at the input "the result of g at (1,)"; a spec computes
+    on exact argument values, so with `--spec` such an assertion is set apart (a spec run on the
+    stand-in value could contradict the test where the real argument would not)."""
+    (tmp_path / "d.py").write_text("def f(x):\n    \"\"\"Return the length.\"\"\"\n")
+    (tmp_path / "spec.py").write_text("def reference(x: list[int]) -> int:\n    return len(x)\n")
+    (tmp_path / "test_x.py").write_text("import lib as m\nfrom lib import f\n\n\ndef test_a():\n"
+                                        "    assert f(m.g(1)) == 2\n    assert f([1, 2]) == 2\n")
+    out = tmp_path / "out"
+    cli.main(["check", "--description", str(tmp_path / "d.py"), "--tests", str(tmp_path / "test_x.py"),
+              "--entry-point", "f", "--spec", str(tmp_path / "spec.py"), "--out", str(out), "-q"])
+    r = json.loads((out / "result.json").read_text())
+    assert r["verdict"] != "conflict"
+    assert [u["loc"]["line"] for u in r["unsupported"]] == [6]
+    assert "a call's result is not an exact value" in r["unsupported"][0]["reason"]
+    tf = _read({"test_x.py": "import lib as m\nfrom lib import f\n\n\ndef test_a():\n    assert f(m.g(1)) == 2\n"})
+    assert [a.kind for a in tf.demands[0].call.args] == ["obj"]       # read without a spec
