@@ -21,8 +21,8 @@ under test``):
   under test in the file (one package, or none is read);
 * the task's test sources (every test file and ``conftest.py``) never rebind the name, assign
   attributes on it, patch it (``monkeypatch.setattr``, ``mock.patch``, ``setattr``), and write no
-  namespace SpecGuard cannot follow (``globals()``, ``exec``, ``sys.modules``, a computed
-  ``setattr``), mock time (freezegun), or call a function of the library that changes its state
+  namespace SpecGuard cannot follow (``globals()``, ``vars(module)``, ``exec``, ``sys.modules``, a
+  computed ``setattr``), or call a function of the library that changes its state
   (``activate``, ``set_*``, ``reset``, ``register`` ...): then no call of any other function is read;
 * its name says nothing of variation or state (random, sample, shuffle, time, now, date, uuid,
   counter, cache, i18n ...) and no part of it is CapWords (a class: its calls build objects that
@@ -73,9 +73,9 @@ _EFFECT = re.compile(r"^(?:activate|deactivate|set|reset|register|unregister|ena
 # (`monkeypatch.setattr`, `mock.patch.object`, `mocker.patch.dict`, `patch.multiple`)
 _PATCHERS = frozenset({"patch", "monkeypatch", "mock", "mocker", "monkey", "unittest"})
 _PATCH_CALLS = frozenset({"setattr", "delattr", "patch", "setitem", "delitem"})
-_DYNAMIC = frozenset({"globals", "vars", "locals", "exec", "eval", "compile", "__import__", "reload",
+_NAMESPACES = frozenset({"globals", "vars", "locals"})     # harmless unless they may reach a module
+_DYNAMIC = frozenset({"exec", "eval", "compile", "__import__", "reload",
                       "import_module"})
-_TIME_MOCKS = frozenset({"freezegun", "time_machine", "libfaketime", "pytest_freezegun", "freezer"})
 
 
 def assumption(names: Iterable[str]) -> str:
@@ -154,7 +154,8 @@ class Library:
 
     package: str | None = None
     why_none: str = ""                                    # package None: why
-    tainted: dict[str, str] = field(default_factory=dict)   # name -> why it is not modelled
+    tainted: dict[str, str] = field(default_factory=dict)   # name -> why `m.name` may not be the function
+    rebound: dict[str, str] = field(default_factory=dict)   # name -> why the bare name may not be the import
     objects: dict[str, str] = field(default_factory=dict)   # name -> why its results may be objects
     cache: dict[tuple, str | None] = field(default_factory=dict)
 
@@ -163,12 +164,12 @@ def attach(ctxs: list[Any], given: bool = True) -> None:
     """Give every file context (:class:`specguard.formalize.tests._Ctx`) of one task its
     :class:`Library` (the scans cover every test source of the task, conftests included);
     ``given``: the entry point was given (an inferred one is a guess: nothing else is read)."""
-    trees = [(c.file.path, c.file.tree) for c in ctxs]
-    tainted, every = _taint(trees)
+    trees = [(c.file.path, c.file.tree, c.file.source.text) for c in ctxs]
+    tainted, rebound, every = _taint(trees)
     objs = _object_results(trees)
     packages = {p for c in ctxs if (p := _package(c)) is not None}
     for c in ctxs:
-        lib = Library(tainted=tainted, objects=objs)
+        lib = Library(tainted=tainted, rebound=rebound, objects=objs)
         mine = _package(c)
         if not given:
             lib.why_none = "the function under test was inferred from the tests"
@@ -194,6 +195,13 @@ def _package(ctx: Any) -> str | None:
     cached = ctx.__dict__.get("_library_package", False)
     if cached is not False:
         return cached
+    out = _cached(f"package:{ctx.target}:{ctx.entry_module}", ctx.file.path, ctx.file.source.text,
+                  lambda: _package_scan(ctx))
+    ctx._library_package = out
+    return out
+
+
+def _package_scan(ctx: Any) -> str | None:
     modules: set[str] = set()
     if ctx.entry_module is not None:
         modules.add(ctx.entry_module)
@@ -207,10 +215,7 @@ def _package(ctx: Any) -> str | None:
                     modules.add(f"{e.module}.{rest}" if rest else e.module)
     pkgs = {m.split(".")[0] for m in modules}
     out = next(iter(pkgs)) if len(pkgs) == 1 and all(m and not m.startswith(".") for m in modules) else None
-    if out in ("builtins", "__main__", ""):
-        out = None
-    ctx._library_package = out
-    return out
+    return None if out in ("builtins", "__main__", "") else out
 
 
 def _last(node: ast.AST) -> str | None:
@@ -231,53 +236,87 @@ def _names_of(node: ast.AST) -> Iterable[str]:
             yield from (p for p in re.split(r"[.:]", m.value) if p)
 
 
-def _taint(trees: list[tuple[str, ast.Module]]) -> tuple[dict[str, str], str | None]:
-    """Names the test sources rebind, assign attributes on or patch (name -> why), and why no
-    name at all can be trusted (dynamic namespace writes, time mocks), or None."""
-    out: dict[str, str] = {}
+def _taint(trees: list[tuple[str, ast.Module, str]]) -> tuple[dict[str, str], dict[str, str], str | None]:
+    """(names whose attribute form may be changed: ``m.g = ...``, an attribute or item assigned
+    on ``g``, a patch naming it; names rebound as names: assignments, ``def``, ``global``; why
+    no name at all can be trusted: a write SpecGuard cannot follow into a module's namespace)."""
+    tainted: dict[str, str] = {}
+    rebound: dict[str, str] = {}
     every: str | None = None
+    for path, tree, text in trees:
+        t, r, e = _cached("taint", path, text, lambda: _taint_scan(path, tree))
+        for k, v in t.items():
+            tainted.setdefault(k, v)
+        for k, v in r.items():
+            rebound.setdefault(k, v)
+        every = every or e
+    return tainted, rebound, every
+
+
+# (what, path, source text) -> the scan's result: a file shared by many tasks is scanned once per process
+_SCANS: dict[tuple, Any] = {}
+
+
+def _cached(what: str, path: str, text: str, fn):
+    key = (what, path, text)
+    if key not in _SCANS:
+        if len(_SCANS) > 64:
+            _SCANS.clear()
+        _SCANS[key] = fn()
+    return _SCANS[key]
+
+
+def _taint_scan(path: str, tree: ast.Module) -> tuple[dict[str, str], dict[str, str], str | None]:
+    out: dict[str, str] = {}
+    rebound: dict[str, str] = {}
+    every: str | None = None
+    modnames = {(a.asname or a.name).split(".")[0] for n in ast.walk(tree)
+                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
 
     def put(name: str, why: str) -> None:
         out.setdefault(name, why)
-    for path, tree in trees:
-        for n in ast.walk(tree):
-            line = getattr(n, "lineno", "?")
-            where = f"{path}:{line}"
-            if isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, (ast.Store, ast.Del)):
-                if isinstance(n, ast.Attribute):
-                    put(n.attr, f"`.{n.attr}` is assigned at {where}")
-                for name in _names_of(n.value):
-                    put(name, f"an attribute or item of `{name}` is assigned at {where}")
-            elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
-                put(n.id, f"`{n.id}` is rebound at {where}")
-            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                put(n.name, f"`{n.name}` is defined at {where}")
-            elif isinstance(n, (ast.Global, ast.Nonlocal)):
-                for name in n.names:
-                    put(name, f"`{name}` is declared global at {where}")
-            elif isinstance(n, ast.alias) and n.name.split(".")[0] in _TIME_MOCKS:
-                every = every or f"the tests mock time (`{n.name}`)"
-            elif isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] in _TIME_MOCKS:
-                every = every or f"the tests mock time (`{n.module}`, {where})"
-            elif isinstance(n, ast.Call):
-                parts = (dotted_name(n.func) or "").split(".")
-                last = _last(n.func) or ""
-                if last in _DYNAMIC or "modules" in parts[:-1]:
-                    every = every or f"`{last}(...)` at {where} may change any name"
-                if (len(parts) == 1 and last in _PATCH_CALLS) or _PATCHERS.intersection(parts[:-1]) \
-                        or last.startswith(("patch", "mock")):
-                    args = list(n.args) + [k.value for k in n.keywords]
-                    if last in ("setattr", "delattr") and len(n.args) >= 2 and not (
-                            isinstance(n.args[1], ast.Constant) or (len(n.args) == 2 and isinstance(n.args[0], ast.Constant))):
-                        every = every or f"`{last}(...)` with a computed name at {where}"
-                    for a in args:
-                        for name in _names_of(a):
-                            put(name, f"`{name}` may be patched at {where}")
-            elif isinstance(n, ast.Name) and n.id in ("__builtins__", "__dict__"):
-                every = every or f"`{n.id}` at {where}"
-            elif isinstance(n, ast.Attribute) and n.attr == "__dict__":
-                every = every or f"`__dict__` at {where}"
-    return out, every
+
+    def reaches_module(node: ast.AST | None) -> bool:
+        """``node`` may be a module (a name some import binds, or an attribute of one)."""
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        return not isinstance(node, ast.Name) or node.id in modnames
+    for n in ast.walk(tree):
+        line = getattr(n, "lineno", "?")
+        where = f"{path}:{line}"
+        if isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            if isinstance(n, ast.Attribute):
+                put(n.attr, f"`.{n.attr}` is assigned at {where}")
+            for name in _names_of(n.value):
+                put(name, f"an attribute or item of `{name}` is assigned at {where}")
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            rebound.setdefault(n.id, f"`{n.id}` is rebound at {where}")
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            rebound.setdefault(n.name, f"`{n.name}` is defined at {where}")
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            for name in n.names:
+                rebound.setdefault(name, f"`{name}` is declared global at {where}")
+        elif isinstance(n, ast.Call):
+            parts = (dotted_name(n.func) or "").split(".")
+            last = _last(n.func) or ""
+            if last in _NAMESPACES and (not n.args or any(reaches_module(a) for a in n.args)):
+                every = every or f"`{last}(...)` at {where} may reach a module's names"
+            elif last in _DYNAMIC or "modules" in parts[:-1]:
+                every = every or f"`{last}(...)` at {where} may change any name"
+            if (len(parts) == 1 and last in _PATCH_CALLS) or _PATCHERS.intersection(parts[:-1]) \
+                    or last.startswith(("patch", "mock")):
+                args = list(n.args) + [k.value for k in n.keywords]
+                if last in ("setattr", "delattr") and len(n.args) >= 2 and not (
+                        isinstance(n.args[1], ast.Constant) or (len(n.args) == 2 and isinstance(n.args[0], ast.Constant))):
+                    every = every or f"`{last}(...)` with a computed name at {where}"
+                for a in args:
+                    for name in _names_of(a):
+                        put(name, f"`{name}` may be patched at {where}")
+        elif isinstance(n, ast.Name) and n.id in ("__builtins__", "__dict__"):
+            every = every or f"`{n.id}` at {where}"
+        elif isinstance(n, ast.Attribute) and n.attr == "__dict__" and reaches_module(n.value):
+            every = every or f"`__dict__` of a module at {where}"
+    return out, rebound, every
 
 
 _PLAIN = None
@@ -291,12 +330,20 @@ def _plain_attrs() -> frozenset[str]:
     return _PLAIN
 
 
-def _object_results(trees: list[tuple[str, ast.Module]]) -> dict[str, str]:
+def _object_results(trees: list[tuple[str, ast.Module, str]]) -> dict[str, str]:
     """Names whose results the tests treat as objects (an attribute read off a result, a name
     bound to one, ``isinstance(x, g)``, ``class C(g)``): name -> why."""
+    out: dict[str, str] = {}
+    for path, tree, text in trees:
+        for k, v in _cached("objects", path, text, lambda: _object_scan(path, tree)).items():
+            out.setdefault(k, v)
+    return out
+
+
+def _object_scan(path: str, tree: ast.Module) -> dict[str, str]:
     plain = _plain_attrs()
     out: dict[str, str] = {}
-    for path, tree in trees:
+    if True:
         held: dict[str, str] = {}       # a name bound to a call of `g` -> g
         for n in ast.walk(tree):
             if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and (g := _last(n.value.func)):
@@ -326,10 +373,18 @@ def _object_results(trees: list[tuple[str, ast.Module]]) -> dict[str, str]:
     return out
 
 
-def _state_changes(trees: list[tuple[str, ast.Module]], package: str) -> str | None:
+def _state_changes(trees: list[tuple[str, ast.Module, str]], package: str) -> str | None:
     """A call in the test sources of a function of ``package`` that changes the library's state
     (``humanize.i18n.activate("fr")``): why no other function of it is modelled, or None."""
-    for path, tree in trees:
+    for path, tree, text in trees:
+        why = _cached(f"state:{package}", path, text, lambda: _state_scan(path, tree, package))
+        if why is not None:
+            return why
+    return None
+
+
+def _state_scan(path: str, tree: ast.Module, package: str) -> str | None:
+    if True:
         imports: dict[str, str] = {}
         for n in ast.walk(tree):
             if isinstance(n, ast.Import):
@@ -396,7 +451,7 @@ def resolve(w: Any, func: ast.expr) -> str | None:
                 lib.cache[key] = None if e.problem or e.module is None else f"{e.module}.{orig}"
             if lib.cache[key] != qual:
                 return None
-        names = [name, orig]
+        names = bare = [name, orig]
     elif isinstance(func, ast.Attribute):
         d = dotted_name(func)
         if d is None or func.attr == ctx.target:
@@ -417,14 +472,14 @@ def resolve(w: Any, func: ast.expr) -> str | None:
         if module is None:
             return None
         qual = ".".join([module, *parts[1:]])
-        names = parts
+        names, bare = parts, parts[:1]     # `g = m.g` in a test rebinds a name, not `m.g`
         orig = func.attr
     else:
         return None
-    return qual if _modelled(lib, qual, names, orig, ctx.target) else None
+    return qual if _modelled(lib, qual, names, orig, ctx.target, bare) else None
 
 
-def _modelled(lib: Library, qual: str, names: list[str], orig: str, target: str) -> bool:
+def _modelled(lib: Library, qual: str, names: list[str], orig: str, target: str, bare: list[str]) -> bool:
     parts = qual.split(".")
     if parts[0] != lib.package or qual.startswith(".") or orig == target or len(parts) < 2:
         return False
@@ -433,4 +488,5 @@ def _modelled(lib: Library, qual: str, names: list[str], orig: str, target: str)
         return False      # a class (its calls build objects) or a private name
     if any(_varying(p) or _EFFECT.search(p) for p in inner):
         return False
-    return not any(n in lib.tainted or n in lib.objects for n in set(names) | {orig})
+    return not any(n in lib.tainted or n in lib.objects for n in set(names) | {orig}) \
+        and not any(n in lib.rebound for n in bare)

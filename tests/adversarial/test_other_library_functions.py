@@ -65,7 +65,8 @@ def test_different_inputs_and_the_function_under_test_do_not_conflict(tmp_path):
     "def test_p():\n    setattr(m, 'g' + '', None)\n",          # a computed name: nothing is trusted
     "m.g.cache = {}\n",                                         # an attribute assigned on it
     "globals()['m'] = None\n",
-    "import freezegun\n",
+    "def test_p():\n    d = vars(m)\n    d['g'] = None\n",          # the module's namespace, written
+    "def test_p():\n    m.__dict__.update(g=None)\n",
     "def test_p():\n    m.i18n.activate('fr')\n",               # a call that changes the library's state
     "def test_p():\n    r = m.g(0)\n    assert r.value == 1\n",  # its results are objects
 ])
@@ -75,6 +76,15 @@ def test_rebound_patched_or_stateful_function_is_not_read(extra):
     tf = _read({"test_x.py": HEAD + TWO + "\n" + extra})
     assert "lib.g" not in _lib_calls(tf)
     assert any("m.g(1)" in u.text for u in tf.unsupported)
+
+
+def test_harmless_reflection_and_local_aliases_do_not_disable_reading():
+    """#12.1: `vars(obj)` of a local object, `x.__dict__` of one, and a local name bound to `m.g` (which
+    rebinds that name, not `m.g`) leave `m.g(...)` calls read."""
+    extra = ("class NS:\n    pass\n\n\ndef test_p():\n    o = NS()\n    vars(o)\n"
+             "    assert o.__dict__ == {}\n    g = m.g\n")
+    tf = _read({"test_x.py": HEAD + TWO + "\n" + extra})
+    assert _lib_calls(tf).count("lib.g") == 2
 
 
 def test_conftest_rebinding_counts(tmp_path):
