@@ -66,9 +66,12 @@ def _varying(part: str) -> bool:
 
 
 # functions of the library whose call in the tests changes the library's state for later calls
-_EFFECT = re.compile(r"^(?:activate|deactivate|set|reset|register|unregister|enable|disable|configure|install|"
-                     r"uninstall|clear|init|initialize|load|use|patch|push|pop|seed|thousands_separator)"
-                     r"(?:_|$)|_(?:set|reset|register|activate|deactivate)$", re.I)
+_EFFECT = re.compile(r"^(?:activate|deactivate|reset|register|unregister|enable|disable|configure|install|"
+                     r"uninstall|initialize|thousands_separator)(?:_|$)|_(?:reset|register|activate|deactivate)$",
+                     re.I)
+# verbs that change state when the call is made for its effect (its result discarded, a `with` item)
+# (not inside a `with pytest.raises(...)`/`assertRaises` block, whose call is expected to fail)
+_EFFECT_STATEMENT = re.compile(r"^(?:set|init|load|use|seed|start|stop)(?:_|$)", re.I)
 # a call that patches: `setattr(...)`, `patch(...)`, or a method of a patching object
 # (`monkeypatch.setattr`, `mock.patch.object`, `mocker.patch.dict`, `patch.multiple`)
 _PATCHERS = frozenset({"patch", "monkeypatch", "mock", "mocker", "monkey", "unittest"})
@@ -206,6 +209,8 @@ def _package_scan(ctx: Any) -> str | None:
     if ctx.entry_module is not None:
         modules.add(ctx.entry_module)
     for n in ast.walk(ctx.file.tree):
+        if isinstance(n, ast.ImportFrom) and any(a.name == ctx.target for a in n.names):
+            modules.add("." * n.level + (n.module or ""))     # also inside a test: `from m import f`
         if isinstance(n, ast.Attribute) and n.attr == ctx.target and isinstance(n.ctx, ast.Load):
             d = dotted_name(n.value)
             if d is not None:
@@ -343,33 +348,32 @@ def _object_results(trees: list[tuple[str, ast.Module, str]]) -> dict[str, str]:
 def _object_scan(path: str, tree: ast.Module) -> dict[str, str]:
     plain = _plain_attrs()
     out: dict[str, str] = {}
-    if True:
-        held: dict[str, str] = {}       # a name bound to a call of `g` -> g
-        for n in ast.walk(tree):
-            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and (g := _last(n.value.func)):
-                for t in n.targets:
-                    if isinstance(t, ast.Name):
-                        held[t.id] = g
-            elif isinstance(n, ast.withitem) and isinstance(n.context_expr, ast.Call) \
-                    and (g := _last(n.context_expr.func)):
-                out.setdefault(g, f"a result of `{g}` is used as a context manager at {path}:{n.context_expr.lineno}")
-        for n in ast.walk(tree):
-            where = f"{path}:{getattr(n, 'lineno', '?')}"
-            if isinstance(n, ast.Attribute) and n.attr not in plain:
-                v = n.value
-                if isinstance(v, ast.Call) and (g := _last(v.func)):
-                    out.setdefault(g, f"the tests read `.{n.attr}` off a result of `{g}` ({where})")
-                elif isinstance(v, ast.Name) and v.id in held:
-                    out.setdefault(held[v.id], f"the tests read `.{n.attr}` off a result of `{held[v.id]}` ({where})")
-            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("isinstance", "issubclass") \
-                    and len(n.args) == 2:
-                for e in (n.args[1].elts if isinstance(n.args[1], ast.Tuple) else [n.args[1]]):
-                    if (g := _last(e)) is not None:
-                        out.setdefault(g, f"the tests use `{g}` as a class ({where})")
-            elif isinstance(n, ast.ClassDef):
-                for b in n.bases:
-                    if (g := _last(b)) is not None:
-                        out.setdefault(g, f"the tests subclass `{g}` ({where})")
+    held: dict[str, str] = {}       # a name bound to a call of `g` -> g
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and (g := _last(n.value.func)):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    held[t.id] = g
+        elif isinstance(n, ast.withitem) and isinstance(n.context_expr, ast.Call) \
+                and (g := _last(n.context_expr.func)):
+            out.setdefault(g, f"a result of `{g}` is used as a context manager at {path}:{n.context_expr.lineno}")
+    for n in ast.walk(tree):
+        where = f"{path}:{getattr(n, 'lineno', '?')}"
+        if isinstance(n, ast.Attribute) and n.attr not in plain:
+            v = n.value
+            if isinstance(v, ast.Call) and (g := _last(v.func)):
+                out.setdefault(g, f"the tests read `.{n.attr}` off a result of `{g}` ({where})")
+            elif isinstance(v, ast.Name) and v.id in held:
+                out.setdefault(held[v.id], f"the tests read `.{n.attr}` off a result of `{held[v.id]}` ({where})")
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("isinstance", "issubclass") \
+                and len(n.args) == 2:
+            for e in (n.args[1].elts if isinstance(n.args[1], ast.Tuple) else [n.args[1]]):
+                if (g := _last(e)) is not None:
+                    out.setdefault(g, f"the tests use `{g}` as a class ({where})")
+        elif isinstance(n, ast.ClassDef):
+            for b in n.bases:
+                if (g := _last(b)) is not None:
+                    out.setdefault(g, f"the tests subclass `{g}` ({where})")
     return out
 
 
@@ -384,28 +388,36 @@ def _state_changes(trees: list[tuple[str, ast.Module, str]], package: str) -> st
 
 
 def _state_scan(path: str, tree: ast.Module, package: str) -> str | None:
-    if True:
-        imports: dict[str, str] = {}
-        for n in ast.walk(tree):
-            if isinstance(n, ast.Import):
-                for a in n.names:
-                    imports[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-            elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
-                for a in n.names:
-                    imports[a.asname or a.name] = f"{n.module}.{a.name}"
-        for n in ast.walk(tree):
-            if not isinstance(n, ast.Call):
-                continue
-            d = dotted_name(n.func)
-            if d is None:
-                continue
-            root, _, rest = d.partition(".")
-            q = imports.get(root)
-            if q is None:
-                continue
-            full = f"{q}.{rest}" if rest else q
-            if full.split(".")[0] == package and any(_EFFECT.search(p) for p in full.split(".")[1:]):
-                return f"the tests call `{d}` at {path}:{n.lineno}, which may change the library's state for later calls"
+    imports: dict[str, str] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                imports[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+        elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
+            for a in n.names:
+                imports[a.asname or a.name] = f"{n.module}.{a.name}"
+    def raises(w: ast.AST) -> bool:
+        return any(isinstance(i.context_expr, ast.Call) and (_last(i.context_expr.func) or "").lower().endswith(
+            ("raises", "raisesregex", "raisesregexp", "warns")) for i in w.items)
+    expected_to_fail = {id(st.value) for w in ast.walk(tree) if isinstance(w, (ast.With, ast.AsyncWith)) and raises(w)
+                        for st in w.body if isinstance(st, ast.Expr)}
+    for_effect = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)} - expected_to_fail | \
+        {id(i.context_expr) for n in ast.walk(tree) if isinstance(n, (ast.With, ast.AsyncWith)) for i in n.items}
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.Call):
+            continue
+        d = dotted_name(n.func)
+        if d is None:
+            continue
+        root, _, rest = d.partition(".")
+        q = imports.get(root)
+        if q is None:
+            continue
+        full = f"{q}.{rest}" if rest else q
+        inner = full.split(".")[1:]
+        if full.split(".")[0] == package and (any(_EFFECT.search(p) for p in inner) or (
+                id(n) in for_effect and any(_EFFECT_STATEMENT.search(p) for p in inner))):
+            return f"the tests call `{d}` at {path}:{n.lineno}, which may change the library's state for later calls"
     return None
 
 

@@ -87,6 +87,15 @@ def test_harmless_reflection_and_local_aliases_do_not_disable_reading():
     assert _lib_calls(tf).count("lib.g") == 2
 
 
+def test_state_verbs_count_when_called_for_their_effect():
+    """#12.7: `m.set_mode(1)` as a statement (made for its effect) may change the library's state: no
+    other function is read; `m.set_partitions(...)` whose result is compared is not such a call."""
+    tf = _read({"test_x.py": HEAD + TWO + "\ndef test_p():\n    m.set_mode(1)\n"})
+    assert _lib_calls(tf) == []
+    tf = _read({"test_x.py": HEAD + TWO + "\ndef test_p():\n    assert m.set_partitions([1]) == [[[1]]]\n"})
+    assert sorted(_lib_calls(tf)) == ["lib.g", "lib.g", "lib.set_partitions"]
+
+
 def test_conftest_rebinding_counts(tmp_path):
     """#12.1: a conftest beside the tests that rebinds the function: not read."""
     tf = _read({"tests/test_x.py": HEAD + TWO, "tests/conftest.py": "import lib\nlib.g = print\n"})
