@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 
 from specguard import __version__
-from specguard.formalize import assumptions as assume, objects, speclang
+from specguard.formalize import assumptions as assume, library, objects, speclang
 from specguard.kernel import certcheck, emit, runner as lean_runner, prove
 from specguard.python import iterate
 from specguard.model import reader_agent as test_agent
@@ -503,8 +503,25 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
     if listed is not None:      # #12.3: observed through list(...): the model is list(f(...))
         tf = tf.model_copy(update={"demands": listed.demands, "notes": tf.notes + listed.notes})
         claims = listed.claims
+    if not json:                # other library functions observed through list(...): list(g(...)) each
+        demands, lib_notes = library.through_list(tf.demands)
+        if lib_notes:
+            tf = tf.model_copy(update={"demands": demands, "notes": tf.notes + lib_notes})
     test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
     spec_clauses, spec_unmodelled = _clauses(claims, lambda c: emit.clause_of_claim(c, json))
+    universal = spec is not None or any(c.key is None for c in spec_clauses)
+    if universal and any(d.call.lib is not None for d in tf.demands):
+        # a description rule or a spec is a statement about every input of `impl`, other library
+        # functions' inputs included: their assertions are set apart (formalize/library.py)
+        tf = library.set_apart(tf, "the description states a rule for every input of the function under test "
+                                   "(a return type, bounds or a spec), which does not hold of other functions")
+        test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
+    if spec is not None and any(library.has_result(d.call) for d in tf.demands):
+        # a spec computes on its argument values: a call's result as an argument stands for a value
+        # the spec cannot see
+        tf = library.set_apart(tf, "a spec computes on the arguments, and a call's result is not an exact value",
+                               which=library.has_result)
+        test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
     contra = _contradicted(task, df, tf, claims, entry)
     test_clauses = _several_calls_aside(test_clauses, unmodelled, spec is not None, contra)
     tf = _unread_several_calls(tf, test_clauses)
@@ -543,7 +560,7 @@ def _calls(tf: TestFormalization, claims) -> list[Call]:
 def _target(task: Task, df: DescFormalization, tf: TestFormalization, claims, entry: str | None) -> str | None:
     """The function under test: given, described, or the one function the calls name (calls on
     fresh objects name methods, not it)."""
-    targets = {c.target for c in _calls(tf, claims) if c.obj is None}
+    targets = {c.target for c in _calls(tf, claims) if c.obj is None and c.lib is None}
     return entry or task.entry_point or (df.signature.name if df.signature else None) \
         or (next(iter(targets)) if len(targets) == 1 else None)
 
@@ -554,7 +571,7 @@ def _contradicted(task: Task, df: DescFormalization, tf: TestFormalization, clai
     calls = _calls(tf, claims)
     observed = [c for c in calls if c.obj is not None]      # observations of fresh objects
     target = _target(task, df, tf, claims, entry)
-    found = assume.object_results(task, df, {c.target for c in calls if c.obj is None})
+    found = assume.object_results(task, df, {c.target for c in calls if c.obj is None and c.lib is None})
     found.update(objects.method_objects(task, observed))
     contra = assume.Contradicted(objects=found, state=assume.documented_state(task, target))
     if observed:
@@ -652,6 +669,12 @@ def _assumptions(f: _Formal) -> tuple[str, ...]:
     out = f.contra.assumptions(ASSUMPTIONS) + tuple(f.tf.assumptions)
     if f.listed:
         out += (iterate.ASSUMPTION,)
+    others = [d for d in f.tf.demands if d.call.lib is not None]
+    if others:
+        out += (library.assumption(d.call.lib for d in others),)
+        listed_others = {d.call.lib for d in others if d.expect.through_list}
+        if listed_others:
+            out += (library.listed_assumption(listed_others),)
     if f.contra.object_state is not None:
         out += (objects.ASSUMPTION,)
         if any(d.call.obj is not None and not objects.class_like(d.call.obj.cls) for d in f.tf.demands):

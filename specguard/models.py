@@ -127,6 +127,8 @@ class Call(Frozen):
     kwargs: tuple[tuple[str, Value], ...] = ()
     obj: ObjectKey | None = Field(default=None, description="an observation of a fresh object: its class, "
                                   "construction, earlier calls and this observation (specguard.formalize.objects)")
+    lib: str | None = Field(default=None, description="a call of another function of the library under test: its "
+                            "resolved qualified name (specguard.formalize.library)")
 
     def key(self) -> str:
         """Identity of the input: equal keys = the very same input (exact values)."""
@@ -135,6 +137,8 @@ class Call(Frozen):
                 [[k, _values.to_json(v)] for k, v in self.kwargs]]
         if self.obj is not None:
             base.append(self.obj.model_dump(mode="json"))
+        if self.lib is not None:
+            base.append({"lib": self.lib})
         return json.dumps(base, sort_keys=False)
 
     def source(self, limit: int = 120) -> str:

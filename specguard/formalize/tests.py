@@ -146,7 +146,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from specguard.formalize import objects
+from specguard.formalize import library, objects
 from specguard.formalize import speclang
 from specguard.python import concrete, multiterm, named, raising, terms as observe
 from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
@@ -243,6 +243,7 @@ def formalize_tests(sources: Sequence[TestSource], entry_point: str | None) -> T
         out = _Out()
         ctxs = {id(f): _Ctx(f, target, why, out) for f in parsed if f.source.kind == "python"}
         _one_source_module(list(ctxs.values()))
+        library.attach(list(ctxs.values()), given=bool(entry_point))   # other functions of the library under test
         conftests = _attach_conftests(list(ctxs.values()))
         for source, f in zip(sources, files):
             if source.kind == "table":
@@ -634,6 +635,7 @@ class _Ctx:
         self.tables = _Scope({})
         self.module_block: str | None = None
         self.event_lines = self._event_lines()
+        self.library: Any = None     # other functions of the library under test (formalize/library.py)
 
     def _event_lines(self) -> list[int]:
         """Lines of nodes that may exit early or change the environment (to skip walking the
@@ -1050,8 +1052,9 @@ class _Walker:
         """A call whose result is discarded is made for its effect; when it is not on a local
         object, it may change state the function under test depends on (``sol.set_mode(2)``,
         ``random.seed(0)``, ``setup_db()``)."""
-        if not isinstance(value, ast.Call) or self.is_target_call(value) or self.safe_call(value):
-            return None
+        if not isinstance(value, ast.Call) or self.safe_call(value) or (
+                self.is_target_call(value) and self.other_function(value) is None):
+            return None     # another library function called for its effect: it may change what follows
         root = _root_name(value.func)
         q = self.ctx.qual(value.func) or ""
         if root is None or root in ("self", "cls") or q.split(".")[0] in _QUIET_MODULES:
@@ -2233,8 +2236,18 @@ class _Walker:
             if f.id in self.ctx.target_names:
                 return True
             b = self.scope.binding(f.id)
-            return b is not None and b.origin == "entry"
-        return isinstance(f, ast.Attribute) and f.attr == self.ctx.target
+            if b is not None and b.origin == "entry":
+                return True
+        elif isinstance(f, ast.Attribute) and f.attr == self.ctx.target:
+            return True
+        return self.other_function(node) is not None
+
+    def other_function(self, node: ast.AST) -> str | None:
+        """The qualified name of the other function of the library under test that the call
+        ``node`` calls, modelled as a function of its own (:mod:`specguard.formalize.library`)."""
+        if not isinstance(node, ast.Call) or self.ctx.is_assertion_call(node):
+            return None
+        return library.resolve(self, node.func)
 
     def result_name(self, node: ast.AST) -> _Binding | None:
         if isinstance(node, ast.Name):
@@ -2286,21 +2299,24 @@ class _Walker:
         o = self.objects.observation(node) if self.objects.active() else None
         if o is not None:
             return _Subject(True, error=o) if isinstance(o, str) else _Subject(True, call=o)
-        why = self.receiver_problem(node.func)
+        other = self.other_function(node)
+        why = self.receiver_problem(node.func) if other is None else None
         if why is not None:
             return _Subject(True, error=why)
         try:
-            args, kwargs, groups = self.call_args(node)
+            args, kwargs, groups = self.call_args(node, results=True)
         except _Unsup as u:
             return _Subject(True, error=u.reason)
-        call = Call(target=self.ctx.target, args=tuple(args), kwargs=tuple(kwargs))
+        call = Call(target=other or self.ctx.target, args=tuple(args), kwargs=tuple(kwargs), lib=other)
         return _Subject(True, call=call, groups=groups)
 
-    def call_args(self, node: ast.Call) -> tuple[list[V], list[tuple[str, V]], frozenset[int]]:
-        """Exact argument values; one mutable object may not be passed twice."""
+    def call_args(self, node: ast.Call, results: bool = False) -> tuple[list[V], list[tuple[str, V]], frozenset[int]]:
+        """Exact argument values; one mutable object may not be passed twice.  ``results``: an
+        argument may be the result of a fresh call of the function under test or of another
+        library function (``take(5, iterate(g, 1))``: :func:`specguard.formalize.library.result_value`)."""
         exprs = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]
         try:
-            values = self.argument_values(exprs)
+            values = self.argument_values(exprs, results)
         except NotLiteral as e:
             bad = self.first_bad_arg([x for x in exprs if function_value(self, x) is None])
             raise _Unsup(f"argument {_what(bad, e)}" if bad is not None else f"arguments are not literals: {e.reason}") from None
@@ -2327,10 +2343,13 @@ class _Walker:
         need(len(names) == len(set(names)), "keyword argument given twice")
         return args, kwargs, frozenset().union(*groups) if groups else frozenset()
 
-    def argument_values(self, exprs: list[ast.expr]) -> list[V]:
+    def argument_values(self, exprs: list[ast.expr], results: bool = False) -> list[V]:
         """The exact values of a call's arguments: functions passed as values (``key=len``, a
         lambda, a function of the test module) are named constants (:func:`function_value`)."""
         fns = {i: v for i, e in enumerate(exprs) if (v := function_value(self, e)) is not None}
+        if results:
+            fns.update({i: v for i, e in enumerate(exprs) if i not in fns
+                        and (v := library.result_value(self, e)) is not None})
         self.scope.walker = self          # builtin functions inside containers: `(add, 5)`
         try:
             if not fns:

@@ -122,6 +122,9 @@ def lean_input(call: Call) -> str:
     if call.obj is not None:
         from specguard.formalize.objects import lean_object_input
         return lean_object_input(call.obj)
+    if call.lib is not None:      # another function of the library under test
+        from specguard.formalize.library import lean_input as lean_library_input
+        return lean_library_input(call)
     args = vals.V("tuple", tuple(call.args))
     inner = lean_val(args)
     if call.kwargs:

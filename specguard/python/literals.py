@@ -142,7 +142,7 @@ def eval_iterable(node: ast.expr, env: Mapping[str, V] | None = None) -> list[V]
 def is_mutable(v: V) -> bool:
     """Whether ``v`` contains a list, dict or set, or an iterator (an object a callee could
     mutate, or consume)."""
-    if v.kind in _MUTABLE_KINDS or v.kind == "obj" and v.val[0] == "iter":
+    if v.kind in _MUTABLE_KINDS or v.kind == "obj" and v.val[0] in ("iter", "result"):
         return True
     if v.kind in ("tuple", "frozenset"):
         return any(is_mutable(x) for x in v.val)

@@ -273,7 +273,7 @@ def from_json(j: Any) -> V:
     raise ValueError(f"unknown value tag: {k!r}")
 
 
-OBJ_KINDS = ("range", "iter")
+OBJ_KINDS = ("range", "iter", "result")
 
 
 # -- human display --------------------------------------------------------------
@@ -314,6 +314,8 @@ def py_repr(v: V) -> str:
         name, payload = v.val
         if name == "range":
             return "range(" + ", ".join(py_repr(x) for x in payload.val) + ")"
+        if name == "result":      # the result of a fresh call (formalize/library.py): (its source, its input)
+            return payload.val[0].val
         return f"{name}({py_repr(payload)})"
     if k == FUNCTION:
         return v.val[1]
