@@ -1,6 +1,7 @@
 """Evaluating specs: the Lean kernel vs SpecGuard's evaluator vs CPython, at growing input sizes.
 
     python -m benchmarks.spec_eval [--max-seconds 30] [--json] [--only NAME]
+    python -m benchmarks.spec_eval --mirror    # SpecGuard's evaluator alone: hashed vs reference scans
 
 For each representative spec and input size n, prints:
 
@@ -139,12 +140,85 @@ def measure(name: str, max_seconds: float, seed: int = 0) -> list[dict]:
     return rows
 
 
+# the evaluator alone (``--mirror``): state searches shaped as real model specs' (lcbhard_12, 56)
+MIRROR_SPECS = {
+    "bfs_dict": ('''
+def reference(n: int) -> int:
+    dist = {0: 0}
+    queue = [0]
+    head = 0
+    while head < len(queue):
+        cur = queue[head]
+        head = head + 1
+        for nxt in [(cur * 3 + 1) % n, (cur * 7 + 2) % n]:
+            if nxt in dist:
+                continue
+            dist[nxt] = dist[cur] + 1
+            queue.append(nxt)
+    return sum(dist.values())
+''', [500, 1000, 2000]),
+    "bfs_list": ('''
+def reference(n: int) -> int:
+    dist = [-1 for _ in range(n)]
+    dist[0] = 0
+    queue = [0]
+    head = 0
+    while head < len(queue):
+        cur = queue[head]
+        head = head + 1
+        for nxt in [(cur * 3 + 1) % n, (cur * 7 + 2) % n]:
+            if dist[nxt] < 0:
+                dist[nxt] = dist[cur] + 1
+                queue.append(nxt)
+    return sum(dist)
+''', [500, 1000, 2500]),
+    "while_count": (SPECS["while_count"][0], [10000, 100000]),
+}
+
+
+def measure_mirror() -> list[dict]:
+    """Seconds per charged step of SpecGuard's evaluator, with hashed dict / set lookups
+    (``speclang.HASHED``) and with the reference scans; the kernel steps are the same in both."""
+    from specguard.formalize import speclang
+    from specguard.python.values import V
+    rows = []
+    for name, (src, sizes) in MIRROR_SPECS.items():
+        for n in sizes:
+            row = {"spec": name, "n": n}
+            for hashed in (True, False):
+                speclang.HASHED = hashed
+                try:
+                    p = speclang.SpecProgram(src, f"{name}.py")
+                    b = speclang.EvalBudget(10**10, 3600.0, 1 << 14)
+                    t = time.monotonic()
+                    out = p.outcome([V("int", n)], step_limit=10**10, budget=b)
+                    secs = time.monotonic() - t
+                finally:
+                    speclang.HASHED = True
+                tag = "hashed" if hashed else "scan"
+                row.update({f"{tag}_s": round(secs, 3), f"{tag}_charged": b.used, "kernel_steps": out.steps,
+                            f"{tag}_us_per_step": round(1e6 * secs / max(b.used, 1), 2), "kind": out.kind})
+            rows.append(row)
+    return rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--mirror", action="store_true",
+                    help="SpecGuard's evaluator alone (no Lean): seconds per charged step, hashed vs scans")
     ap.add_argument("--max-seconds", type=float, default=30.0, help="stop growing n beyond this kernel time")
     ap.add_argument("--only", help="one spec")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.mirror:
+        rows = measure_mirror()
+        for r in rows if not args.json else []:
+            print(f"{r['spec']:<12} {r['n']:>6} {r['kind']:<4} kernel steps {r['kernel_steps']:>11}  hashed "
+                  f"{r['hashed_s']:>7.2f} s {r['hashed_charged']:>9} charged ({r['hashed_us_per_step']} us/step)"
+                  f"  scans {r['scan_s']:>7.2f} s {r['scan_charged']:>10} charged ({r['scan_us_per_step']} us/step)")
+        if args.json:
+            print(json.dumps(rows, indent=2))
+        return 0
     from specguard.kernel import runner as lean_runner
     from specguard.formalize import speclang
     lean_runner.ensure_core()

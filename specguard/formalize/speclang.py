@@ -66,9 +66,12 @@ DEFAULT_KERNEL_BUDGET = 10_000
 # SpecGuard's own bounds on its evaluator (the mirror), wherever it runs (check --spec, verify
 # --inputs, the spec agent's feedback): steps at one input, and steps, wall time and memory
 # growth for all evaluations of one spec in one run (:class:`EvalBudget`).  A spec's FUEL is part
-# of its semantics (the kernel evaluates it too); nothing in a spec raises these bounds.
-MIRROR_STEP_LIMIT = 1_000_000
-EVAL_STEPS_TOTAL = 6_000_000
+# of its semantics (the kernel evaluates it too); nothing in a spec raises these bounds.  They are
+# charged what the mirror does (``Mirror``: its steps and walks, not the kernel's scans it does
+# by indexing or hashing), a few microseconds a step (benchmarks/spec_eval.py); they were 1M and
+# 6M before the mirror hashed dict / set lookups (issue 15: lcbhard_12, 56 ran out of them).
+MIRROR_STEP_LIMIT = 2_000_000
+EVAL_STEPS_TOTAL = 12_000_000
 EVAL_SECONDS = 600.0     # a safety net only: under load the steps bound is what ends an evaluation
 EVAL_MEMORY_MB = 512
 MAX_DEPTH = 450          # nesting depth the mirror accepts (Py.DEPTH is 500)
@@ -2219,6 +2222,20 @@ def _mk_int(i: int) -> int:
     return i
 
 
+def _copy_cost(n: int) -> None:
+    """A container copied by CPython (a new dict / set / list value): charged in proportion to its size."""
+    if n > 256:
+        _charge(n >> 8)
+
+
+def _quiet_hashable(x) -> bool:
+    """``m_hashable`` without its exceptions (False where it would raise)."""
+    try:
+        return m_hashable(x)
+    except Undefined:
+        return False
+
+
 def _cap_len(n: int) -> None:
     if n > MAX_LEN:
         raise Unsure("value too large")
@@ -2237,8 +2254,9 @@ def m_add(a, b):
 
 
 def _set_op(keep_left, add_right: bool, a: set, b: set) -> set:
-    left = [x for x in a if keep_left(any(m_eq(x, y) for y in b))]
-    right = [y for y in b if not any(m_eq(y, x) for x in a)] if add_right else []
+    left = [x for x in a if keep_left(_has(b, x))]
+    right = [y for y in b if not _has(a, y)] if add_right else []
+    _copy_cost(len(a) + len(b))
     return set(left + right)
 
 
@@ -2344,6 +2362,25 @@ def m_rshift(a, b):
     return x >> n
 
 
+# Dict keys and set elements are plain hashable values (``m_hashable``: None, bool, int, str and
+# tuples of them, checked where every key is made), and on those CPython's ``==`` is ``m_eq`` and
+# its hash agrees with it (``hash(True) == hash(1)``).  So once the looked-up value is checked
+# hashable too, a lookup by CPython's hashing finds exactly the key the scan of ``Py.lean`` (and of
+# the reference functions ``_scan_*`` below) finds, in O(1).  ``HASHED = False`` selects the
+# reference scans (tests/test_spec_eval_speed.py compares both).
+HASHED = True
+
+
+def _scan_has(c, x) -> bool:
+    """Reference: ``x`` is a key of dict / an element of set ``c`` (``Py.lean``'s scan)."""
+    return any(m_eq(x, k) for k in c)
+
+
+def _has(c, x) -> bool:
+    """``x`` (already checked hashable) is a key of dict / an element of set ``c``."""
+    return x in c if HASHED else _scan_has(c, x)
+
+
 def m_contains(c, x) -> bool:
     t = type(c)
     if t in (list, tuple):
@@ -2352,12 +2389,9 @@ def m_contains(c, x) -> bool:
         if type(x) is not str:
             raise _U("in <str> needs a str")
         return x in c
-    if t is dict:
+    if t is dict or t is set:
         _need_hash(x)
-        return any(m_eq(x, k) for k in c)
-    if t is set:
-        _need_hash(x)
-        return any(m_eq(x, k) for k in c)
+        return _has(c, x)
     raise _U("in on a value outside the subset")
 
 
@@ -2400,6 +2434,10 @@ def m_getitem(a, i):
         return a[_norm_idx(len(a), _num(i))]
     if t is dict:
         _need_hash(i)
+        if HASHED:
+            if i in a:
+                return a[i]
+            raise _U("key not found")
         for k, v in a.items():
             if m_eq(i, k):
                 return v
@@ -2425,6 +2463,7 @@ def m_slice(a, lo, hi, st):
 def m_setitem(a, i, v):
     if type(a) is list:
         j = _norm_idx(len(a), _num(i))
+        _copy_cost(len(a))
         b = list(a)
         b[j] = v
         return b
@@ -2435,6 +2474,11 @@ def m_setitem(a, i, v):
 
 def _dict_set(d: dict, k, v) -> dict:
     _need_hash(k)
+    if HASHED:
+        _copy_cost(len(d))
+        out = dict(d)       # a new value; an existing equal key keeps its place and its object
+        out[k] = v
+        return out
     out = {}
     done = False
     for k2, v2 in d.items():
@@ -2454,9 +2498,13 @@ def m_delitem(a, i):
         return a[:j] + a[j + 1:]
     if type(a) is dict:
         _need_hash(i)
-        keys = [k for k in a if m_eq(i, k)]
-        if not keys:
+        if not _has(a, i):
             raise _U("key not found")
+        if HASHED:
+            _copy_cost(len(a))
+            out = dict(a)
+            del out[i]
+            return out
         return {k: v for k, v in a.items() if not m_eq(i, k)}
     raise _U("del on a value outside the subset")
 
@@ -2469,6 +2517,12 @@ def _set_add(items: list, x) -> list:
 
 
 def m_mkset(items) -> set:
+    if HASHED:
+        out: set = set()
+        for x in items:
+            _need_hash(x)
+            out.add(x)      # an element already there (by ==) stays: the first one is kept
+        return out
     acc: list = []
     for x in items:
         acc = _set_add(acc, x)
@@ -2477,6 +2531,11 @@ def m_mkset(items) -> set:
 
 def m_mkdict(pairs) -> dict:
     out: dict = {}
+    if HASHED:
+        for k, v in pairs:
+            _need_hash(k)
+            out[k] = v      # a later equal key updates the value, the first key object stays
+        return out
     for k, v in pairs:
         out = _dict_set(out, k, v)
     return out
@@ -2854,6 +2913,8 @@ def m_dictget(d, k, dflt):
     if type(d) is not dict:
         raise _U("get on a non-dict")
     _need_hash(k)
+    if HASHED:
+        return d[k] if k in d else dflt
     for k2, v in d.items():
         if m_eq(k, k2):
             return v
@@ -2917,6 +2978,13 @@ def m_remove(x, v):
         j = m_index_any(x, v)
         return x[:j] + x[j + 1:]
     if type(x) is set:
+        if HASHED and _quiet_hashable(v):
+            if v not in x:
+                raise _U("remove: not found")
+            _copy_cost(len(x))
+            out = set(x)
+            out.discard(v)
+            return out
         if not any(m_eq(v, y) for y in x):
             raise _U("remove: not found")
         return {y for y in x if not m_eq(v, y)}
@@ -2927,12 +2995,20 @@ def m_discard(x, v):
     if type(x) is not set:
         raise _U("discard on a non-set")
     _need_hash(v)
-    return m_remove(x, v) if any(m_eq(v, y) for y in x) else x
+    return m_remove(x, v) if _has(x, v) else x
 
 
 def m_addelem(x, v):
     if type(x) is not set:
         raise _U("add on a non-set")
+    if HASHED:
+        _need_hash(v)
+        if v in x:
+            return x
+        _copy_cost(len(x))
+        out = set(x)
+        out.add(v)
+        return out
     return set(_set_add(list(x), v))
 
 
@@ -2992,7 +3068,34 @@ _CODED = {"(Py.caseMap Bool.false)": ("Py.caseMap", False), "(Py.caseMap Bool.tr
           "(Py.caseTest Bool.true)": ("Py.caseTest", True), "(Py.caseTest Bool.false)": ("Py.caseTest", False)}
 
 
+_MIRROR_FNS: dict[str, Callable] = {}
+# operations the kernel does by a scan and the mirror by hashing when the container (the
+# argument at this index) is a dict or a set (see ``HASHED``)
+_HASHED_AT = {"Py.inOp": 1, "Py.notInOp": 1, "Py.getItem": 0, "Py.dictGet": 0}
+_SCANNING_MUTATORS = frozenset({"Py.addElem", "Py.discard", "Py.remove"})
+# operations the kernel does in time linear in its arguments' lengths (``_op_cost``) and the mirror
+# in constant time: CPython's indexing of a list / tuple / str, ``len``, truth
+_CONSTANT_TIME = frozenset({"Py.lenV", "Py.boolV", "Py.notOp"})
+
+
+def _constant_time(fn: str, args: list) -> bool:
+    """The mirror does operation ``fn`` on ``args`` in constant time (the kernel: a walk)."""
+    if fn in _CONSTANT_TIME:
+        return True
+    if fn == "Py.getItem" and type(args[0]) in (list, tuple, str):
+        return True
+    c = _HASHED_AT.get(fn)
+    return c is not None and HASHED and type(args[c]) in (dict, set)
+
+
 def _mirror_fn(fn: str) -> Callable:
+    f = _MIRROR_FNS.get(fn)
+    if f is None:
+        f = _MIRROR_FNS[fn] = _coded_fn(fn)
+    return f
+
+
+def _coded_fn(fn: str) -> Callable:
     if fn in _CODED:
         name, code = _CODED[fn]
         f = MIRROR_OPS[name]
@@ -3007,7 +3110,11 @@ def _size(x) -> int:
 def _op_cost(fn: str, args: list) -> int:
     """Extra cost of an operation for the kernel: it walks the sequences it is given (the
     kernel's cost per step, measured in benchmarks/spec_eval.py, stays within a small range)."""
-    n = sum(_size(a) for a in args if not isinstance(a, list)) + sum(len(a) for a in args if isinstance(a, list))
+    n = 0
+    for a in args:
+        t = type(a)
+        if t is list or t is str or t is tuple or t is dict or t is set:
+            n += len(a)
     if n <= 4:
         return 0
     if fn in ("Py.sorted", "Py.sortList"):
@@ -3036,8 +3143,11 @@ class Mirror:
     """Evaluates the IR with the semantics of ``Py.lean`` (``Undefined`` for Lean's ``none``).
 
     ``steps`` counts what the kernel would evaluate (the kernel budget is measured in it);
-    ``work`` counts walks over nested data.  Both are bounded: ``step_limit`` at one input and
-    ``budget`` (an :class:`EvalBudget`, shared by the evaluations of one run) in total."""
+    ``steps + work`` is what this evaluator does, charged to its bounds (``step_limit`` at one
+    input and ``budget``, an :class:`EvalBudget` shared by the evaluations of one run): ``work``
+    adds its walks over nested data (:func:`_charge`) and takes off the steps that model only
+    the kernel's cost (:meth:`kernel_only`: a dict or set lookup is a scan for the kernel, a hash
+    lookup here).  So a faster evaluation is charged less, never with a different value."""
 
     CHECK_EVERY = 1 << 14
 
@@ -3057,6 +3167,11 @@ class Mirror:
         self.steps += n
         if self.steps + self.work >= self.mark:
             self.checkpoint()
+
+    def kernel_only(self, n: int) -> None:
+        """``n`` steps of the kernel this evaluator does not do (not charged to its bounds)."""
+        self.steps += n
+        self.work -= n
 
     def checkpoint(self) -> None:
         """Charge the budget with the work since the last checkpoint; raise past a bound."""
@@ -3119,156 +3234,204 @@ class Mirror:
             self.bind(x, v, env)
 
     def stmt(self, s: S, env: dict) -> None:
-        self.tick()
-        if isinstance(s, SPass):
-            return
-        if isinstance(s, SAssign):
-            self.bind(s.target, self.ev(s.value, env), env)
-        elif isinstance(s, SExpr):
-            self.ev(s.value, env)
-        elif isinstance(s, SReturn):
-            raise _Return(self.ev(s.value, env))
-        elif isinstance(s, SIf):
-            if m_truth(self.ev(s.cond, env)):
-                self.block(s.body, env)
-            else:
-                self.block(s.orelse, env)
-        elif isinstance(s, SWhile):
-            level = self.fuel
-            while True:
-                if level <= 0:
-                    raise _U("out of fuel (while loop)")
-                level -= 1
-                self.tick()
-                if not m_truth(self.ev(s.cond, env)):
-                    break
-                try:
-                    self.block(s.body, env)
-                except _Break:
-                    break
-                except _Continue:
-                    continue
-        elif isinstance(s, SFor):
-            for x in m_iter(self.ev(s.iter, env)):
-                self.tick()
-                self.bind(s.target, x, env)
-                try:
-                    self.block(s.body, env)
-                except _Break:
-                    break
-                except _Continue:
-                    continue
-        elif isinstance(s, SBreak):
-            raise _Break()
-        elif isinstance(s, SContinue):
-            raise _Continue()
-        elif isinstance(s, SRaise):
-            for a in s.args:
-                self.ev(a, env)
-            raise _SpecRaise(s.name)
-        elif isinstance(s, SAssert):
-            if not m_truth(self.ev(s.cond, env)):
-                raise _U("assertion failed")
-        elif isinstance(s, SAug):
-            v = self.ev(s.value, env)
-            cur = env[s.var]
-            if s.owned:
-                f = m_iadd if s.fn == "Py.add" else MIRROR_OPS[s.fn]
-            else:
-                m_immutable(cur)
-                f = MIRROR_OPS[s.fn]
-            env[s.var] = f(cur, v)
-        elif isinstance(s, SSetItem):
-            v = self.ev(s.value, env)
-            i = self.ev(s.path[0], env)
-            if len(s.path) == 1:
-                env[s.var] = m_setitem(env[s.var], i, v)
-            else:
-                row = m_getitem(env[s.var], i)
-                j = self.ev(s.path[1], env)
-                env[s.var] = m_setitem(env[s.var], i, m_setitem(row, j, v))
-        elif isinstance(s, SAugItem):
-            i = self.ev(s.index, env)
-            old = m_immutable(m_getitem(env[s.var], i))
-            v = self.ev(s.value, env)
-            env[s.var] = m_setitem(env[s.var], i, MIRROR_OPS[s.fn](old, v))
-        elif isinstance(s, SDelItem):
-            env[s.var] = m_delitem(env[s.var], self.ev(s.index, env))
-        elif isinstance(s, SMut):
-            args = [self.ev(a, env) for a in s.args]
-            if s.pair:
-                new, item = m_pop(env[s.var], args[0])
-                env[s.var] = new
-                if s.result is not None:
-                    self.bind(s.result, item, env)
-            else:
-                env[s.var] = MIRROR_OPS[s.fn](env[s.var], *args)
-        elif isinstance(s, SSort):
-            rev = False if s.keyed.reverse is None else self.ev(s.keyed.reverse, env)
-            env[s.var] = m_sortlist(env[s.var], self.keys(s.keyed, env[s.var], env), rev)
+        self.steps += 1                     # tick(), inlined (the interpreter's hottest path)
+        if self.steps + self.work >= self.mark:
+            self.checkpoint()
+        _STMT[type(s)](self, s, env)
+
+    def _pass(self, s: SPass, env: dict) -> None:
+        return
+
+    def _assign(self, s: SAssign, env: dict) -> None:
+        t = s.target
+        if type(t) is TName:
+            env[t.name] = self.ev(s.value, env)
         else:
-            raise TypeError(type(s).__name__)
+            self.bind(t, self.ev(s.value, env), env)
+
+    def _expr(self, s: SExpr, env: dict) -> None:
+        self.ev(s.value, env)
+
+    def _return(self, s: SReturn, env: dict) -> None:
+        raise _Return(self.ev(s.value, env))
+
+    def _if(self, s: SIf, env: dict) -> None:
+        if m_truth(self.ev(s.cond, env)):
+            self.block(s.body, env)
+        else:
+            self.block(s.orelse, env)
+
+    def _while(self, s: SWhile, env: dict) -> None:
+        level = self.fuel
+        while True:
+            if level <= 0:
+                raise _U("out of fuel (while loop)")
+            level -= 1
+            self.tick()
+            if not m_truth(self.ev(s.cond, env)):
+                break
+            try:
+                self.block(s.body, env)
+            except _Break:
+                break
+            except _Continue:
+                continue
+
+    def _for(self, s: SFor, env: dict) -> None:
+        for x in m_iter(self.ev(s.iter, env)):
+            self.tick()
+            self.bind(s.target, x, env)
+            try:
+                self.block(s.body, env)
+            except _Break:
+                break
+            except _Continue:
+                continue
+
+    def _break(self, s: SBreak, env: dict) -> None:
+        raise _Break()
+
+    def _continue(self, s: SContinue, env: dict) -> None:
+        raise _Continue()
+
+    def _raise(self, s: SRaise, env: dict) -> None:
+        for a in s.args:
+            self.ev(a, env)
+        raise _SpecRaise(s.name)
+
+    def _assert(self, s: SAssert, env: dict) -> None:
+        if not m_truth(self.ev(s.cond, env)):
+            raise _U("assertion failed")
+
+    def _aug(self, s: SAug, env: dict) -> None:
+        v = self.ev(s.value, env)
+        cur = env[s.var]
+        if s.owned:
+            f = m_iadd if s.fn == "Py.add" else MIRROR_OPS[s.fn]
+        else:
+            m_immutable(cur)
+            f = MIRROR_OPS[s.fn]
+        env[s.var] = f(cur, v)
+
+    def _setitem(self, s: SSetItem, env: dict) -> None:
+        v = self.ev(s.value, env)
+        i = self.ev(s.path[0], env)
+        if len(s.path) == 1:
+            env[s.var] = m_setitem(env[s.var], i, v)
+        else:
+            row = m_getitem(env[s.var], i)
+            j = self.ev(s.path[1], env)
+            env[s.var] = m_setitem(env[s.var], i, m_setitem(row, j, v))
+
+    def _augitem(self, s: SAugItem, env: dict) -> None:
+        i = self.ev(s.index, env)
+        old = m_immutable(m_getitem(env[s.var], i))
+        v = self.ev(s.value, env)
+        env[s.var] = m_setitem(env[s.var], i, MIRROR_OPS[s.fn](old, v))
+
+    def _delitem(self, s: SDelItem, env: dict) -> None:
+        env[s.var] = m_delitem(env[s.var], self.ev(s.index, env))
+
+    def _mut(self, s: SMut, env: dict) -> None:
+        args = [self.ev(a, env) for a in s.args]
+        # ``seen.add(x)``, ``seen.discard(x)``, ``xs.remove(x)``: the kernel scans the container, as
+        # for ``x in seen`` (``_op``); a hash lookup here (its copy is charged by the operation)
+        if s.fn in _SCANNING_MUTATORS:
+            n = _op_cost(s.fn, [env[s.var], *args])
+            if n:
+                if HASHED and type(env[s.var]) is set:
+                    self.kernel_only(n)
+                else:
+                    self.tick(n)
+        if s.pair:
+            new, item = m_pop(env[s.var], args[0])
+            env[s.var] = new
+            if s.result is not None:
+                self.bind(s.result, item, env)
+        else:
+            env[s.var] = MIRROR_OPS[s.fn](env[s.var], *args)
+
+    def _sort(self, s: SSort, env: dict) -> None:
+        rev = False if s.keyed.reverse is None else self.ev(s.keyed.reverse, env)
+        env[s.var] = m_sortlist(env[s.var], self.keys(s.keyed, env[s.var], env), rev)
 
     # -- expressions -----------------------------------------------------------------------
     def arg(self, a, env: dict):
-        if isinstance(a, ERaw):
+        t = type(a)
+        if t is ERaw:
             return a.py
-        if isinstance(a, EList):
+        if t is EList:
             return [self.ev(x, env) for x in a.items]
-        if isinstance(a, EOpt):
+        if t is EOpt:
             return _NODEFAULT if a.item is None else self.ev(a.item, env)
         return self.ev(a, env)
 
     def ev(self, e, env: dict):
-        if isinstance(e, ELit):
-            return e.value
-        if isinstance(e, EVar):
+        t = type(e)
+        if t is EVar:
             return env[e.name]
-        self.tick()
-        if isinstance(e, EOp):
-            args = [self.arg(a, env) for a in e.args]
-            self.tick(_op_cost(e.fn, args))
-            return _mirror_fn(e.fn)(*args)
-        if isinstance(e, ECall):
-            args = [self.ev(a, env) for a in e.args]
-            return self.call(e.index, args, self.level)
-        if isinstance(e, EBool):
-            a = self.ev(e.a, env)
-            t = m_truth(a)
-            if t == e.is_and:
-                return self.ev(e.b, env)
-            return a
-        if isinstance(e, EIf):
-            return self.ev(e.a, env) if m_truth(self.ev(e.cond, env)) else self.ev(e.b, env)
-        if isinstance(e, EChain):
-            left = self.ev(e.operands[0], env)
-            r = None
-            for (fn, code), right_e in zip(e.ops, e.operands[1:]):
-                right = self.ev(right_e, env)
-                f = MIRROR_OPS[fn]
-                r = f(code, left, right) if code is not None else f(left, right)
-                if not m_truth(r):
-                    return r
-                left = right
-            return r
-        if isinstance(e, EComp):
-            out: list = []
-            self.comp(e.gens, 0, dict(env), out, e)
-            if e.kind == "list":
-                return out
-            if e.kind == "set":
-                return m_mkset(out)
-            return m_mkdict(out)
-        if isinstance(e, EAnyAll):
-            return self.anyall(e, e.gens, 0, dict(env))
-        if isinstance(e, EKeyed):
-            it = self.ev(e.iterable, env)
-            if e.kind == "sorted":
-                rev = False if e.reverse is None else self.ev(e.reverse, env)
-                return m_sorted(it, self.keys(e, it, env), rev)
-            dflt = _NODEFAULT if e.default is None else self.ev(e.default, env)
-            return m_minmax(0 if e.kind == "min" else 2, it, self.keys(e, it, env), dflt)
-        raise TypeError(type(e).__name__)
+        if t is ELit:
+            return e.value
+        self.steps += 1                     # tick(), inlined
+        if self.steps + self.work >= self.mark:
+            self.checkpoint()
+        return _EXPR[t](self, e, env)
+
+    def _op(self, e: EOp, env: dict):
+        args = [self.arg(a, env) for a in e.args]
+        n = _op_cost(e.fn, args)
+        if n:
+            if _constant_time(e.fn, args):
+                self.kernel_only(n)     # constant time here: an index, a length, a hash lookup
+            else:
+                self.tick(n)
+        return _mirror_fn(e.fn)(*args)
+
+    def _call(self, e: ECall, env: dict):
+        args = [self.ev(a, env) for a in e.args]
+        return self.call(e.index, args, self.level)
+
+    def _bool(self, e: EBool, env: dict):
+        a = self.ev(e.a, env)
+        t = m_truth(a)
+        if t == e.is_and:
+            return self.ev(e.b, env)
+        return a
+
+    def _ifexp(self, e: EIf, env: dict):
+        return self.ev(e.a, env) if m_truth(self.ev(e.cond, env)) else self.ev(e.b, env)
+
+    def _chain(self, e: EChain, env: dict):
+        left = self.ev(e.operands[0], env)
+        r = None
+        for (fn, code), right_e in zip(e.ops, e.operands[1:]):
+            right = self.ev(right_e, env)
+            f = MIRROR_OPS[fn]
+            r = f(code, left, right) if code is not None else f(left, right)
+            if not m_truth(r):
+                return r
+            left = right
+        return r
+
+    def _comp(self, e: EComp, env: dict):
+        out: list = []
+        self.comp(e.gens, 0, dict(env), out, e)
+        if e.kind == "list":
+            return out
+        if e.kind == "set":
+            return m_mkset(out)
+        return m_mkdict(out)
+
+    def _anyall(self, e: EAnyAll, env: dict):
+        return self.anyall(e, e.gens, 0, dict(env))
+
+    def _keyed(self, e: EKeyed, env: dict):
+        it = self.ev(e.iterable, env)
+        if e.kind == "sorted":
+            rev = False if e.reverse is None else self.ev(e.reverse, env)
+            return m_sorted(it, self.keys(e, it, env), rev)
+        dflt = _NODEFAULT if e.default is None else self.ev(e.default, env)
+        return m_minmax(0 if e.kind == "min" else 2, it, self.keys(e, it, env), dflt)
 
     def keys(self, e: EKeyed, it, env: dict):
         n = _size(it)
@@ -3312,6 +3475,20 @@ class Mirror:
             if ok and self.anyall(e, gens, i + 1, env) == e.want:
                 return e.want
         return not e.want
+
+
+# the mirror's dispatch on the IR's node classes (each is a direct subclass of ``S`` / ``E``)
+_STMT: dict[type, Callable] = {
+    SPass: Mirror._pass, SAssign: Mirror._assign, SExpr: Mirror._expr, SReturn: Mirror._return,
+    SIf: Mirror._if, SWhile: Mirror._while, SFor: Mirror._for, SBreak: Mirror._break,
+    SContinue: Mirror._continue, SRaise: Mirror._raise, SAssert: Mirror._assert, SAug: Mirror._aug,
+    SSetItem: Mirror._setitem, SAugItem: Mirror._augitem, SDelItem: Mirror._delitem, SMut: Mirror._mut,
+    SSort: Mirror._sort,
+}
+_EXPR: dict[type, Callable] = {
+    EOp: Mirror._op, ECall: Mirror._call, EBool: Mirror._bool, EIf: Mirror._ifexp, EChain: Mirror._chain,
+    EComp: Mirror._comp, EAnyAll: Mirror._anyall, EKeyed: Mirror._keyed,
+}
 
 
 # =====================================================================================

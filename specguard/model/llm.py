@@ -103,6 +103,9 @@ class ModelSettings:
     mock_responses: list[str] | None = None
     # ``--replay FILE``: answers from a recorded transcript (exchanges.jsonl), never the network
     replay: Path | None = None
+    # answers from ``cache_dir`` only: a question the cache lacks is a stated miss
+    # (:class:`~specguard.errors.NotInRecording`), never a call (measurements re-run on a cache)
+    cache_only: bool = False
 
     def meter(self) -> Meter:
         return Meter(self.max_task_tokens, self.max_task_cost_usd)
@@ -168,13 +171,15 @@ def _cache_write(path: Path, data: dict) -> None:
 def complete(model: str, messages: Sequence[dict], *, max_tokens: int = 4096, timeout: float = 120.0,
              retries: int = 2, cache_dir: Path | str | None = None, meter: Meter | None = None,
              sample: int = 0, temperature: float | None = None,
-             mock_response: str | None = None) -> tuple[str, Usage]:
+             mock_response: str | None = None, cache_only: bool = False) -> tuple[str, Usage]:
     """One chat completion: ``(text, usage)``.
 
     ``sample`` distinguishes independent samples of the same prompt in the cache.  A cached
     response is returned without a call (its usage has ``cached_calls=1`` and no cost).  With a
     ``meter``, its caps are checked before the call and the call's usage is added to it.
-    ``mock_response`` is passed to litellm (tests: no network)."""
+    ``mock_response`` is passed to litellm (tests: no network).  With ``cache_only`` a question
+    the cache lacks raises :class:`~specguard.errors.NotInRecording` (a stated miss of that
+    question) instead of calling the provider."""
     params = {"max_tokens": max_tokens, "temperature": temperature}
     path = None
     if cache_dir is not None:
@@ -186,6 +191,10 @@ def complete(model: str, messages: Sequence[dict], *, max_tokens: int = 4096, ti
             if meter is not None:
                 meter.spent.add(u)
             return hit["text"], u
+    if cache_only:
+        where = f"the response cache {cache_dir}" if cache_dir is not None else "no response cache"
+        raise NotInRecording(f"not in {where} (cache-only run): {question_of(messages).describe()}",
+                             hint="answer the question with the real model, or drop the cache-only setting")
     if meter is not None:
         meter.check()
     litellm = _litellm()
@@ -397,4 +406,4 @@ class Client:
         self.transcript.append([dict(m) for m in messages])
         return complete(s.model, messages, max_tokens=s.max_tokens, timeout=s.timeout, retries=s.retries,
                         cache_dir=s.cache_dir, meter=self.meter, sample=sample, temperature=s.temperature,
-                        mock_response=mock)
+                        mock_response=mock, cache_only=s.cache_only)
