@@ -23,7 +23,7 @@ from typing import Sequence
 
 from specguard.kernel import emit, multi
 from specguard.kernel.certcheck import CERT_HEADER
-from specguard.kernel.emit import Clause, Outcome, conj, projection
+from specguard.kernel.emit import Clause, Outcome, projection
 from specguard.python.values import V
 
 MAX_TABLE = 400
