@@ -717,10 +717,10 @@ def _builtin_constant(ctx: _Ctx, node: ast.expr, sym) -> V | None:
     """``D = dict`` in a class body: the builtin function ``dict`` (a named constant, as
     :func:`specguard.formalize.tests.function_value` keys it) when neither the file nor the class
     body can rebind that name."""
-    from specguard.formalize.tests import _PURE_BUILTINS
+    from specguard.python.purity import PURE_BUILTINS
     from specguard.python import concrete
     from specguard.python.values import FUNCTION
-    if not (isinstance(node, ast.Name) and node.id in _PURE_BUILTINS and node.id in concrete.free_builtins_of(ctx)
+    if not (isinstance(node, ast.Name) and node.id in PURE_BUILTINS and node.id in concrete.free_builtins_of(ctx)
             and not sym.of(node.id)):
         return None
     return V(FUNCTION, (f"builtin:{node.id}", node.id))
