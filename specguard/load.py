@@ -330,10 +330,14 @@ def load_from_parts(description: str, tests: Sequence[str], entry_point: str | N
         desc_input = InputFile(path="<text>", sha256=_sha256(description.encode("utf-8")), role="description")
         default_id = None
     sources, test_inputs = _load_test_paths(tests)
+    # pytest loads every conftest.py beside a test file and above it (up to its rootdir, which
+    # depends on how it is run): all of them are read, as fixtures and patches, never as tests
+    fs_root = os.path.abspath(os.sep)
+    conf_sources, conf_inputs = _conftests(sources, fs_root, fs_root)
     if task_id is None:
         task_id = default_id or os.path.splitext(os.path.basename(sources[0].path))[0] or "task"
-    return Task(id=task_id, description=desc_text, description_path=desc_path, tests=tuple(sources),
-                entry_point=entry_point, inputs=(desc_input, *test_inputs))
+    return Task(id=task_id, description=desc_text, description_path=desc_path, tests=tuple(sources + conf_sources),
+                entry_point=entry_point, inputs=(desc_input, *test_inputs, *conf_inputs))
 
 
 # =====================================================================================

@@ -63,15 +63,22 @@ def exposure(node: ast.expr, calls: list[ast.AST], index: list[int]) -> tuple[st
             parent[id(c)] = n
     dicts = any(isinstance(n, (ast.Dict, ast.DictComp)) for n in ast.walk(node))
     n_vars = max(index) + 1
+    # a name holding a result (`r = f(1)` before the assertion) ran before every call in the
+    # assertion, wherever it stands in the expression: each of those calls may change it
+    held = [not isinstance(c, ast.Call) for c in calls]
+    pos = [-1 if h else i for i, h in enumerate(held)]
     out = []
     for v in range(n_vars):
         mine = [i for i, x in enumerate(index) if x == v]
         others = [i for i, x in enumerate(index) if x != v]
-        if not dicts and min(mine) > max(others, default=-1):
+        if not dicts and min(pos[i] for i in mine) > max((pos[i] for i in others), default=-2):
             out.append("")
             continue
         worst = ""
         for i in mine:
+            if held[i]:                 # read after the later calls ran: the whole value
+                worst = "value"
+                continue
             p = parent.get(id(calls[i]))
             fn = p.func.id if isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and len(p.args) == 1 \
                 and p.args[0] is calls[i] and not p.keywords else None

@@ -39,7 +39,6 @@ __all__ = ["helper_form", "imported_assumption", "IMPORTED_NAMES"]
 
 IMPORTED_NAMES = frozenset({"raises"})
 """Names of imported helpers read as the toolz form (under the stated assumption)."""
-_NOT_HELPERS = ("pytest", "_pytest", "unittest", "mock", "builtins")
 
 
 def imported_assumption(name: str, qualified: str) -> str:
@@ -48,10 +47,15 @@ def imported_assumption(name: str, qualified: str) -> str:
             "`fn()` raising E")
 
 
+KNOWN_HELPERS = frozenset({"toolz.utils.raises", "cytoolz.utils.raises"})
+"""Imported helpers whose published code is the value form (``try: func(); return False`` /
+``except err: return True``).  Only these: a helper of the same name elsewhere may mean something
+else (``nose.tools.raises`` is a decorator factory: ``assert raises(E, fn)`` always passes)."""
+
+
 def importable(qualified: str) -> bool:
-    """``qualified`` (``toolz.utils.raises``) may be read under :func:`imported_assumption`."""
-    root = qualified.split(".")[0]
-    return qualified.rsplit(".", 1)[-1] in IMPORTED_NAMES and "." in qualified and root not in _NOT_HELPERS
+    """``qualified`` may be read under :func:`imported_assumption`: exactly a known helper."""
+    return qualified in KNOWN_HELPERS
 
 
 def _is_bool_return(s: ast.stmt, value: bool) -> bool:

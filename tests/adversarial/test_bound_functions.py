@@ -168,3 +168,15 @@ def test_starred_arguments_holding_lists_are_still_given_away():
                    "def test_b():\n    xs = [[1], [2]]\n    for i, x in enumerate(xs):\n        assert f(xs, i) == x\n")
     assert list(d) == ["assert f(*xs) == 1"]
     assert "assert f(*xs) == 2" in u and "assert f(xs, i) == x" in u
+
+
+def test_an_imported_raises_of_unknown_semantics_is_not_read(tmp_path):
+    """#12.1 (red team): a `raises` imported from a module other than toolz's may be a decorator
+    factory (`nose.tools.raises`: `assert raises(E, fn)` always passes, `fn` never runs), so
+    `assert raises(ValueError, lambda: f(1))` is not read as `f(1)` raising."""
+    desc = "Return x + 1.\n\n>>> f(1)\n2\n"
+    tests = ("from mod import f\nfrom testing.tools import raises\n\ndef test_value():\n    assert f(1) == 2\n\n"
+             "def test_raises():\n    assert raises(ValueError, lambda: f(1))\n")
+    r = check(tmp_path, desc, tests)
+    assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
+    assert r["coverage"]["assertions_read"] == 1

@@ -195,3 +195,19 @@ def test_conditional_calls_are_found():
     assert prob("[f(1) for _ in x]") is not None
     assert prob("[y for y in f(1)] == f(2)") is None    # the first iterable is always evaluated
     assert prob("(lambda: f(1))() == f(2)") is not None
+
+
+@pytest.mark.lean
+def test_a_held_result_is_read_after_the_later_calls_of_the_assertion(tmp_path):
+    """#12.2 (red team): `r = f(1)` before `assert f(2) == len(r)`: `f(2)` runs after `f(1)` returned
+    the list `r` holds and may append to it (a shared buffer), wherever `r` stands in the expression,
+    so no certificate rests on `r`'s pinned value."""
+    from cli_run import check_files
+    desc = 'def f(n):\n    """Buffer.\n\n    >>> f(1)\n    [1]\n    >>> f(2)\n    2\n    """\n'
+    for expr in ("len(r)", "r[-1]"):
+        tests = ("from mod import f\n\ndef test_one():\n    assert f(1) == [1]\n\ndef test_two():\n"
+                 f"    assert f(2) == 2\n\ndef test_alias():\n    r = f(1)\n    assert f(2) == {expr}\n")
+        d = tmp_path / expr.replace("(", "").replace(")", "").replace("[", "").replace("]", "").replace("-", "")
+        d.mkdir()
+        _, r = check_files(d, desc, tests, desc_name="desc.py")
+        assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), (expr, r["reason"])

@@ -521,3 +521,20 @@ def test_a_lambda_bound_to_a_name_is_one_object_until_rebound():
     keys = [d.call.key() for d in tf.demands]
     assert len(keys) == 7
     assert keys[0] == keys[1] and len({keys[1], keys[2], keys[3], keys[4]}) == 4 and keys[5] == keys[6]
+
+
+def test_a_conftest_beside_a_test_file_given_on_the_command_line_is_read(tmp_path):
+    """#12.1 (red team): pytest loads the conftest.py beside a test file (and above it) however the
+    file is named on the command line; an autouse fixture there that patches `f` makes the test
+    unread (before, only a task folder's conftests were read: a certified false conflict)."""
+    (tmp_path / "conftest.py").write_text(
+        "import pytest, mod\n\n@pytest.fixture(autouse=True)\ndef shifted(monkeypatch, request):\n"
+        "    monkeypatch.setattr(request.module, 'f', lambda x: mod.f(x) + 1)\n")
+    r, _ = _check_files(tmp_path, """
+        from mod import f
+
+        def test_one():
+            assert f(1) == 3
+        """, desc="Return x + 1.\n\n>>> f(1)\n2\n")
+    assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
+    assert "conftest.py" in r["reason"]

@@ -191,3 +191,13 @@ def test_a_call_result_as_argument_is_not_given_to_a_spec(tmp_path):
     assert "a call's result is not an exact value" in r["unsupported"][0]["reason"]
     tf = _read({"test_x.py": "import lib as m\nfrom lib import f\n\n\ndef test_a():\n    assert f(m.g(1)) == 2\n"})
     assert [a.kind for a in tf.demands[0].call.args] == ["obj"]       # read without a spec
+
+
+def test_a_held_result_changed_by_another_library_call_in_the_assertion(tmp_path):
+    """#12.2 (red team): `r = f([1])` then `assert m.g(2) == len(r)`: `g` runs after `f` returned the
+    list `r` holds and may append to it (a buffer the library shares), so nothing is certified."""
+    tests = ("import lib as m\nfrom lib import f\n\ndef test_f():\n    assert f([1]) == [1]\n\n"
+             "def test_g():\n    assert m.g(2) == 2\n\n"
+             "def test_then_g():\n    r = f([1])\n    assert m.g(2) == len(r)\n")
+    r = _check(tmp_path, {"test_x.py": tests})
+    assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
