@@ -1746,6 +1746,9 @@ class _Walker:
             if b is not None and (isinstance(b.result, str) or not _raw(b)):
                 raise _MultiCall(f"`{_src(n, 30)}` ({b.why}) in an assertion of several calls: "
                                  + (b.result if isinstance(b.result, str) else "a term over a result"), True)
+            if not isinstance(n, ast.Call) and b is None:
+                raise _MultiCall(f"`{_src(n, 30)}` in an assertion of several calls is not a call of "
+                                 f"`{self.ctx.target}` or a name holding its result", True)
             s = self.call_subject(n) if isinstance(n, ast.Call) else _Subject(True, call=b.result, groups=b.groups)
             if s.error or s.call is None:
                 raise _MultiCall(s.error or "not a call", True)
