@@ -93,13 +93,14 @@ def test_parts_folder_discovery(tmp_path, monkeypatch):
     write(tmp_path / "suite/__pycache__/test_p.py", "p = 1\n")
     write(tmp_path / "suite/conftest.py", "x = 1\n")
     task = load_from_parts("desc", ["suite"])
+    # the test files in order, then the conftest.py pytest loads beside them (read as fixtures)
     assert [s.path for s in task.tests] == [os.path.join("suite", "a_test.py"), os.path.join("suite", "sub", "test_c.py"),
-                                            os.path.join("suite", "test_b.py")]
-    assert [s.text for s in task.tests] == ["a = 1\n", "c = 1\n", "b = 1\n"]
-    assert [i.role for i in task.inputs] == ["description", "tests", "tests", "tests"]
+                                            os.path.join("suite", "test_b.py"), os.path.join("suite", "conftest.py")]
+    assert [s.text for s in task.tests] == ["a = 1\n", "c = 1\n", "b = 1\n", "x = 1\n"]
+    assert [i.role for i in task.inputs] == ["description", "tests", "tests", "tests", "tests"]
     # a file given twice (directly and through its folder) is loaded once
     again = load_from_parts("desc", ["suite/test_b.py", "suite"])
-    assert [s.path for s in again.tests][0] == "suite/test_b.py" and len(again.tests) == 3
+    assert [s.path for s in again.tests][0] == "suite/test_b.py" and len(again.tests) == 4
 
 
 def test_parts_missing_paths(tmp_path, monkeypatch):

@@ -32,8 +32,8 @@ def test_direct():
 def test_more():
     res = [double(v) for v in (1, 2)]
     assert res != [2, 9]
-    assert sorted([double(4), double(0)]) == [0, 8]     # two calls: not an observation of one
-    assert double(1) + double(0) + 1 == 3
+    assert sorted([double(4), h(0)]) == [0, 8]     # with a call of unknown code: not read by the AST path
+    assert double(1) + h(0) + 1 == 3
     with pytest.raises(ValueError):
         check(-1, 0)
 
