@@ -5,18 +5,13 @@ with the real Lean kernel."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from cli_run import check_files
 
 from specguard.formalize.tests import formalize_tests
 from specguard.models import TestSource
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def read(tests: str, target: str = "f"):
@@ -26,14 +21,8 @@ def read(tests: str, target: str = "f"):
 
 
 def check(tmp_path, desc: str, tests: str):
-    (tmp_path / "description.md").write_text(desc)
-    (tmp_path / "test_task.py").write_text(tests)
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.run([sys.executable, "-m", "specguard", "check", "--description", "description.md", "--tests",
-                        "test_task.py", "--entry-point", "f", "--out", "out", "--json"],
-                       capture_output=True, text=True, cwd=tmp_path, env=env)
-    assert p.returncode in (0, 1, 2), p.stdout + p.stderr
-    return json.loads(p.stdout)
+    """``specguard check --json`` (tests/cli_run.py): the result."""
+    return check_files(tmp_path, desc, tests)[1]
 
 
 def test_a_lambda_argument_does_not_hide_the_call():
