@@ -1717,11 +1717,9 @@ TERM_ASSUMPTION = (
     "(what the observation returned is read by nothing else in between)")
 
 
-def _len_term(e: Any) -> tuple[str, V] | None:
-    """``len(T) == N`` over the result: an ``obs`` expectation whose text is one ``==`` of a
-    ``len`` call (``T`` mentions the result) with an int literal, the result not bound to a name
-    before (nothing else may have read it in between): (``len(T)``, N)."""
-    from specguard.formalize.speclang import OBS_VAR
+def _one_equality(e: Any) -> tuple[ast.expr, ast.expr] | None:
+    """The two sides of an ``obs`` expectation whose text is one ``==`` (the result not bound to a
+    name before, not read through ``list``): None for any other expectation."""
     from specguard.models import ExpectKind
     if e is None or e.kind is not ExpectKind.obs or e.bound_result or e.through_list or not e.expr:
         return None
@@ -1731,7 +1729,18 @@ def _len_term(e: Any) -> tuple[str, V] | None:
         return None
     if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)):
         return None
-    left, right = tree.left, tree.comparators[0]
+    return tree.left, tree.comparators[0]
+
+
+def _len_term(e: Any) -> tuple[str, V] | None:
+    """``len(T) == N`` over the result: an ``obs`` expectation whose text is one ``==`` of a
+    ``len`` call (``T`` mentions the result) with an int literal, the result not bound to a name
+    before (nothing else may have read it in between): (``len(T)``, N)."""
+    from specguard.formalize.speclang import OBS_VAR
+    sides = _one_equality(e)
+    if sides is None:
+        return None
+    left, right = sides
     if not (isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len"
             and len(left.args) == 1 and not left.keywords and isinstance(right, ast.Constant)
             and type(right.value) is int):
@@ -1753,16 +1762,10 @@ def _implied_len(e: Any) -> tuple[str, V] | None:
     of the kind ``F`` returns: the assertion implies ``len(F(T)) == len(D)`` (``D``'s size as
     Python counts it: ``{1, True}`` has one element): (``len(F(T))``, ``len(D)``)."""
     from specguard.formalize.speclang import OBS_VAR
-    from specguard.models import ExpectKind
-    if e is None or e.kind is not ExpectKind.obs or e.bound_result or e.through_list or not e.expr:
+    sides = _one_equality(e)
+    if sides is None:
         return None
-    try:
-        tree = ast.parse(e.expr, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)):
-        return None
-    left, right = tree.left, tree.comparators[0]
+    left, right = sides
     if not (isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id in _SIZED
             and len(left.args) == 1 and not left.keywords and not isinstance(left.args[0], ast.Starred)):
         return None
