@@ -25,20 +25,18 @@ an error when nothing is raised: ``try: g()`` / ``except err [as e]: pass`` (or 
 ``else: raise ...`` (or ``assert False``); the failing statement must stand in the ``else`` block
 (in the ``try`` block, ``except err`` could catch the very error it raises).
 
-A helper *imported* under the name ``raises`` from a module other than pytest's (``from
-toolz.utils import raises``) cannot be read: its code is not part of the task.  It is read as the
-first form above under :func:`imported_assumption`, stated in ``result.json`` (the assumptions of
-the result), never silently.
+A helper *imported* under the name ``raises`` cannot be read: its code is not part of the task.
+Only the known helpers of :data:`KNOWN_HELPERS` (``from toolz.utils import raises``) are read, as
+the first form above, under :func:`imported_assumption`, stated in ``result.json`` (the
+assumptions of the result), never silently; a ``raises`` from anywhere else may mean something else.
 """
 
 from __future__ import annotations
 
 import ast
 
-__all__ = ["helper_form", "imported_assumption", "IMPORTED_NAMES"]
+__all__ = ["helper_form", "imported_assumption", "KNOWN_HELPERS"]
 
-IMPORTED_NAMES = frozenset({"raises"})
-"""Names of imported helpers read as the toolz form (under the stated assumption)."""
 
 
 def imported_assumption(name: str, qualified: str) -> str:
