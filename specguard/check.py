@@ -903,6 +903,11 @@ MODEL_KERNEL_BUDGET = 400_000
 # (0.2-0.6 ms a step, benchmarks/spec_eval.py), past the default 60 s (#15.2: measured on lcbhard_18,
 # whose conflict the kernel was still checking when the 60 s limit ended it)
 MODEL_KERNEL_TIMEOUT_FACTOR = 5
+# ... and with at least this much memory for Lean (-M, MB): the kernel keeps the terms of its
+# evaluation, so memory grows with the steps (#15.2: lcbhard_11's conflict, 122,000 steps, peaked at
+# 4.3 GB and was "(kernel) excessive memory consumption detected" under the default 2048 MB; with
+# this limit it is certified in 130 s).  The limit caps Lean; it does not change what is checked.
+MODEL_KERNEL_MEMORY_MB = 8192
 
 
 def _kernel_retry(task: Task, opts: Options, program) -> "tuple[Bundle | None, str | None]":
@@ -910,15 +915,16 @@ def _kernel_retry(task: Task, opts: Options, program) -> "tuple[Bundle | None, s
     try:
         b = _check_rules(task, dataclasses.replace(opts, spec=program, model=None, spec_binds=False,
                                                    spec_budget=MODEL_KERNEL_BUDGET, classify=False,
-                                                   timeout=opts.timeout * MODEL_KERNEL_TIMEOUT_FACTOR))
+                                                   timeout=opts.timeout * MODEL_KERNEL_TIMEOUT_FACTOR,
+                                                   memory_mb=max(opts.memory_mb, MODEL_KERNEL_MEMORY_MB)))
     except speclang.SpecError as e:
         return None, f"the spec could not be used: {e}"
     r = b.result
     if r.evidence is Evidence.certified:
         return b, None
     why = r.certificate.reason if r.conflict is not None and r.certificate is not None and r.certificate.reason else r.reason
-    return None, (f"the kernel re-check with {MODEL_KERNEL_BUDGET} steps and a {opts.timeout * MODEL_KERNEL_TIMEOUT_FACTOR:g} s "
-                  f"Lean limit certified nothing: {why}")
+    return None, (f"the kernel re-check with {MODEL_KERNEL_BUDGET} steps, a {opts.timeout * MODEL_KERNEL_TIMEOUT_FACTOR:g} s "
+                  f"and {max(opts.memory_mb, MODEL_KERNEL_MEMORY_MB)} MB Lean limit certified nothing: {why}")
 
 
 def _model_verdict(uses: list[_SampleUse], need: int, k: int, base: Result):
