@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from specguard import __version__
 from specguard.formalize import assumptions as assume, library, objects, speclang
-from specguard.kernel import certcheck, emit, runner as lean_runner, prove
+from specguard.kernel import certcheck, emit, obstwins, runner as lean_runner, prove
 from specguard.python import iterate
 from specguard.model import reader_agent as test_agent
 from specguard.formalize.description import formalize_description
@@ -526,6 +526,8 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
     test_clauses = _several_calls_aside(test_clauses, unmodelled, spec is not None, contra)
     tf = _unread_several_calls(tf, test_clauses)
     test_clauses, spec_clauses = _apply_contradicted(contra, test_clauses, spec_clauses, unmodelled, spec_unmodelled)
+    spec_clauses, test_clauses = obstwins.pair_twins(spec_clauses, test_clauses,
+                                                     contra.state is None and not contra.object_state)
     emit.name_inputs(spec_clauses, "SK")
     emit.name_inputs(test_clauses, "TK")
     use = None
