@@ -573,7 +573,11 @@ def _contradicted(task: Task, df: DescFormalization, tf: TestFormalization, clai
     calls = _calls(tf, claims)
     observed = [c for c in calls if c.obj is not None]      # observations of fresh objects
     target = _target(task, df, tf, claims, entry)
-    found = assume.object_results(task, df, {c.target for c in calls if c.obj is None and c.lib is None})
+    # targets observed through list(...) (#12.3): every demand and example of them reads the items
+    mine = [d.expect for d in tf.demands] + [c.expect for c in claims if c.call is not None and c.expect is not None]
+    owners = [d.call.target for d in tf.demands] + [c.call.target for c in claims if c.call is not None and c.expect is not None]
+    iterated = frozenset(t for t in set(owners) if all(e.through_list for e, o in zip(mine, owners) if o == t))
+    found = assume.object_results(task, df, {c.target for c in calls if c.obj is None and c.lib is None}, iterated)
     found.update(objects.method_objects(task, observed))
     contra = assume.Contradicted(objects=found, state=assume.documented_state(task, target))
     if observed:
