@@ -161,7 +161,8 @@ def _description_objects(text: str, target: str, df: DescFormalization, iterated
         return "the description mentions `__eq__`/`__hash__` (objects with their own equality)"
     lines = text.splitlines()
     for i, line in enumerate(lines[:-1]):
-        if re.match(rf"^\s*>>>.*\b{t}\s*\(", line):
+        # (a printed line shows str(result): a str result prints as `Name(...)` too)
+        if re.match(rf"^\s*>>>.*\b{t}\s*\(", line) and not re.match(r"^\s*>>>\s*print\s*\(", line):
             want = lines[i + 1].strip()
             m = re.match(r"^<?([A-Za-z_][\w.]*)(?:\(|\s+object\b|>)", want)
             if m and m.group(1) not in ("set", "frozenset", "True", "False", "None"):
@@ -186,6 +187,42 @@ def _description_objects(text: str, target: str, df: DescFormalization, iterated
     return None
 
 
+def _result_names(tree: ast.Module, names: set[str]) -> dict[int, set[str]]:
+    """For every node (by ``id``): the names that may hold a result of a call of ``names`` there.
+    A name bound in a function (``r = f(x)``) is that function's local: it counts in the function
+    and the functions nested in it; one bound at module level, or declared ``global``, everywhere."""
+    def bound(scope) -> set[str]:
+        out = set()
+        for n in _scope_nodes(scope):
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) \
+                    and n.value.func.id in names:
+                out |= {t.id for t in n.targets if isinstance(t, ast.Name)}
+        return out
+    funcs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+    everywhere = bound(tree) | {g for f in funcs for n in _scope_nodes(f) if isinstance(n, ast.Global)
+                                for g in n.names if g in bound(f)}
+    out: dict[int, set[str]] = {}
+
+    def visit(node, inherited: set[str]) -> None:
+        here = inherited | bound(node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) \
+            else inherited
+        out[id(node)] = here
+        for ch in ast.iter_child_nodes(node):
+            visit(ch, here)
+    visit(tree, set(everywhere))
+    return out
+
+
+def _scope_nodes(scope):
+    """The nodes of ``scope`` (a module or function) outside the functions nested in it."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        n = stack.pop()
+        yield n
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(n))
+
+
 def _test_objects(sources: list[tuple[str, str]], target: str) -> str | None:
     for path, text in sources:
         tree = _parse(text)
@@ -195,11 +232,7 @@ def _test_objects(sources: list[tuple[str, str]], target: str) -> str | None:
         for n in ast.walk(tree):
             if isinstance(n, ast.ImportFrom):
                 names |= {a.asname for a in n.names if a.name == target and a.asname}
-        results: set[str] = set()       # names bound directly to a call of the target
-        for n in ast.walk(tree):
-            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) \
-                    and n.value.func.id in names:
-                results |= {t.id for t in n.targets if isinstance(t, ast.Name)}
+        results = _result_names(tree, names)    # per node: names bound there to a call of the target
         for n in ast.walk(tree):
             where = f"{path}:{getattr(n, 'lineno', '?')}"
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isinstance" \
@@ -214,7 +247,7 @@ def _test_objects(sources: list[tuple[str, str]], target: str) -> str | None:
                 if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in names \
                         and n.attr not in _PLAIN_ATTRS:
                     return f"the tests read `.{n.attr}` off a result of `{target}` ({where})"
-                if isinstance(v, ast.Name) and v.id in results and n.attr not in _PLAIN_ATTRS:
+                if isinstance(v, ast.Name) and v.id in results.get(id(n), ()) and n.attr not in _PLAIN_ATTRS:
                     return f"the tests read `.{n.attr}` off a result of `{target}` ({where})"
                 if isinstance(v, ast.Name) and v.id in names and n.attr not in _FUNCTION_ATTRS:
                     return f"the tests read `{target}.{n.attr}`, an attribute a function does not have ({where})"
