@@ -1,7 +1,7 @@
 """Two observations of the same expression of one call that expect different values (#12).
 
 An assertion over a consumed result (``list(f(x)) == [1, 2]``, ``''.join(f(x)) == 'ab'``,
-``[str(y) for y in f(x)] == [...]``) is an *observation* clause: ``Py.obsHolds`` of the compiled
+``[str(y) for y in f(x)] == [...]``; and ``len(f(x)) == n``) is an *observation* clause: ``Py.obsHolds`` of the compiled
 expression, true where the expression is undefined (outside the subset, an implicit error).  Such
 clauses alone never conflict.  But two of them that evaluate the **same** expression ``E`` of the
 **same** exact call and expect literals ``A`` and ``B`` of different ``==``-classes cannot both
@@ -27,6 +27,7 @@ import ast
 import dataclasses
 from typing import Sequence
 
+from specguard.formalize.speclang import OBS_VAR
 from specguard.kernel.emit import Clause
 from specguard.python import literals
 from specguard.python.values import V, canon, contains_nan
@@ -60,9 +61,16 @@ def _split(expr: str) -> tuple[str, V, str] | None:
     return None
 
 
+_LEN = "len(" + OBS_VAR + ")"
+
+
 def _candidate(c: Clause):
     if c.key is None or c.multi is not None or c.py is not None or c.instance_of is not None \
-            or c.twin is not None or c.pred is None or c.pred.mode != "returns" or c.pred.vp[:1] != ("obs",):
+            or c.twin is not None or c.pred is None or c.pred.mode != "returns":
+        return None
+    if c.pred.vp[0] == "len":       # `len(f(x)) == n` (assertEqual(len(...), n), assert_len)
+        return ast.dump(ast.parse(_LEN, mode="eval").body), V("int", int(c.pred.vp[1])), _LEN
+    if c.pred.vp[0] != "obs":
         return None
     e = getattr(getattr(c.source, "expect", None), "expr", None)
     if not isinstance(e, str):
