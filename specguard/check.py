@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from specguard import __version__
 from specguard.formalize import assumptions as assume, library, objects, speclang
-from specguard.kernel import certcheck, emit, runner as lean_runner, prove
+from specguard.kernel import certcheck, emit, obstwins, runner as lean_runner, prove
 from specguard.python import iterate
 from specguard.model import reader_agent as test_agent
 from specguard.formalize.description import formalize_description
@@ -526,6 +526,8 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
     test_clauses = _several_calls_aside(test_clauses, unmodelled, spec is not None, contra)
     tf = _unread_several_calls(tf, test_clauses)
     test_clauses, spec_clauses = _apply_contradicted(contra, test_clauses, spec_clauses, unmodelled, spec_unmodelled)
+    spec_clauses, test_clauses = obstwins.pair_twins(spec_clauses, test_clauses,
+                                                     contra.state is None and not contra.object_state)
     emit.name_inputs(spec_clauses, "SK")
     emit.name_inputs(test_clauses, "TK")
     use = None
@@ -571,7 +573,11 @@ def _contradicted(task: Task, df: DescFormalization, tf: TestFormalization, clai
     calls = _calls(tf, claims)
     observed = [c for c in calls if c.obj is not None]      # observations of fresh objects
     target = _target(task, df, tf, claims, entry)
-    found = assume.object_results(task, df, {c.target for c in calls if c.obj is None and c.lib is None})
+    # targets observed through list(...) (#12.3): every demand and example of them reads the items
+    mine = [d.expect for d in tf.demands] + [c.expect for c in claims if c.call is not None and c.expect is not None]
+    owners = [d.call.target for d in tf.demands] + [c.call.target for c in claims if c.call is not None and c.expect is not None]
+    iterated = frozenset(t for t in set(owners) if all(e.through_list for e, o in zip(mine, owners) if o == t))
+    found = assume.object_results(task, df, {c.target for c in calls if c.obj is None and c.lib is None}, iterated)
     found.update(objects.method_objects(task, observed))
     contra = assume.Contradicted(objects=found, state=assume.documented_state(task, target))
     if observed:

@@ -2119,5 +2119,19 @@ def obsHolds (o : Option Res) : Bool :=
       | Option.none => Bool.true
       | Option.some b => b
 
+/-- The class of an observation `f` of a call's outcome `o` (#12, repeated observations): `ret c`
+when the call returns and `f` evaluates on its class to a value of class `c`; a raise otherwise
+(the call raised, `f` raised or is undefined there).  `Eq (obsOut f o) (Outcome.ret c)` says the
+observed value has class `c`; two such equations with different classes refute each other by
+`same_outcome` and `outcome_ne`, whatever `f` is. -/
+def obsOut (f : Val → Option Res) (o : Outcome) : Outcome :=
+  match o with
+  | Outcome.ret v => (match f v with
+    | Option.some (Res.ret w) => (match canon w with
+      | Option.some c => Outcome.ret c
+      | Option.none => Outcome.raise "SpecGuardUndefined")
+    | _ => Outcome.raise "SpecGuardUndefined")
+  | Outcome.raise e => Outcome.raise e
+
 end Py
 end SpecGuard

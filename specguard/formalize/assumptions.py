@@ -120,7 +120,16 @@ _RETURNS_OBJECT = re.compile(r"\b(?:returns?|returning|gives|yields?|produces?|c
 _CLASS_LINE = re.compile(r"^\s*(?:[`>*]\s*)*class\s+([A-Za-z_]\w*)\s*[(:]", re.M)
 
 
-def _description_objects(text: str, target: str, df: DescFormalization) -> str | None:
+_ITERATOR_NOUN = re.compile(r"(?:iterators?|generators?)$", re.I)
+_OBJECT_NOUN = re.compile(r"\b(?:objects?|instances?)\b", re.I)
+_ITERATOR_ANNOTATIONS = frozenset("Iterator Iterable Generator".split())
+
+
+def _description_objects(text: str, target: str, df: DescFormalization, iterated: bool = False) -> str | None:
+    """Why the description suggests ``target``'s results are objects, or None.  ``iterated``:
+    every reading consumes the result as an iterable (the ``list(f(...))`` model of
+    :mod:`specguard.python.iterate`), so that it returns an iterator or is a generator function is
+    no evidence (its items are what is compared); objects among the items still are."""
     tree = _parse(text)
     if tree is not None and any(isinstance(n, ast.ClassDef) and n.name == target for n in ast.walk(tree)):
         return f"the description defines `class {target}`"
@@ -130,13 +139,15 @@ def _description_objects(text: str, target: str, df: DescFormalization) -> str |
         return f"the description names `{target}` as a class or object"
     defs = _defs_named(text, tree, target)
     for d in defs:
-        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(d.node)):
+        if not iterated and any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(d.node)):
             return f"`{target}` is a generator function (its result is a generator object)"
-    m = _RETURNS_OBJECT.search(text)
-    if m is not None:
+    for m in _RETURNS_OBJECT.finditer(text):
+        if iterated and _ITERATOR_NOUN.search(m.group(0)) and not _OBJECT_NOUN.search(text, m.end(), m.end() + 80):
+            continue        # "returns an iterator (of tuples)": the items are what is read
         return f"the description says {m.group(0)!r}"
     for d in defs:
-        odd = [n for n in _annotation_names(d.node.returns) if n not in PLAIN_ANNOTATIONS]
+        odd = [n for n in _annotation_names(d.node.returns) if n not in PLAIN_ANNOTATIONS
+               and not (iterated and n in _ITERATOR_ANNOTATIONS)]
         if odd:
             return f"its return annotation names `{odd[0]}`, not a plain data type"
     # a class the description defines (other than one holding the function) may be what it
@@ -150,7 +161,8 @@ def _description_objects(text: str, target: str, df: DescFormalization) -> str |
         return "the description mentions `__eq__`/`__hash__` (objects with their own equality)"
     lines = text.splitlines()
     for i, line in enumerate(lines[:-1]):
-        if re.match(rf"^\s*>>>.*\b{t}\s*\(", line):
+        # (a printed line shows str(result): a str result prints as `Name(...)` too)
+        if re.match(rf"^\s*>>>.*\b{t}\s*\(", line) and not re.match(r"^\s*>>>\s*print\s*\(", line):
             want = lines[i + 1].strip()
             m = re.match(r"^<?([A-Za-z_][\w.]*)(?:\(|\s+object\b|>)", want)
             if m and m.group(1) not in ("set", "frozenset", "True", "False", "None"):
@@ -175,6 +187,42 @@ def _description_objects(text: str, target: str, df: DescFormalization) -> str |
     return None
 
 
+def _result_names(tree: ast.Module, names: set[str]) -> dict[int, set[str]]:
+    """For every node (by ``id``): the names that may hold a result of a call of ``names`` there.
+    A name bound in a function (``r = f(x)``) is that function's local: it counts in the function
+    and the functions nested in it; one bound at module level, or declared ``global``, everywhere."""
+    def bound(scope) -> set[str]:
+        out = set()
+        for n in _scope_nodes(scope):
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) \
+                    and n.value.func.id in names:
+                out |= {t.id for t in n.targets if isinstance(t, ast.Name)}
+        return out
+    funcs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))]
+    everywhere = bound(tree) | {g for f in funcs for n in _scope_nodes(f) if isinstance(n, ast.Global)
+                                for g in n.names if g in bound(f)}
+    out: dict[int, set[str]] = {}
+
+    def visit(node, inherited: set[str]) -> None:
+        here = inherited | bound(node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) \
+            else inherited
+        out[id(node)] = here
+        for ch in ast.iter_child_nodes(node):
+            visit(ch, here)
+    visit(tree, set(everywhere))
+    return out
+
+
+def _scope_nodes(scope):
+    """The nodes of ``scope`` (a module or function) outside the functions nested in it."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        n = stack.pop()
+        yield n
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(n))
+
+
 def _test_objects(sources: list[tuple[str, str]], target: str) -> str | None:
     for path, text in sources:
         tree = _parse(text)
@@ -184,11 +232,7 @@ def _test_objects(sources: list[tuple[str, str]], target: str) -> str | None:
         for n in ast.walk(tree):
             if isinstance(n, ast.ImportFrom):
                 names |= {a.asname for a in n.names if a.name == target and a.asname}
-        results: set[str] = set()       # names bound directly to a call of the target
-        for n in ast.walk(tree):
-            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) \
-                    and n.value.func.id in names:
-                results |= {t.id for t in n.targets if isinstance(t, ast.Name)}
+        results = _result_names(tree, names)    # per node: names bound there to a call of the target
         for n in ast.walk(tree):
             where = f"{path}:{getattr(n, 'lineno', '?')}"
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isinstance" \
@@ -203,20 +247,22 @@ def _test_objects(sources: list[tuple[str, str]], target: str) -> str | None:
                 if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in names \
                         and n.attr not in _PLAIN_ATTRS:
                     return f"the tests read `.{n.attr}` off a result of `{target}` ({where})"
-                if isinstance(v, ast.Name) and v.id in results and n.attr not in _PLAIN_ATTRS:
+                if isinstance(v, ast.Name) and v.id in results.get(id(n), ()) and n.attr not in _PLAIN_ATTRS:
                     return f"the tests read `.{n.attr}` off a result of `{target}` ({where})"
                 if isinstance(v, ast.Name) and v.id in names and n.attr not in _FUNCTION_ATTRS:
                     return f"the tests read `{target}.{n.attr}`, an attribute a function does not have ({where})"
     return None
 
 
-def object_results(task: Task, df: DescFormalization, targets: set[str]) -> dict[str, str]:
-    """The call targets whose results may be objects rather than plain data, with the reason."""
+def object_results(task: Task, df: DescFormalization, targets: set[str],
+                   iterated: frozenset[str] = frozenset()) -> dict[str, str]:
+    """The call targets whose results may be objects rather than plain data, with the reason
+    (``iterated``: the targets observed through ``list(...)``, see :func:`_description_objects`)."""
     text = task.description if isinstance(task.description, str) else ""
     sources = [(s.path, s.text) for s in task.tests if s.kind == "python" and s.text]
     out: dict[str, str] = {}
     for target in sorted(targets):
-        why = _description_objects(text, target, df) if text else None
+        why = _description_objects(text, target, df, target in iterated) if text else None
         why = why or _test_objects(sources, target)
         if why is None and target.isidentifier() and target[0].isupper() and any(ch.islower() for ch in target):
             why = f"`{target}` is named like a class (CapWords), so calling it may construct an object"
@@ -313,11 +359,24 @@ def documented_state(task: Task, target: str | None) -> str | None:
                 used = sorted({n.id for n in ast.walk(d) if isinstance(n, ast.Name) and n.id in module_names})
                 if used:
                     return f"`{target}` uses the module-level mutable value `{used[0]}`"
-    m = STATE_WORDS.search(text)
+    m = next((m for m in STATE_WORDS.finditer(text) if not _names_other_code(text, m, target)), None)
     if m is not None:
         line = text.count("\n", 0, m.start()) + 1
         return f"{task.description_path}:{line + task.description_line_offset} says {m.group(0)!r}"
     return None
+
+
+def _names_other_code(text: str, m: re.Match, target: str | None) -> bool:
+    """The state word ``m`` is the name of *another* piece of code, not prose about the function:
+    one identifier (``accumulate``, ``Counter``) that is called (``accumulate(...)``), an
+    attribute (``itertools.accumulate``) or imported (``import Counter``), and is not the function
+    under test's own name.  Prose (``accumulates the values seen so far``) always counts."""
+    word = m.group(0)
+    if not word.isidentifier() or (target is not None and word == target.rsplit(".", 1)[-1]):
+        return False
+    before = text[:m.start()]
+    after = text[m.end():]
+    return after.startswith("(") or before.endswith(".") or re.search(r"\bimport\s+(?:\w+\s*,\s*)*$", before) is not None
 
 
 def split_same_call(clauses: list[emit.Clause], why: str) -> tuple[list[emit.Clause], list[emit.Clause], str]:

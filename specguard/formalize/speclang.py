@@ -4267,6 +4267,16 @@ def compile_observation(expr: ast.expr, var: str = OBS_VAR) -> Observation:
     return Observation(ast.unparse(expr), f"(fun {_OBS_BINDER} => Py.obsHolds {term})", ir)
 
 
+def observation_value(text: str) -> str:
+    """The Lean ``Val → Option Res`` evaluating expression ``text`` over the result (the same
+    compilation and guards as :func:`observation`, without ``Py.obsHolds``): the observed value
+    itself, for ``Py.obsOut`` (:mod:`specguard.kernel.obstwins`)."""
+    lean = observation(text).lean
+    head = f"(fun {_OBS_BINDER} => Py.obsHolds "
+    assert lean.startswith(head) and lean.endswith(")")
+    return f"(fun {_OBS_BINDER} => {lean[len(head):-1]})"
+
+
 _OBS_CACHE: dict[str, Observation] = {}
 
 

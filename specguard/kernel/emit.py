@@ -521,6 +521,10 @@ class Clause:
     # first call's input, ``more`` the later ones as ``[input_id, key, key_text]`` (named like ``key``)
     multi: Any = None
     more: list = field(default_factory=list)
+    # One of two observations of the same expression of one call expecting different classes
+    # (specguard/kernel/obstwins.py): ``(F, C)``, the clause is ``Py.obsOut F (impl key) = ret C``;
+    # ``pred`` keeps the observation (undefined => true) for every Python-side use.
+    twin: Any = None
 
     def keys(self) -> list[str]:
         """Every input the clause speaks about (names, once :func:`name_inputs` ran)."""
@@ -532,6 +536,8 @@ class Clause:
     def lean_prop(self) -> str:
         if self.multi is not None:
             return f"Holds {self.multi.lean_pred(self.keys())} (impl {self.key})"
+        if self.twin is not None:
+            return f"Eq (Py.obsOut {self.twin[0]} (impl {self.key})) (Outcome.ret {lean_val(self.twin[1])})"
         if self.py is not None:
             return f"∀ k : Val, Py.Sat {self.py} k (impl k)"
         if self.eq is not None:

@@ -5,5 +5,5 @@ rebuilds on one Lean commit); checked by tests/adversarial/test_runtime_cache.py
 """
 
 PINS = [
-    {"lean_commit": "eb6cafb7290e8bd5f2937522d8d804f58f02bafc", "library_hash": "035d6b416f2c26b9d5a574861ba8c8efafce161f2411754e44556351f92adefc", "oleans": {"SpecGuard.Core": "4a2235ea204aee2c59f895668023e4d5f79d9bbc1a4af92565e26073e9a4afc5", "SpecGuard.Py": "fe9d1ba15f411e9aca131a1293a4e100774b146fa9f071fa1b776e7de5ddd94b", "SpecGuard.Value": "a01752acc25136cedd41e1923a92cc5f7f94b8ebdc848cfbe362f8a5a3188226"}},
+    {"lean_commit": "eb6cafb7290e8bd5f2937522d8d804f58f02bafc", "library_hash": "926aaedc0afd2584ea6b575dae04846755757419c7fa1e7f6c401904b42a620d", "oleans": {"SpecGuard.Core": "4a2235ea204aee2c59f895668023e4d5f79d9bbc1a4af92565e26073e9a4afc5", "SpecGuard.Py": "7570f7086bfd46295867cd9bb5ccf6a248c565be1d10607789c73efa4dc91767", "SpecGuard.Value": "a01752acc25136cedd41e1923a92cc5f7f94b8ebdc848cfbe362f8a5a3188226"}},
 ]

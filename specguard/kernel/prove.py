@@ -255,15 +255,17 @@ class Prover:
         self.ti = {c.name: i for i, c in enumerate(self.tests)}
         self.by_input: dict[str, list[Clause]] = {}
         for c in self.spec + self.tests + self.instances:
-            if c.key is not None and c.multi is None:
+            if c.key is not None and c.multi is None and c.twin is None:
                 self.by_input.setdefault(c.input_id, []).append(c)
+        # twin observations (kernel/obstwins.py) are refuted by each other only
+        self.twins = [c for c in self.spec + self.tests if c.twin is not None]
         # clauses of several calls (kernel/multi.py) take part through the clauses pinning their calls
         self.multi = [c for c in self.tests if c.multi is not None]
         self.universal = [c for c in self.spec if c.key is None and c.py is None]
         self.py = [c for c in self.spec if c.py is not None]
         # witnesses satisfy a ``--spec`` clause through ``Py.wit`` (its own outcome off the table);
         # they cannot also satisfy another universal clause, and need every tabled input evaluated
-        self.witness_ok = witness_ok and not (self.py and self.universal)
+        self.witness_ok = witness_ok and not (self.py and self.universal) and not self.twins
         # one search tree of all inputs for the witnesses' lookups (``Py.wit`` tables stay lists)
         self.keys = None if self.py else KeyIndex.build(self.spec + self.tests + self.instances)
 
@@ -272,7 +274,8 @@ class Prover:
 
     def related(self, input_id: str | None) -> list[Clause]:
         """The description clauses that speak about ``input_id``."""
-        return [s for s in self.spec if (s.key is None and s.py is None) or (s.key is not None and s.input_id == input_id)] \
+        return [s for s in self.spec if s.twin is None and ((s.key is None and s.py is None)
+                                                             or (s.key is not None and s.input_id == input_id))] \
             + [s for s in self.instances if s.input_id == input_id]
 
     # -- proof terms of clauses from hypotheses -----------------------------------------
@@ -312,6 +315,9 @@ class Prover:
 
     def refute_terms(self, a: Clause, b: Clause, pa: str, pb: str) -> str:
         """Proof of False from proofs ``pa``, ``pb`` of clauses ``a``, ``b`` at the same input."""
+        if a.twin is not None or b.twin is not None:
+            assert a.twin is not None and b.twin is not None and a.twin[0] == b.twin[0]
+            return f"(outcome_ne (same_outcome {pa} {pb}) (Eq.refl Bool.false))"
         truth = _opposite_truth(a, b)
         if a.eq is None and b.eq is None and truth is not None:
             return _TRUTHY_FALSY.format(pa, pb) if truth[0] is a else _TRUTHY_FALSY.format(pb, pa)
@@ -339,6 +345,11 @@ class Prover:
         """Prefer test-vs-test cores, then description-vs-test, then description-internal."""
         best: Core | None = None
         rank = 99
+        for i, a in enumerate(self.twins):
+            for b in self.twins[i + 1:]:
+                if a.input_id == b.input_id and a.twin[0] == b.twin[0] and a.twin[1] != b.twin[1] \
+                        and self.deterministic and self._rank(a, b) < rank:
+                    best, rank = Core(a, b), self._rank(a, b)
         for group in self.by_input.values():
             for i, a in enumerate(group):
                 for b in group[i + 1:]:
@@ -383,6 +394,9 @@ class Prover:
     def classify(self) -> list[TestClass]:
         out = []
         for t in self.tests:
+            if t.twin is not None:      # decided against its twin only (kernel/obstwins.py)
+                out.append(TestClass(t.name, "left-open", None, None))
+                continue
             if t.multi is not None:
                 pins = multi.pins_for(t, lambda i: self.pin(i, spec_only=True))
                 if pins is not None:

@@ -1,8 +1,8 @@
 """Functions returning iterators (#12.3): observed through what consumes them.
 
 When every assertion and description example about the function under test reads its result
-through ``list(...)`` / ``tuple(...)`` of a fresh call, or through consumers that see only its
-items (``sorted``, ``set``, ``frozenset``, ``sum``, ``min``, ``max``, ``any``, ``all``), the task
+through ``list(...)`` / ``tuple(...)`` / ``'SEP'.join(...)`` of a fresh call, or through consumers that
+see only its items (``sorted``, ``set``, ``frozenset``, ``sum``, ``min``, ``max``, ``any``, ``all``), the task
 is modelled with the derived function ``g = list ∘ f`` instead of ``f``: ``list(f(x)) == v``
 becomes the exact ``g(x) == v``, ``tuple(f(x)) == t`` becomes ``g(x) == list(t)``, and the other
 observations keep their text (each of those consumers gives the same on ``f(x)`` and on
@@ -65,8 +65,20 @@ def _uses_only_items(text: str) -> tuple[bool, bool]:
                 and n.args and isinstance(n.args[0], ast.Name) and multiterm.is_var(n.args[0].id):
             ok_nodes.add(id(n.args[0]))
             wrapped |= n.func.id in ("list", "tuple")
+        elif _str_join(n) and isinstance(n.args[0], ast.Name) and multiterm.is_var(n.args[0].id):
+            # 'SEP'.join(r) makes a list of r's items first, then joins: the same on list(r), and
+            # like list(r) it consumes the whole result
+            ok_nodes.add(id(n.args[0]))
+            wrapped = True
     uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and multiterm.is_var(n.id)]   # every call's
     return bool(uses) and all(id(n) in ok_nodes for n in uses), wrapped
+
+
+def _str_join(n: ast.AST) -> bool:
+    """``'SEP'.join(x)``: one positional argument, a str literal separator."""
+    return isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "join" \
+        and isinstance(n.func.value, ast.Constant) and type(n.func.value.value) is str \
+        and len(n.args) == 1 and not n.keywords
 
 
 def _as_list_eq(text: str) -> Expect | None:
