@@ -31,7 +31,11 @@ f-strings                      parts that are literals, with ``!r``/``!s``/``!a`
 names                          looked up in ``env`` (see below)
 =============================  ===============================================================
 
-Refused with a reason: NaN (``float('nan')``, ``inf - inf``, ...), complex numbers, division by
+NaN: ``float('nan')`` (and ``-x`` of a NaN) is a new NaN *object*, ``math.nan`` the module's one
+(:func:`~specguard.python.values.nan_object`: arguments only, identity kept; see values.py).
+
+Refused with a reason: NaN from arithmetic (``inf - inf``, ...: its sign is the platform's),
+complex numbers, division by
 zero, overflow, ``**`` with an exponent above :data:`MAX_EXPONENT`, ints with more than
 :data:`MAX_INT_DIGITS` digits (or more than Python's int-to-str limit,
 ``sys.get_int_max_str_digits()``, since such ints could not be printed or serialised), str/bytes/
@@ -60,8 +64,8 @@ import sys
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
-from specguard.python.values import (V, canon, is_hashable, make_dict, make_set, sort_key, to_python,
-                                     value_size)
+from specguard.python.values import (V, canon, is_hashable, is_nan_object, make_dict, make_set, nan_bits,
+                                     nan_object, sort_key, to_python, value_size)
 
 __all__ = ["NotLiteral", "eval_literal", "eval_literals", "eval_literal_text", "eval_iterable",
            "is_mutable", "MAX_EXPONENT", "MAX_INT_DIGITS", "MAX_SEQ_LEN", "MAX_VALUE_SIZE",
@@ -178,6 +182,11 @@ def _check_float(x: float) -> float:
     if math.isnan(x):
         raise NotLiteral("NaN is not supported")
     return x
+
+
+def _bits_float(bits: int) -> float:
+    import struct
+    return struct.unpack("<d", struct.pack("<Q", bits))[0]
 
 
 def _check_len(n: int, what: str) -> None:
@@ -529,6 +538,8 @@ class _Evaluator:
         r = self.ev(node.operand)
         if isinstance(node.op, ast.Not):
             return _scalar(V("bool", not _truthy(r.v)))
+        if isinstance(node.op, ast.USub) and is_nan_object(r.v):     # `-math.nan`: a new NaN, sign flipped
+            return _R(nan_object(_bits_float(nan_bits(r.v) ^ (1 << 63))), 2)
         if r.v.kind not in _NUM_KINDS or (isinstance(node.op, ast.Invert) and r.v.kind == "float"):
             raise NotLiteral(f"unary operator on a {r.v.kind}")
         x = r.v.val
@@ -761,6 +772,8 @@ class _Evaluator:
             result = typ(x.val)
         except (ValueError, OverflowError) as e:
             raise NotLiteral(f"{name}() fails: {e}") from None
+        if typ is float and x.kind == "str" and math.isnan(result):
+            return _R(nan_object(result), 2)       # `float('nan')`: a new NaN object (values.nan_object)
         return _from_plain(result)
 
     # -- iteration ------------------------------------------------------------------
@@ -926,6 +939,10 @@ class _Overlay(Mapping[str, V]):
     def stdlib_name(self, dotted: str) -> str | None:
         resolve = getattr(self.outer, "stdlib_name", None)
         return None if dotted.split(".")[0] in self.local or resolve is None else resolve(dotted)
+
+    @property
+    def assume(self):
+        return getattr(self.outer, "assume", None)
 
     def builtin_ok(self, name: str) -> bool:
         """The enclosing scope's answer (see :func:`specguard.python.concrete.builtin_call`)."""
