@@ -746,7 +746,8 @@ def unshadowed_builtins(trees: list[ast.AST], symbols: list[Any]) -> frozenset[s
 
 
 # the builtins the literal evaluator itself knows (``list(..)``, ``range(..)``, ...)
-_LITERAL_BUILTINS = frozenset({"list", "tuple", "set", "frozenset", "dict", "range", "iter", "float", "int", "enumerate"})
+_LITERAL_BUILTINS = frozenset({"list", "tuple", "set", "frozenset", "dict", "range", "iter", "float", "int", "enumerate",
+                               "map", "filter"})
 
 
 def free_builtins_of(ctx: Any) -> frozenset[str]:

@@ -827,6 +827,8 @@ class _Evaluator:
             return self.enumerate_items(node)
         if name == "zip":
             return self.zip_items(node)
+        if name in ("map", "filter"):
+            return self.map_items(node, name)
         if name == "reversed":
             arg = self.only_args(node, 1)
             if len(arg) != 1:
@@ -898,6 +900,43 @@ class _Evaluator:
             start = int(s.val)
         items = self.iterate(node.args[0])
         return [_container("tuple", [_scalar(V("int", start + i)), x]) for i, x in enumerate(items)]
+
+    def map_items(self, node: ast.Call, name: str) -> list[_R] | None:
+        """``map(fn, *its)`` / ``filter(fn_or_None, it)`` consumed where built, ``fn`` a builtin this
+        evaluator applies (``str``, ``len``, ``int``, ...), each application evaluated as the call
+        ``fn(item)`` is; None (not read here) when ``map``/``filter`` may not be the builtins."""
+        ok = getattr(self.env, "builtin_ok", None)
+        if ok is None or not ok(name):
+            return None
+        if node.keywords or len(node.args) < 2 or (name == "filter" and len(node.args) != 2) \
+                or any(isinstance(a, ast.Starred) for a in node.args):
+            raise NotLiteral(f"unsupported arguments to `{name}`")
+        fn = node.args[0]
+        none = name == "filter" and isinstance(fn, ast.Constant) and fn.value is None
+        if not none and not (isinstance(fn, ast.Name) and fn.id in _MAPPABLE and ok(fn.id)):
+            raise NotLiteral(f"`{name}` of a function this evaluator does not apply (only builtins such as "
+                             "`str`, `len`, `int`)")
+        columns = [self.iterate(a) for a in node.args[1:]]
+        out: list[_R] = []
+        outer = self.env
+        for row in zip(*columns):
+            if none:
+                if _truthy(row[0].v):
+                    out.append(row[0])
+                continue
+            local = {f"_sg_item{i}": r.v for i, r in enumerate(row)}
+            self.env = _Overlay(local, outer)
+            try:
+                got = self.ev(ast.Call(func=ast.Name(fn.id, ast.Load()), keywords=[],
+                                       args=[ast.Name(n, ast.Load()) for n in local]))
+            finally:
+                self.env = outer
+                self.mutable_names.difference_update(local)
+            if name == "map":
+                out.append(got)
+            elif _truthy(got.v):
+                out.append(row[0])
+        return out
 
     def zip_items(self, node: ast.Call) -> list[_R]:
         if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
@@ -977,9 +1016,14 @@ def _bind_comp(t: ast.expr, v: V, local: dict[str, V]) -> None:
         _bind_comp(e, x, local)
 
 
+# builtins ``map``/``filter`` apply (each application evaluated as the call is)
+_MAPPABLE = frozenset({"len", "sorted", "min", "max", "sum", "any", "all", "abs", "round", "pow", "divmod", "str", "repr", "bool",
+                       "chr", "ord", "hex", "oct", "bin", "list", "tuple", "set", "frozenset", "dict", "float", "int"})
+
+
 def _is_iter_call(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and (
-        (isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate", "range", "reversed"))
+        (isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate", "range", "reversed", "map", "filter"))
         or (isinstance(node.func, ast.Attribute) and node.func.attr in ("items", "keys", "values")))
 
 
