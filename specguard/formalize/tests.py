@@ -1633,6 +1633,13 @@ class _Walker:
         if self.is_isclose(expr):
             need(not negate, "`not math.isclose(...)` is not supported")
             return self.isclose(stmt, expr)
+        if isinstance(expr, ast.Call) and self.ctx.qual(expr.func) in ("math.isnan", "math.isinf") \
+                and len(expr.args) == 1 and not expr.keywords and self.involves(expr.args[0]):
+            s = self.target_subject(expr.args[0])        # `math.isnan(f(x))`: the class nan (exact)
+            need(not s.length, "`math.isnan(len(...))` is not supported")
+            assert s.call is not None
+            kind = ExpectKind.not_float_class if negate else ExpectKind.float_class
+            return self.demand(stmt, s.call, Expect(kind=kind, types=(self.ctx.qual(expr.func)[len("math.is"):],)))
         try:
             if self.is_builtin_call(expr, "isinstance"):
                 need(len(expr.args) == 2 and not expr.keywords, "`isinstance` needs two arguments")

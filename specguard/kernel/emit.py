@@ -316,6 +316,9 @@ def lean_vpred(vp: tuple) -> str:
         return f"(Ty.has {lean_ty(vp[1])})"
     if tag == "nottype":
         return f"(fun v => Bool.not (Ty.has {lean_ty(vp[1])} v))"
+    if tag == "floatclass":
+        test = "Val.isNan v" if vp[1] == "nan" else f"Val.memB v {_INF_CLASSES}"
+        return f"(fun v => {test})" if vp[2] else f"(fun v => Bool.and (Ty.has Ty.float v) (Bool.not ({test})))"
     if tag == "intIn":
         lo = "Option.none" if vp[1] is None else f"(Option.some {lean_int(vp[1])})"
         hi = "Option.none" if vp[2] is None else f"(Option.some {lean_int(vp[2])})"
@@ -374,6 +377,9 @@ _ISINSTANCE = {"int": ("int",), "float": ("float",), "bool": ("bool",), "str": (
                "list": ("list", ("any",)), "tuple": ("tupleOf", ("any",)), "dict": ("dict", ("any",), ("any",)),
                "set": ("set", ("any",)), "frozenset": ("set", ("any",)), "NoneType": ("none",),
                "type(None)": ("none",), "object": ("any",)}
+
+
+_INF_CLASSES = "(List.cons (Val.inf Bool.false) (List.cons (Val.inf Bool.true) List.nil))"
 
 
 def negated_type(types: tuple[str, ...], exact_type: bool) -> tuple | None:
@@ -503,6 +509,9 @@ def eval_vpred(vp: tuple, c: V) -> bool:
         return ty_has(vp[1], c)
     if tag == "nottype":
         return not ty_has(vp[1], c)
+    if tag == "floatclass":
+        hit = c.kind == vp[1]
+        return hit if vp[2] else ty_has(("float",), c) and not hit
     if tag == "intIn":
         return c.kind == "int" and (vp[1] is None or vp[1] <= c.val) and (vp[2] is None or c.val <= vp[2])
     if tag == "near":
@@ -712,6 +721,12 @@ def clause_of_expect(name: str, call: Call, e: Expect, source: Any, json: bool =
         if ty is None:
             return mk(pred=Pred("returns", ("any",)), exact=False)    # says only: the call returns
         return mk(pred=Pred("returns", ("nottype", ty)), exact=False)
+    if k in (ExpectKind.float_class, ExpectKind.not_float_class):
+        # `math.isnan(r)` holds exactly of a float NaN (class nan), `math.isinf(r)` of +-inf; their
+        # negations of a number (int, bool, float) outside that class (a non-number raises TypeError)
+        if json or e.types not in (("nan",), ("inf",)):
+            raise NotModelled("`math.isnan`/`math.isinf` in a JSON-table task" if json else "a float class test")
+        return mk(pred=Pred("returns", ("floatclass", e.types[0], k is ExpectKind.float_class)), exact=False)
     if k is ExpectKind.raises:
         if e.iterated and not e.through_list:
             # `list(f(x))` raised: f raised, or returned plain data that list() cannot iterate

@@ -329,3 +329,80 @@ def test_isinstance_of_bool_and_int_results(tmp_path, core):
     assert named == {8}, r["conflict"]
     assert r["coverage"]["assertions_read"] == 3
     assert verify(tmp_path)["valid"]
+
+
+# -- math.isnan / math.isinf of a result, and NaN/inf outputs ----------------------------------------
+
+def test_float_class_tests_agree_with_python():
+    """#12.5: `math.isnan(r)` / `math.isinf(r)` hold exactly of the classes nan / +-inf; their
+    negations hold only of numbers outside them (a non-number raises TypeError): the class
+    predicate holds of the class of every plain value the assertion passes on."""
+    import math
+    for r in _SAMPLES:
+        c = canon(from_python(r))
+        for name in ("nan", "inf"):
+            fn = getattr(math, "is" + name)
+            try:
+                result = fn(r)
+            except (TypeError, OverflowError):
+                continue        # the assertion fails either way
+            for positive in (True, False):
+                if result == positive:
+                    assert emit.eval_vpred(("floatclass", name, positive), c), (name, positive, r)
+    assert not emit.eval_vpred(("floatclass", "nan", False), canon(from_python("a")))
+
+
+def test_float_class_tests_are_read():
+    """#12.5: `math.isnan(f(x))`, `not math.isinf(f(y))`, `from math import isnan` and
+    `assertTrue(math.isnan(...))` are read; a rebound `math` is not."""
+    tf = read("""
+        import math
+        import unittest
+        from math import isnan
+        from m import f
+        NAN = float('nan')
+        def test_a():
+            assert math.isnan(f(NAN))
+            assert not math.isinf(f(1))
+            assert isnan(f(2))
+        class T(unittest.TestCase):
+            def test_b(self):
+                self.assertTrue(math.isnan(f(3)))
+    """)
+    d, r = lines(tf)
+    assert d[8] == ["f(float('nan')) math.isnan"] and d[9] == ["f(1) not math.isinf"], d
+    assert d[10] == ["f(2) math.isnan"] and d[13] == ["f(3) math.isnan"], d
+    assert not r, r
+
+
+def test_nan_and_inf_outputs_conflict_with_tests(tmp_path, core):
+    """#12.1, #12.5: the doctest outputs `inf` and `nan` are a float's repr (the class +inf, the
+    class nan); `f(NAN) == 2` and `math.isnan(f(1))` against `f(float('nan'))` -> `nan` and
+    `f(1)` -> `1` are certified conflicts (`verify` accepts the bundle); `math.isinf(f(INF))`
+    agrees with `f(float('inf'))` -> `inf`."""
+    desc = '''
+        Clamp.
+
+        >>> f(1)
+        1
+        >>> f(float('inf'))
+        inf
+        >>> f(float('nan'))
+        nan
+    '''
+    r = check(tmp_path, desc, """
+        import math
+        from m import f
+        INF, NAN = float('inf'), float('nan')
+        def test_a():
+            assert math.isinf(f(INF))
+        def test_b():
+            assert f(NAN) == 2
+        def test_c():
+            assert math.isnan(f(1))
+    """)
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+    assert r["coverage"]["examples_read"] == 3 and r["coverage"]["assertions_read"] == 3
+    named = {i["loc"]["line"] for i in r["conflict"]["items"] if i["source"] == "test"}
+    assert named <= {8, 10} and named, r["conflict"]
+    assert verify(tmp_path)["valid"]
