@@ -2048,7 +2048,13 @@ class _Walker:
         need(not s.length, "`isinstance(len(...), T)` is not supported")
         assert s.call is not None
         kind = (ExpectKind.not_type if exact else ExpectKind.not_isinstance) if negate else ExpectKind.isinstance
-        self.demand(stmt, s.call, Expect(kind=kind, types=tuple(self.type_names(types))))
+        names = tuple(self.type_names(types))
+        from specguard.kernel.emit import negated_type
+        need(not negate or negated_type(names, exact) is not None,
+             (f"`type(r) is not {'/'.join(names)}`" if exact else f"`not isinstance(r, {'/'.join(names)})`") +
+             " says nothing about the "
+             "result's ==-class (`1`, `1.0` and `True` are one class; a set class holds sets and frozensets)")
+        self.demand(stmt, s.call, Expect(kind=kind, types=names))
 
     def type_names(self, node: ast.expr) -> Iterator[str]:
         if isinstance(node, ast.Tuple):
