@@ -163,6 +163,10 @@ class ExpectKind(str, Enum):
     not_in = "not_in"        # result not in values
     len_eq = "len_eq"        # len(result) == n
     isinstance = "isinstance"  # isinstance(result, types)  (types: builtin type names)
+    not_isinstance = "not_isinstance"  # not isinstance(result, types)
+    not_type = "not_type"    # type(result) is not T / not in (T1, T2)  (types: builtin type names)
+    float_class = "float_class"  # math.isnan(result) / math.isinf(result)  (types: ("nan",) or ("inf",))
+    not_float_class = "not_float_class"  # not math.isnan(result) / not math.isinf(result)
     raises = "raises"        # the call raises one of exc (builtin or named exception classes)
     approx = "approx"        # result == pytest.approx(value, rel, abs) / assertAlmostEqual
     obs = "obs"              # a Python expression over the result is true (``expr``, see speclang.observation)
@@ -217,6 +221,12 @@ class Expect(Frozen):
             return f"has len {self.n}"
         if k is ExpectKind.isinstance:
             return f"isinstance of {'/'.join(self.types)}"
+        if k is ExpectKind.not_isinstance:
+            return f"not isinstance of {'/'.join(self.types)}"
+        if k is ExpectKind.not_type:
+            return f"type is not {'/'.join(self.types)}"
+        if k in (ExpectKind.float_class, ExpectKind.not_float_class):
+            return f"{'' if k is ExpectKind.float_class else 'not '}math.is{self.types[0]}"
         if k is ExpectKind.raises:
             if self.iterated and not self.through_list:
                 return f"raises {'/'.join(self.exc)} or returns a value list() cannot iterate"

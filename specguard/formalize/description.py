@@ -1159,6 +1159,10 @@ def _doctest_expect(ex: _Example, ctx: _Ctx) -> tuple[Expect | None, str]:
         return None, "the description mentions printing and the result may be None: the output may be printed text"
     text = "\n".join(ex.want)
     value = _literal_text(text)
+    if value is None and text in ("inf", "-inf", "nan"):      # only a float's repr reads so
+        if text == "nan":
+            return Expect(kind=ExpectKind.float_class, types=("nan",)), ""
+        value = V("float", float(text))
     if value is None:
         if "..." in text:
             return None, "output contains '...' (an ellipsis wildcard?)"

@@ -3826,6 +3826,9 @@ class SpecProgram:
                 else:
                     raise _err(self.path, a, "the arguments of an example must be a tuple `(a, b, ...)`")
                 expected = eval_literal(b)
+                if any(vals.contains_nan(v) for v in (*args, expected)):
+                    raise NotLiteral("NaN is not supported in a spec's examples (NaN objects are compared "
+                                     "by identity)")
             except NotLiteral as e:
                 raise _err(self.path, item, f"example is not a literal: {e.reason}",
                            "write examples with literal values: ((arg1, arg2), expected)") from None

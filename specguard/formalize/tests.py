@@ -177,8 +177,9 @@ MAX_HELPER_CALLS = 5_000
 """Most helper calls executed per test file (calls that fan out stay bounded)."""
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
+_NEGATED_OPS = {ast.IsNot: ast.Is, ast.NotEq: ast.Eq, ast.NotIn: ast.In}
 _TYPE_NAMES = frozenset({"int", "float", "str", "bytes", "bool", "list", "tuple", "dict", "set",
-                         "frozenset", "NoneType"})
+                         "frozenset", "NoneType", "object"})
 # modules whose names the reader resolves without an import too (`pytest.raises`, `unittest.TestCase`)
 _FRAMEWORK_ROOTS = frozenset({"pytest", "unittest", "builtins", "mock"})
 # modules a test file must not patch (their functions decide what an assertion checks)
@@ -892,6 +893,7 @@ class _Scope(Mapping[str, V]):
 
     free_builtins: frozenset[str] = frozenset()   # set by _Walker (concrete.unshadowed_builtins)
     stdlib: Mapping[str, str] = {}                 # set by _Walker (concrete.stdlib_names_of)
+    assume: Any = None                             # set by _Walker: states an assumption of the reading
 
     def stdlib_name(self, dotted: str) -> str | None:
         """The stdlib function or constant ``dotted`` surely denotes here (its root imported once)."""
@@ -990,6 +992,7 @@ class _Walker:
         self.objects = objects.Tracker(self)   # fresh objects of the class under test and their histories
         scope.free_builtins = concrete.free_builtins_of(ctx)
         scope.stdlib = concrete.stdlib_names_of(ctx)
+        scope.assume = ctx.out.assumptions.append     # a stdlib reading's stated assumption (`os.path`)
 
     # -- emission -------------------------------------------------------------------
     def demand(self, stmt: ast.AST, call: Call, expect: Expect, calls: tuple[Call, ...] = (),
@@ -1589,9 +1592,9 @@ class _Walker:
             need(len(args) >= 1, f"`{method}` needs an argument")
             op = ast.Is() if method == "assertIsNone" else ast.IsNot()
             return self.assert_expr(stmt, ast.Compare(left=args[0], ops=[op], comparators=[ast.Constant(None)]))
-        if method == "assertIsInstance":
-            need(len(args) >= 2, "`assertIsInstance` needs two arguments")
-            return self.isinstance_(stmt, args[0], args[1], False)
+        if method in ("assertIsInstance", "assertNotIsInstance"):
+            need(len(args) >= 2, f"`{method}` needs two arguments")
+            return self.isinstance_(stmt, args[0], args[1], method == "assertNotIsInstance")
         if method == "assertAlmostEqual":
             return self.almost_equal(stmt, call, args)
         raise _Unsup(f"`{method}` is not supported")
@@ -1630,6 +1633,13 @@ class _Walker:
         if self.is_isclose(expr):
             need(not negate, "`not math.isclose(...)` is not supported")
             return self.isclose(stmt, expr)
+        if isinstance(expr, ast.Call) and self.ctx.qual(expr.func) in ("math.isnan", "math.isinf") \
+                and len(expr.args) == 1 and not expr.keywords and self.involves(expr.args[0]):
+            s = self.target_subject(expr.args[0])        # `math.isnan(f(x))`: the class nan (exact)
+            need(not s.length, "`math.isnan(len(...))` is not supported")
+            assert s.call is not None
+            kind = ExpectKind.not_float_class if negate else ExpectKind.float_class
+            return self.demand(stmt, s.call, Expect(kind=kind, types=(self.ctx.qual(expr.func)[len("math.is"):],)))
         try:
             if self.is_builtin_call(expr, "isinstance"):
                 need(len(expr.args) == 2 and not expr.keywords, "`isinstance` needs two arguments")
@@ -1896,9 +1906,12 @@ class _Walker:
                     continue        # `(s.pop(), 5) == (1, 5)`: the 5s say nothing about the object
                 self.compare(stmt, a, ast.Eq(), b, False)
             return
-        typed = None if negate else observe.type_test(left, op, right)     # `type(r) is T`: isinstance
+        typed, negated = observe.type_test(left, op, right), negate    # `type(r) is T`: isinstance
+        if typed is None:       # `type(r) is not T`, `!=`, `not in`: the negated test
+            typed = observe.type_test(left, _NEGATED_OPS[type(op)](), right) if type(op) in _NEGATED_OPS else None
+            negated = not negate
         if typed is not None and self.is_builtin_call(typed[0], "type") and self.involves(typed[0]):
-            return self.isinstance_(stmt, typed[0].args[0], typed[1], False)
+            return self.isinstance_(stmt, typed[0].args[0], typed[1], negated, exact=True)
         try:
             return self.compare_direct(stmt, left, op, right, negate)
         except _Unsup as u:
@@ -1994,12 +2007,16 @@ class _Walker:
     def expected(self, node: ast.expr, s: _Subject) -> V:
         """The literal on the other side; it must not share a mutable object with the call."""
         if isinstance(node, ast.Call) and self.ctx.qual(node.func) not in ("list", "tuple", "set", "frozenset",
-                                                                             "dict", "float", "int"):
+                                                                             "dict", "float", "int") \
+                and concrete.stdlib_name(self.scope, node.func) is None:      # `join('a', 'b')`: evaluated
             raise _Unsup(f"assertion compares two calls (`{self.ctx.target}` and `{_src(node.func, 40)}`)")
         try:
             v = eval_literal(node, self.scope)
         except NotLiteral as e:
             raise _Unsup(f"expected value {_what(node, e)}") from None
+        if contains_nan(v):
+            raise _Unsup(f"expected value `{_src(node, 40)}` holds a NaN (equal to nothing, yet a container holding "
+                         "the very same NaN object equals one holding it: not modelled)")
         if v.kind == "obj" or contains_obj(v):
             raise _Unsup(f"expected value `{_src(node, 40)}` is a range or iterator object (read only as an argument)")
         shared = self.groups_of(node) & s.groups
@@ -2024,12 +2041,20 @@ class _Walker:
         assert s.call is not None
         self.demand(stmt, s.call, Expect(kind=ExpectKind.falsy if negate else ExpectKind.truthy))
 
-    def isinstance_(self, stmt: ast.AST, obj: ast.expr, types: ast.expr, negate: bool) -> None:
-        need(not negate, "`not isinstance(...)` is not supported")
+    def isinstance_(self, stmt: ast.AST, obj: ast.expr, types: ast.expr, negate: bool, exact: bool = False) -> None:
+        """``isinstance(call, T)``; ``negate``: ``not isinstance`` (``exact``: ``type(call) is not T``),
+        read as the class test every member of the class passes (kernel/emit.negated_type)."""
         s = self.target_subject(obj)
         need(not s.length, "`isinstance(len(...), T)` is not supported")
         assert s.call is not None
-        self.demand(stmt, s.call, Expect(kind=ExpectKind.isinstance, types=tuple(self.type_names(types))))
+        kind = (ExpectKind.not_type if exact else ExpectKind.not_isinstance) if negate else ExpectKind.isinstance
+        names = tuple(self.type_names(types))
+        from specguard.kernel.emit import negated_type
+        need(not negate or negated_type(names, exact) is not None,
+             (f"`type(r) is not {'/'.join(names)}`" if exact else f"`not isinstance(r, {'/'.join(names)})`") +
+             " says nothing about the "
+             "result's ==-class (`1`, `1.0` and `True` are one class; a set class holds sets and frozensets)")
+        self.demand(stmt, s.call, Expect(kind=kind, types=names))
 
     def type_names(self, node: ast.expr) -> Iterator[str]:
         if isinstance(node, ast.Tuple):
@@ -2043,6 +2068,16 @@ class _Walker:
         if isinstance(node, ast.Name) and node.id in _TYPE_NAMES and node.id not in self.scope:
             yield node.id
             return
+        if isinstance(node, ast.Call) and self.is_builtin_call(node, "type") and len(node.args) == 1 \
+                and not node.keywords and isinstance(node.args[0], (ast.Constant, ast.List, ast.Tuple, ast.Dict)):
+            try:            # `type([])`, `type('')`: the type of an exact value
+                v = eval_literal(node.args[0], self.scope)
+            except NotLiteral:
+                v = None
+            name = {"none": "NoneType"}.get(v.kind, v.kind) if v is not None else None
+            if name in _TYPE_NAMES:
+                yield name
+                return
         raise _Unsup(f"isinstance with type `{_src(node, 40)}` (only builtin type names are supported)")
 
     def almost_equal(self, stmt: ast.AST, call: ast.Call, args: list[ast.expr]) -> None:
@@ -3036,6 +3071,8 @@ def _module_bindings(ctx: _Ctx, selected: bool, block: str | None = None) -> Non
     body = ctx.file.tree.body
     _guarded(ctx, [s for s in body if not isinstance(s, _SCOPES)], lambda: walker.run(body))
     ctx.tables = _Scope(dict(scope.locals))   # parametrize tables are read at collection time
+    ctx.tables.free_builtins, ctx.tables.stdlib = scope.free_builtins, scope.stdlib   # `math.inf` in a table
+    ctx.tables.assume = scope.assume
     constants = {n: b.value for n, b in scope.locals.items() if b.value is not None and b.mutable}
     try:
         escapes = _escaping_uses(ctx, constants)
@@ -3272,7 +3309,7 @@ def _row(names: list[str], items: list[ast.expr] | V, scope: _Scope, line: int, 
         except NotLiteral as e:
             row[name] = _opaque(f"parametrized at line {line} with a non-literal value: {e.reason}", "param")
             continue
-        row[name] = _param_binding(v, inline and not _names_in(node), line)
+        row[name] = _param_binding(v, inline and not (_names_in(node) - set(scope.stdlib)), line)   # `[math.nan]`
     return _Row(row)
 
 

@@ -106,6 +106,19 @@ def lean_val(v: V) -> str:
     raise TypeError(k)
 
 
+def _one_identity(call: Call) -> None:
+    """An input holding two fresh NaN objects is not one input: they may be one object or two, and
+    a function can tell (`[x] == [x]` for one NaN object, not for two): see values.py."""
+    if call.obj is not None:
+        from specguard.formalize.objects import object_value
+        held = object_value(call.obj)
+    else:
+        held = vals.V("tuple", (*call.args, *(v for _, v in call.kwargs)))
+    if vals.fresh_nan_count(held) > 1:
+        raise NotModelled("an input holding two NaN objects (one shared object or two distinct ones: Python's "
+                          "`==` on containers, `in` and dict lookups tell them apart, the model does not)")
+
+
 FUNCTION_TAG = "<function>"
 
 
@@ -119,6 +132,7 @@ def lean_input(call: Call) -> str:
     """The exact input of a call: ``pair (tuple args) (str target)`` (kwargs, in call order, as
     ``pair (pair args kwargs) target``).  Arguments come first so that different inputs differ
     early, which keeps the kernel's comparisons short."""
+    _one_identity(call)
     if call.obj is not None:
         from specguard.formalize.objects import lean_object_input
         return lean_object_input(call.obj)
@@ -300,6 +314,11 @@ def lean_vpred(vp: tuple) -> str:
         return f"(fun v => Nat.beq (Val.len1 v) {vp[1] + 1})"
     if tag == "type":
         return f"(Ty.has {lean_ty(vp[1])})"
+    if tag == "nottype":
+        return f"(fun v => Bool.not (Ty.has {lean_ty(vp[1])} v))"
+    if tag == "floatclass":
+        test = "Val.isNan v" if vp[1] == "nan" else f"Val.memB v {_INF_CLASSES}"
+        return f"(fun v => {test})" if vp[2] else f"(fun v => Bool.and (Ty.has Ty.float v) (Bool.not ({test})))"
     if tag == "intIn":
         lo = "Option.none" if vp[1] is None else f"(Option.some {lean_int(vp[1])})"
         hi = "Option.none" if vp[2] is None else f"(Option.some {lean_int(vp[2])})"
@@ -357,7 +376,33 @@ def ty_of_annotation(t: TypeExpr) -> tuple:
 _ISINSTANCE = {"int": ("int",), "float": ("float",), "bool": ("bool",), "str": ("str",), "bytes": ("bytes",),
                "list": ("list", ("any",)), "tuple": ("tupleOf", ("any",)), "dict": ("dict", ("any",), ("any",)),
                "set": ("set", ("any",)), "frozenset": ("set", ("any",)), "NoneType": ("none",),
-               "type(None)": ("none",)}
+               "type(None)": ("none",), "object": ("any",)}
+
+
+_INF_CLASSES = "(List.cons (Val.inf Bool.false) (List.cons (Val.inf Bool.true) List.nil))"
+
+
+def negated_type(types: tuple[str, ...], exact_type: bool) -> tuple | None:
+    """``not isinstance(r, types)`` (``exact_type``: ``type(r) not in types``) on plain data, as a
+    type of ``==``-classes whose *every* member passes the positive test, so that the negated test
+    implies "the class is not of this type" (exact where a class has one Python type: None, str,
+    bytes, list, tuple, dict; numbers and sets only when the types cover the whole class: ``1`` may
+    be ``1``, ``1.0`` or ``True``, a set class a set or a frozenset); None when no class qualifies.
+    ``isinstance(True, int)`` holds, so ``int`` covers ``bool`` unless ``exact_type``."""
+    s = set(types) | ({"NoneType"} if "type(None)" in types else set())
+    if not exact_type and "int" in s:
+        s.add("bool")
+    parts = [_ISINSTANCE[t] for t in ("str", "bytes", "list", "tuple", "dict", "NoneType") if t in s]
+    if {"int", "bool", "float"} <= s:
+        parts.append(("float",))      # Ty.float: every number class (int, non-integral, inf, nan)
+    if {"set", "frozenset"} <= s:
+        parts.append(("set", ("any",)))
+    if not parts:
+        return None
+    ty = parts[-1]
+    for t in reversed(parts[:-1]):
+        ty = ("union", t, ty)
+    return ty
 
 
 # -- Python mirror of the Lean predicates ----------------------------------------------
@@ -462,6 +507,11 @@ def eval_vpred(vp: tuple, c: V) -> bool:
         return _len1(c) == vp[1] + 1
     if tag == "type":
         return ty_has(vp[1], c)
+    if tag == "nottype":
+        return not ty_has(vp[1], c)
+    if tag == "floatclass":
+        hit = c.kind == vp[1]
+        return hit if vp[2] else ty_has(("float",), c) and not hit
     if tag == "intIn":
         return c.kind == "int" and (vp[1] is None or vp[1] <= c.val) and (vp[2] is None or c.val <= vp[2])
     if tag == "near":
@@ -607,10 +657,11 @@ def json_ty(t: tuple) -> tuple:
 
 
 def _class_of(v: V, json: bool) -> V:
+    if vals.contains_nan(v):
+        raise NotModelled("NaN in an expected value is not supported (NaN equals nothing, yet a container "
+                          "holding the very same NaN object equals one holding it: identity is not modelled)")
     if vals.contains_obj(v):
         raise NotModelled("a range or iterator as an expected value (only as an argument)")
-    if vals.contains_nan(v):
-        raise NotModelled("NaN in an expected value is not supported (NaN equals nothing)")
     c = vals.canon(v)
     return json_view(c) if json else c
 
@@ -669,6 +720,19 @@ def clause_of_expect(name: str, call: Call, e: Expect, source: Any, json: bool =
         for t in reversed(tys[:-1]):
             ty = ("union", t, ty)
         return mk(pred=Pred("returns", ("type", _ty(ty, json))), exact=False)
+    if k in (ExpectKind.not_isinstance, ExpectKind.not_type):
+        if json:        # the JSON view makes tuples lists: a negated type test would be stronger there
+            raise NotModelled("a negated type test in a JSON-table task")
+        ty = negated_type(e.types, k is ExpectKind.not_type)
+        if ty is None:
+            return mk(pred=Pred("returns", ("any",)), exact=False)    # says only: the call returns
+        return mk(pred=Pred("returns", ("nottype", ty)), exact=False)
+    if k in (ExpectKind.float_class, ExpectKind.not_float_class):
+        # `math.isnan(r)` holds exactly of a float NaN (class nan), `math.isinf(r)` of +-inf; their
+        # negations of a number (int, bool, float) outside that class (a non-number raises TypeError)
+        if json or e.types not in (("nan",), ("inf",)):
+            raise NotModelled("`math.isnan`/`math.isinf` in a JSON-table task" if json else "a float class test")
+        return mk(pred=Pred("returns", ("floatclass", e.types[0], k is ExpectKind.float_class)), exact=False)
     if k is ExpectKind.raises:
         if e.iterated and not e.through_list:
             # `list(f(x))` raised: f raised, or returned plain data that list() cannot iterate

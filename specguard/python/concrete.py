@@ -67,7 +67,7 @@ from typing import Any, Callable
 
 from specguard.python import literals as L
 from specguard.python.literals import NotLiteral
-from specguard.python.values import V, canon, is_hashable, make_dict, make_set, sort_key, to_python
+from specguard.python.values import V, canon, contains_obj, is_hashable, make_dict, make_set, sort_key, to_python
 
 __all__ = ["builtin_call", "method_call", "mutated_value", "ordered_items", "BUILTIN_CALLS", "MUTATING_METHODS"]
 
@@ -368,6 +368,9 @@ def method_call(ev: "L._Evaluator", node: ast.Call) -> L._R | None:
     if any(isinstance(a, ast.Starred) for a in node.args) or node.keywords:
         raise NotLiteral(f"unsupported arguments to `.{attr}()`")
     args = [ev.ev(a).v for a in node.args]
+    if attr not in ("copy", "get") and any(contains_obj(x) for x in [recv, *args]):
+        raise NotLiteral(f"`.{attr}()` of a value holding a NaN, range or iterator object (compared by identity "
+                         "or not at all: not modelled)")
     if attr == "copy":
         if args:
             raise NotLiteral("`.copy()` takes no arguments")
@@ -743,7 +746,8 @@ def unshadowed_builtins(trees: list[ast.AST], symbols: list[Any]) -> frozenset[s
 
 
 # the builtins the literal evaluator itself knows (``list(..)``, ``range(..)``, ...)
-_LITERAL_BUILTINS = frozenset({"list", "tuple", "set", "frozenset", "dict", "range", "iter", "float", "int", "enumerate"})
+_LITERAL_BUILTINS = frozenset({"list", "tuple", "set", "frozenset", "dict", "range", "iter", "float", "int", "enumerate",
+                               "map", "filter"})
 
 
 def free_builtins_of(ctx: Any) -> frozenset[str]:

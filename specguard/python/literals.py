@@ -31,7 +31,11 @@ f-strings                      parts that are literals, with ``!r``/``!s``/``!a`
 names                          looked up in ``env`` (see below)
 =============================  ===============================================================
 
-Refused with a reason: NaN (``float('nan')``, ``inf - inf``, ...), complex numbers, division by
+NaN: ``float('nan')`` (and ``-x`` of a NaN) is a new NaN *object*, ``math.nan`` the module's one
+(:func:`~specguard.python.values.nan_object`: arguments only, identity kept; see values.py).
+
+Refused with a reason: NaN from arithmetic (``inf - inf``, ...: its sign is the platform's),
+complex numbers, division by
 zero, overflow, ``**`` with an exponent above :data:`MAX_EXPONENT`, ints with more than
 :data:`MAX_INT_DIGITS` digits (or more than Python's int-to-str limit,
 ``sys.get_int_max_str_digits()``, since such ints could not be printed or serialised), str/bytes/
@@ -60,8 +64,8 @@ import sys
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
-from specguard.python.values import (V, canon, is_hashable, make_dict, make_set, sort_key, to_python,
-                                     value_size)
+from specguard.python.values import (V, canon, is_hashable, is_nan_object, make_dict, make_set, nan_bits,
+                                     nan_object, sort_key, to_python, value_size)
 
 __all__ = ["NotLiteral", "eval_literal", "eval_literals", "eval_literal_text", "eval_iterable",
            "is_mutable", "MAX_EXPONENT", "MAX_INT_DIGITS", "MAX_SEQ_LEN", "MAX_VALUE_SIZE",
@@ -178,6 +182,11 @@ def _check_float(x: float) -> float:
     if math.isnan(x):
         raise NotLiteral("NaN is not supported")
     return x
+
+
+def _bits_float(bits: int) -> float:
+    import struct
+    return struct.unpack("<d", struct.pack("<Q", bits))[0]
 
 
 def _check_len(n: int, what: str) -> None:
@@ -529,6 +538,8 @@ class _Evaluator:
         r = self.ev(node.operand)
         if isinstance(node.op, ast.Not):
             return _scalar(V("bool", not _truthy(r.v)))
+        if isinstance(node.op, ast.USub) and is_nan_object(r.v):     # `-math.nan`: a new NaN, sign flipped
+            return _R(nan_object(_bits_float(nan_bits(r.v) ^ (1 << 63))), 2)
         if r.v.kind not in _NUM_KINDS or (isinstance(node.op, ast.Invert) and r.v.kind == "float"):
             raise NotLiteral(f"unary operator on a {r.v.kind}")
         x = r.v.val
@@ -761,6 +772,8 @@ class _Evaluator:
             result = typ(x.val)
         except (ValueError, OverflowError) as e:
             raise NotLiteral(f"{name}() fails: {e}") from None
+        if typ is float and x.kind == "str" and math.isnan(result):
+            return _R(nan_object(result), 2)       # `float('nan')`: a new NaN object (values.nan_object)
         return _from_plain(result)
 
     # -- iteration ------------------------------------------------------------------
@@ -814,6 +827,8 @@ class _Evaluator:
             return self.enumerate_items(node)
         if name == "zip":
             return self.zip_items(node)
+        if name in ("map", "filter"):
+            return self.map_items(node, name)
         if name == "reversed":
             arg = self.only_args(node, 1)
             if len(arg) != 1:
@@ -886,6 +901,43 @@ class _Evaluator:
         items = self.iterate(node.args[0])
         return [_container("tuple", [_scalar(V("int", start + i)), x]) for i, x in enumerate(items)]
 
+    def map_items(self, node: ast.Call, name: str) -> list[_R] | None:
+        """``map(fn, *its)`` / ``filter(fn_or_None, it)`` consumed where built, ``fn`` a builtin this
+        evaluator applies (``str``, ``len``, ``int``, ...), each application evaluated as the call
+        ``fn(item)`` is; None (not read here) when ``map``/``filter`` may not be the builtins."""
+        ok = getattr(self.env, "builtin_ok", None)
+        if ok is None or not ok(name):
+            return None
+        if node.keywords or len(node.args) < 2 or (name == "filter" and len(node.args) != 2) \
+                or any(isinstance(a, ast.Starred) for a in node.args):
+            raise NotLiteral(f"unsupported arguments to `{name}`")
+        fn = node.args[0]
+        none = name == "filter" and isinstance(fn, ast.Constant) and fn.value is None
+        if not none and not (isinstance(fn, ast.Name) and fn.id in _MAPPABLE and ok(fn.id)):
+            raise NotLiteral(f"`{name}` of a function this evaluator does not apply (only builtins such as "
+                             "`str`, `len`, `int`)")
+        columns = [self.iterate(a) for a in node.args[1:]]
+        out: list[_R] = []
+        outer = self.env
+        for row in zip(*columns):
+            if none:
+                if _truthy(row[0].v):
+                    out.append(row[0])
+                continue
+            local = {f"_sg_item{i}": r.v for i, r in enumerate(row)}
+            self.env = _Overlay(local, outer)
+            try:
+                got = self.ev(ast.Call(func=ast.Name(fn.id, ast.Load()), keywords=[],
+                                       args=[ast.Name(n, ast.Load()) for n in local]))
+            finally:
+                self.env = outer
+                self.mutable_names.difference_update(local)
+            if name == "map":
+                out.append(got)
+            elif _truthy(got.v):
+                out.append(row[0])
+        return out
+
     def zip_items(self, node: ast.Call) -> list[_R]:
         if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
             raise NotLiteral("unsupported arguments to `zip`")
@@ -927,6 +979,10 @@ class _Overlay(Mapping[str, V]):
         resolve = getattr(self.outer, "stdlib_name", None)
         return None if dotted.split(".")[0] in self.local or resolve is None else resolve(dotted)
 
+    @property
+    def assume(self):
+        return getattr(self.outer, "assume", None)
+
     def builtin_ok(self, name: str) -> bool:
         """The enclosing scope's answer (see :func:`specguard.python.concrete.builtin_call`)."""
         ok = getattr(self.outer, "builtin_ok", None)
@@ -960,9 +1016,14 @@ def _bind_comp(t: ast.expr, v: V, local: dict[str, V]) -> None:
         _bind_comp(e, x, local)
 
 
+# builtins ``map``/``filter`` apply (each application evaluated as the call is)
+_MAPPABLE = frozenset({"len", "sorted", "min", "max", "sum", "any", "all", "abs", "round", "pow", "divmod", "str", "repr", "bool",
+                       "chr", "ord", "hex", "oct", "bin", "list", "tuple", "set", "frozenset", "dict", "float", "int"})
+
+
 def _is_iter_call(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and (
-        (isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate", "range", "reversed"))
+        (isinstance(node.func, ast.Name) and node.func.id in ("zip", "enumerate", "range", "reversed", "map", "filter"))
         or (isinstance(node.func, ast.Attribute) and node.func.attr in ("items", "keys", "values")))
 
 

@@ -17,7 +17,7 @@ from typing import Any, Callable
 from specguard.python import literals as L
 from specguard.python.concrete import _args, _int_arg, _size, free_builtins_of
 from specguard.python.literals import NotLiteral
-from specguard.python.values import V
+from specguard.python.values import V, nan_object
 
 __all__ = ["LAZY", "STDLIB_CALLS", "STDLIB_VALUES", "stdlib_call", "stdlib_name", "stdlib_names_of", "stdlib_value"]
 
@@ -191,7 +191,51 @@ def _prod(ev, node: ast.Call, qname: str) -> L._R:
     return L._from_plain(math.prod((int(x.val) for x in items), start=int(start.val)))
 
 
+POSIX_ASSUMPTION = ("`os.path` is `posixpath` (the tests run on a POSIX platform): `os.path.join(...)` and the "
+                    "other pure path functions are computed as posixpath computes them")
+_PATH_PURE = ("join", "normpath", "splitext", "basename", "dirname", "split", "isabs", "commonprefix", "normcase")
+_PATH_IMPURE = ("expanduser", "expandvars", "abspath", "realpath", "relpath", "exists", "isfile", "isdir", "islink",
+                "lexists", "getsize", "getmtime", "getatime", "getctime", "samefile", "ismount")
+
+
+def _path(ev, node: ast.Call, qname: str) -> L._R:
+    """The pure string functions of ``posixpath`` (``os.path`` on a POSIX platform: a stated
+    assumption) on exact strs or bytes; never one that reads the environment or the file system."""
+    import posixpath
+    module, _, name = qname.rpartition(".")
+    if name in _PATH_IMPURE:
+        raise NotLiteral(f"`{qname}` reads the environment or the file system (never evaluated)")
+    if name not in _PATH_PURE:
+        raise NotLiteral(f"`{qname}` is not evaluated")
+    if module == "os.path":
+        assume = getattr(ev.env, "assume", None)
+        if assume is None:
+            raise NotLiteral(f"`{qname}` depends on the platform (no place to state the POSIX assumption here)")
+    args, _ = _args(ev, node, 8)
+    if name == "commonprefix":
+        if len(args) != 1 or args[0].kind not in ("list", "tuple"):
+            raise NotLiteral("`commonprefix` takes one list or tuple")
+        parts = list(args[0].val)
+    else:
+        parts = args
+    if not parts and name != "commonprefix" or any(a.kind not in ("str", "bytes") for a in parts) \
+            or len({a.kind for a in parts}) > 1:
+        raise NotLiteral(f"`{qname}` of values other than all strs or all bytes")
+    if name != "join" and name != "commonprefix" and len(parts) != 1:
+        raise NotLiteral(f"`{qname}` takes one path")
+    try:
+        result = getattr(posixpath, name)(*([a.val for a in parts],) if name == "commonprefix" else
+                                          [a.val for a in parts])
+    except (TypeError, ValueError) as e:
+        raise NotLiteral(f"`{qname}` fails: {e}") from None
+    if module == "os.path":
+        assume(POSIX_ASSUMPTION)
+    from specguard.python.concrete import _out
+    return _out(result)
+
+
 STDLIB_CALLS: dict[str, Callable[[Any, ast.Call, str], L._R]] = {
+    **{f"{m}.{n}": _path for m in ("os.path", "posixpath") for n in _PATH_PURE + _PATH_IMPURE},
     "math.prod": _prod,
     "itertools.combinations": _combinatoric, "itertools.permutations": _combinatoric,
     "itertools.combinations_with_replacement": _combinatoric, "itertools.product": _combinatoric,
@@ -200,6 +244,10 @@ STDLIB_CALLS: dict[str, Callable[[Any, ast.Call, str], L._R]] = {
 }
 STDLIB_VALUES: dict[str, V] = {f"string.{n}": V("str", getattr(__import__("string"), n)) for n in (
     "ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits", "octdigits", "punctuation")}
+# the float constants of `math` (the same IEEE doubles in every CPython); `math.nan` is the module's
+# one NaN object, identity kept (values.nan_object)
+STDLIB_VALUES.update({f"math.{n}": V("float", getattr(__import__("math"), n)) for n in ("inf", "pi", "e", "tau")})
+STDLIB_VALUES["math.nan"] = nan_object()
 
 
 def stdlib_name(env: Any, node: ast.expr) -> str | None:
@@ -229,11 +277,14 @@ def stdlib_names_of(ctx: Any) -> dict[str, str]:
     got = {}
     sym = ctx.symbols
     known = set(STDLIB_CALLS) | set(STDLIB_VALUES)
-    modules = {q.split(".")[0] for q in known}
+    modules = {q.rsplit(".", i)[0] for q in known for i in range(1, q.count(".") + 1)}   # `os`, `os.path`
+    patched = set().union(*(_patched_modules(f.tree, f.imports)
+                            for f in [ctx.file, *(c.file for c in getattr(ctx, "conftests", ()))]))
     if sym is not None and not sym.stars and not free_builtins_of(ctx) == frozenset():
         for name, q in ctx.file.imports.items():
             if (q in known or q in modules) and len(sym.of(name)) == 1 and sym.unknown_writes(name) is None \
-                    and (ctx.file.shadowed is None or name not in ctx.file.shadowed):
+                    and (ctx.file.shadowed is None or name not in ctx.file.shadowed) \
+                    and not any(q == m or q.startswith(m + ".") for m in patched):
                 got[name] = q
     for n in ast.walk(ctx.file.tree):           # `itertools.product = ...`: the module is patched
         if isinstance(n, (ast.Attribute, ast.Subscript)) and not isinstance(n.ctx, ast.Load):
@@ -244,6 +295,28 @@ def stdlib_names_of(ctx: Any) -> dict[str, str]:
                 got.pop(root.id, None)
     ctx._stdlib_names = got
     return got
+
+
+def _patched_modules(tree: ast.AST, imports: dict[str, str]) -> set[str]:
+    """The path modules a file may patch without assigning to them (tests often patch the file
+    system and the environment): named in a string (``monkeypatch.setattr("os.path.join", ...)``,
+    ``mock.patch("os.path.expanduser")``) or passed as an argument (``monkeypatch.setattr(os.path,
+    "join", ...)``, ``patch.object(os, "path", ...)``): then none of their names is evaluated."""
+    out: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            out |= {m for m in _PATCHABLE if n.value == m or n.value.startswith(m + ".")}
+        elif isinstance(n, ast.Call):
+            for a in [*n.args, *(k.value for k in n.keywords)]:
+                d = L.dotted_name(a)
+                if d is not None:
+                    root, _, rest = d.partition(".")
+                    q = imports.get(root, root) + ("." + rest if rest else "")
+                    out |= {m for m in _PATCHABLE if q == m or q == m + ".path"}
+    return {m for m in _PATCHABLE if any(p.split(".")[0] == m.split(".")[0] for p in out)}
+
+
+_PATCHABLE = ("os", "os.path", "posixpath")
 
 
 def stdlib_value(env: Any, node: ast.expr) -> V | None:

@@ -246,10 +246,12 @@ def type_test(left: ast.expr, op: ast.cmpop, right: ast.expr) -> tuple[ast.Call,
     def is_type_call(n: ast.expr) -> bool:
         return (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "type"
                 and len(n.args) == 1 and not n.keywords and not isinstance(n.args[0], ast.Starred))
+    def of_literal(n: ast.expr) -> bool:      # `type([])`: a type named by an exact value's
+        return is_type_call(n) and isinstance(n.args[0], (ast.Constant, ast.List, ast.Tuple, ast.Dict))
     if isinstance(op, (ast.Is, ast.Eq)):
-        if is_type_call(left) and not is_type_call(right):
+        if is_type_call(left) and not of_literal(left) and (not is_type_call(right) or of_literal(right)):
             return left, right
-        if is_type_call(right) and not is_type_call(left):
+        if is_type_call(right) and not of_literal(right) and (not is_type_call(left) or of_literal(left)):
             return right, left
     if isinstance(op, ast.In) and is_type_call(left) and isinstance(right, ast.Tuple) and right.elts:
         return left, right

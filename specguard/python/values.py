@@ -145,8 +145,11 @@ def contains_obj(v: V) -> bool:
 
 
 def contains_nan(v: V) -> bool:
+    """Whether ``v`` holds a NaN (a float NaN, or a NaN argument object, see :func:`nan_object`)."""
     if v.kind == "float":
         return math.isnan(v.val)
+    if v.kind == "obj":
+        return v.val[0] == NAN_OBJ
     if v.kind in ("list", "tuple", "set", "frozenset"):
         return any(contains_nan(x) for x in v.val)
     if v.kind == "dict":
@@ -273,7 +276,51 @@ def from_json(j: Any) -> V:
     raise ValueError(f"unknown value tag: {k!r}")
 
 
-OBJ_KINDS = ("range", "iter", "result")
+OBJ_KINDS = ("range", "iter", "result", "nan")
+
+
+# -- NaN arguments ---------------------------------------------------------------------------
+# NaN is equal to nothing, yet Python's container comparisons, `in`, `count`, `index` and dict
+# lookups test identity first: `[x] == [x]` and `x in [x]` hold for one NaN object, not for two
+# equal-looking ones (`{math.nan: 1}.get(math.nan)` is 1, `.get(float('nan'))` is None).  So a NaN
+# argument is not a float value but an object of known identity (issue 12, item 1):
+#   * ``math.nan`` (payload ``str "math.nan"``): the one module constant, the same object for
+#     the tests, the doctests and the library (a function may hold it and test `x is math.nan`);
+#   * a fresh NaN (payload ``int bits``, its IEEE-754 bit pattern): made where the test makes it
+#     (``float('nan')``, ``-x``), an object no function under test can know (functions are
+#     stateless: ``assumptions.py``).
+# Two fresh NaNs in one input could be one object or two, which a function can tell apart, so
+# an input holding more than one is refused (:func:`fresh_nan_count`, checked where the input
+# is emitted).  NaN objects are arguments only: never an expected value, never hashed, ordered
+# or computed with (every such operation is refused, as for ranges and iterators).
+NAN_OBJ = "nan"
+MATH_NAN = "math.nan"
+
+
+def nan_object(x: float | None = None) -> V:
+    """``math.nan`` (``x`` None) or a fresh NaN with the bit pattern of ``x``."""
+    if x is None:
+        return V("obj", (NAN_OBJ, V("str", MATH_NAN)))
+    if not math.isnan(x):
+        raise ValueError("not a NaN")
+    return V("obj", (NAN_OBJ, V("int", _float_bits(x))))
+
+
+def is_nan_object(v: V) -> bool:
+    return v.kind == "obj" and v.val[0] == NAN_OBJ
+
+
+def nan_bits(v: V) -> int:
+    """The bit pattern of a NaN object (``math.nan``'s is CPython's, the quiet positive NaN)."""
+    p = v.val[1]
+    return _float_bits(math.nan) if p.kind == "str" else int(p.val)
+
+
+def fresh_nan_count(v: V) -> int:
+    """How many fresh (not ``math.nan``) NaN objects ``v`` holds."""
+    if is_nan_object(v):
+        return int(v.val[1].kind != "str")
+    return sum(fresh_nan_count(x) for x in iter_children(v))
 
 
 # -- human display --------------------------------------------------------------
@@ -316,6 +363,14 @@ def py_repr(v: V) -> str:
             return "range(" + ", ".join(py_repr(x) for x in payload.val) + ")"
         if name == "result":      # the result of a fresh call (formalize/library.py): (its source, its input)
             return payload.val[0].val
+        if name == NAN_OBJ:
+            if payload.kind == "str":
+                return payload.val
+            bits = int(payload.val)
+            sign = "-" if bits >> 63 else ""
+            if bits & ~(1 << 63) == _float_bits(math.nan):
+                return f"float('{sign}nan')"
+            return f"{sign}NaN(0x{bits & ~(1 << 63):x})"
         return f"{name}({py_repr(payload)})"
     if k == FUNCTION:
         return v.val[1]
