@@ -410,6 +410,8 @@ class _File:
             n, owner = stack.pop()
             if isinstance(n, _INDEXED):
                 self.nodes[type(n)].append(n)
+            elif isinstance(n, ast.GeneratorExp):
+                n.sg_site = source.path       # a generator's value names its file (literals.ev_GeneratorExp)
             elif isinstance(n, (ast.Attribute, ast.Subscript)) and not isinstance(n.ctx, ast.Load):
                 stores.append(n.lineno)
             if owner is not None:
