@@ -840,6 +840,15 @@ def _literal(value: V, groups: frozenset[int], origin: str = "assign") -> _Bindi
     return _Binding(value=value, groups=groups, mutable=is_mutable(value), origin=origin)
 
 
+def _element(value: V, groups: frozenset[int], origin: str) -> _Binding:
+    """A loop item or an unpacked part: a builtin function value (``for key in (abs, len)``,
+    :meth:`_Scope.nested_function`) is bound as a function (``key=key`` passes it, ``key(x)`` calls
+    the builtin), like ``D = dict``; anything else is a literal."""
+    if value.kind == vals_FUNCTION:
+        return _Binding(why=f"a function value ({value.val[1]})", origin="lambda", fn=value, groups=groups)
+    return _literal(value, groups, origin)
+
+
 def _opaque(why: str, origin: str = "assign") -> _Binding:
     return _Binding(why=why, origin=origin, groups=_new_group(), mutable=True)
 
@@ -1468,7 +1477,7 @@ class _Walker:
         elif v.kind not in ("list", "tuple") or len(v.val) != n:
             why = f"bound at line {line} by an unpacking that does not match the value"
         else:
-            return [_literal(x, b.groups) for x in v.val]
+            return [_element(x, b.groups, "assign") for x in v.val]
         return [_Binding(why=why, groups=b.groups, mutable=True)] * n
 
     # -- with -----------------------------------------------------------------------
@@ -1502,12 +1511,15 @@ class _Walker:
         reason = self.unroll_problem(stmt)
         elements: list[V] = []
         if reason is None:
+            self.scope.walker = self          # builtin functions inside the iterable: `(abs, len)`
             try:
                 elements = eval_iterable(stmt.iter, self.scope)
             except NotLiteral as e:
-                if self.involves(stmt.iter):         # a loop over a term: one assertion over its items
-                    return self.loop_over_term(stmt)
                 reason = f"its iterable is not a literal: {e.reason}"
+            finally:
+                self.scope.walker = None
+            if reason is not None and self.involves(stmt.iter):   # a loop over a term: one assertion
+                return self.loop_over_term(stmt)
         if reason is None and len(elements) > MAX_LOOP_ITERATIONS:
             reason = f"it has {len(elements)} iterations (limit {MAX_LOOP_ITERATIONS})"
         if reason is None and self.unroll * max(len(elements), 1) > MAX_UNROLL:
@@ -1521,7 +1533,8 @@ class _Walker:
         ``all(<body's assertions> for T in I)`` (specguard/python/loops.py)."""
         where = f"the loop at line {stmt.lineno}"
         try:
-            reading = loops.read(stmt, self.loop_body_assertion)
+            reading = loops.read(stmt, self.loop_body_assertion,
+                                 lambda f: self.ctx.qual(f) in ("self.subTest", "subtests.test"))
             self.observe(stmt, reading.expr)
         except loops.NotLoopAssertion as e:
             return self.opaque(stmt, where, f"over a result of `{self.ctx.target}`: {e.reason}")
@@ -1595,7 +1608,7 @@ class _Walker:
                     b = _Binding(why=f"an element of a module-level mutable value (loop at line {stmt.lineno}); "
                                      "tests share it", groups=base_groups, mutable=True)
                 else:
-                    b = _literal(v, _new_group() | base_groups, "loop")
+                    b = _element(v, _new_group() | base_groups, "loop")
                 self.bind_target(stmt.target, b, stmt.lineno)
                 self.run(stmt.body)
         finally:

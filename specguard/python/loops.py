@@ -89,23 +89,52 @@ def _check_expr(e: ast.expr, line: int) -> None:
                     raise NotLoopAssertion(f"`is` against a value that is not None in the loop body at line {line}")
 
 
-def read(stmt: ast.For, assertion_of: Callable[[ast.stmt], ast.expr | None]) -> LoopAssertion:
+def _flat(body: list[ast.stmt], subtest: Callable[[ast.expr], bool]) -> list[ast.stmt | ast.expr]:
+    """The body's statements, with ``with self.subTest(...):`` blocks opened: a failure inside a
+    subtest is recorded and the loop goes on, but the test fails all the same, so for whether the
+    test passes the block is its statements; the subtest's arguments (evaluated before the block)
+    stand as the expression ``[args]`` at its place."""
+    out: list[ast.stmt | ast.expr] = []
+    for s in body:
+        if isinstance(s, ast.With) and len(s.items) == 1 and s.items[0].optional_vars is None \
+                and isinstance(s.items[0].context_expr, ast.Call) and subtest(s.items[0].context_expr.func):
+            c = s.items[0].context_expr
+            if any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords):
+                raise NotLoopAssertion(f"the subtest at line {s.lineno} has `*`/`**` arguments")
+            args = [*c.args, *(k.value for k in c.keywords)]
+            if args:
+                out.append(ast.copy_location(ast.List(args, ast.Load()), s))
+            out.extend(_flat(s.body, subtest))
+        else:
+            out.append(s)
+    return out
+
+
+def read(stmt: ast.For, assertion_of: Callable[[ast.stmt], ast.expr | None],
+         subtest: Callable[[ast.expr], bool] = lambda f: False) -> LoopAssertion:
     """The loop as one assertion, or NotLoopAssertion.  ``assertion_of(s)``: the expression a
     body statement asserts (``assert E``: E; ``self.assertEqual(a, b)``: ``a == b``), None when
-    ``s`` is not an assertion; it raises NotLoopAssertion for an assertion it cannot express."""
+    ``s`` is not an assertion; it raises NotLoopAssertion for an assertion it cannot express.
+    ``subtest(func)``: a ``with func(...):`` block is a subtest (``self.subTest``)."""
     if stmt.orelse:
         return _fail("it has an `else:` clause")
     targets = _target_names(stmt.target)
+    flat = _flat(stmt.body, subtest)
     bound_inside: set[str] = set()
-    for s in stmt.body:
+    for s in flat:
         bound_inside |= _bound_names(s)
     env: dict[str, ast.expr] = {}
-    assigned_later = {t.id for s in stmt.body if isinstance(s, ast.Assign) for t in s.targets
+    assigned_later = {t.id for s in flat if isinstance(s, ast.Assign) for t in s.targets
                       if isinstance(t, ast.Name)}
     parts: list[ast.expr] = []
     keys: list[ast.stmt] = []
-    for s in stmt.body:
+    for s in flat:
         if isinstance(s, ast.Pass):
+            continue
+        if isinstance(s, ast.expr):              # a subtest's arguments
+            _check_expr(s, s.lineno)
+            _reads_before(s, assigned_later, env, s.lineno)
+            parts.append(_Inline(env).visit(copy.deepcopy(s)) if env else s)
             continue
         if isinstance(s, ast.Assign):
             if len(s.targets) != 1 or not isinstance(s.targets[0], ast.Name):

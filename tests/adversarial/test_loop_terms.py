@@ -40,6 +40,11 @@ class T(unittest.TestCase):
             self.assertLessEqual(n, 2)
             self.assertGreaterEqual(n, 1)
 
+    def test_subtests(self):
+        for i, p in enumerate(f([1, 2, 3])):
+            with self.subTest(i=i):
+                self.assertEqual(len(p), 2 - i)
+
 def test_assignment_raises():
     for p in f([4]):
         n = len(p)
@@ -52,7 +57,8 @@ def test_loop_over_result_against_doctest_is_certified_and_verified(tmp_path, co
     -> `[[1, 2], [3]]` is a certified conflict, and `verify` with the inputs says VALID (the claim
     re-derived).  A body's local assignment is inlined and stays evaluated where it stands (`[len(p)]`
     in the conjunction: an assignment that raises fails the loop; the spec language reads an error
-    of an observation as a weaker "holds", never entailed); the loop whose bounds hold stays open.
+    of an observation as a weaker "holds", never entailed); the loops whose bounds hold (one through
+    `with self.subTest(...)`, whose block is read as its statements) stay open.
     Every assertion of the bodies counts as read."""
     rc, r = check_files(tmp_path, POSITIVE_DESC, POSITIVE_TESTS)
     assert rc == 1 and r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
@@ -61,7 +67,8 @@ def test_loop_over_result_against_doctest_is_certified_and_verified(tmp_path, co
     stmt = {t["text"]: t["statement"] for t in r["tests"]}["for p in f([4]): n = len(p) assert True"]
     assert "[len(p)] and True for p in result" in stmt      # the assignment stays evaluated
     assert [s for t, s in st.items() if "assertLessEqual" in t] == ["left-open"]
-    assert r["coverage"]["assertions_read"] == r["coverage"]["assertions_total"] == 4
+    assert [s for t, s in st.items() if "subTest" in t] == ["left-open"]
+    assert r["coverage"]["assertions_read"] == r["coverage"]["assertions_total"] == 5
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.run([sys.executable, "-m", "specguard", "verify", "out", "--inputs", "description.md",
                         "test_task.py"], capture_output=True, text=True, cwd=tmp_path, env=env)
