@@ -148,7 +148,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from specguard.formalize import library, objects
 from specguard.formalize import speclang
-from specguard.python import concrete, multiterm, named, raising, terms as observe
+from specguard.python import concrete, loops, multiterm, named, raising, terms as observe
 from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from specguard.errors import SpecGuardError
 from specguard.python.purity import BUILTIN_TYPES, PURE_BUILTINS
@@ -411,6 +411,8 @@ class _File:
             n, owner = stack.pop()
             if isinstance(n, _INDEXED):
                 self.nodes[type(n)].append(n)
+            elif isinstance(n, ast.GeneratorExp):
+                n.sg_site = source.path       # a generator's value names its file (literals.ev_GeneratorExp)
             elif isinstance(n, (ast.Attribute, ast.Subscript)) and not isinstance(n.ctx, ast.Load):
                 stores.append(n.lineno)
             if owner is not None:
@@ -837,6 +839,15 @@ class _Binding:
 
 def _literal(value: V, groups: frozenset[int], origin: str = "assign") -> _Binding:
     return _Binding(value=value, groups=groups, mutable=is_mutable(value), origin=origin)
+
+
+def _element(value: V, groups: frozenset[int], origin: str) -> _Binding:
+    """A loop item or an unpacked part: a builtin function value (``for key in (abs, len)``,
+    :meth:`_Scope.nested_function`) is bound as a function (``key=key`` passes it, ``key(x)`` calls
+    the builtin), like ``D = dict``; anything else is a literal."""
+    if value.kind == vals_FUNCTION:
+        return _Binding(why=f"a function value ({value.val[1]})", origin="lambda", fn=value, groups=groups)
+    return _literal(value, groups, origin)
 
 
 def _opaque(why: str, origin: str = "assign") -> _Binding:
@@ -1469,7 +1480,7 @@ class _Walker:
         elif v.kind not in ("list", "tuple") or len(v.val) != n:
             why = f"bound at line {line} by an unpacking that does not match the value"
         else:
-            return [_literal(x, b.groups) for x in v.val]
+            return [_element(x, b.groups, "assign") for x in v.val]
         return [_Binding(why=why, groups=b.groups, mutable=True)] * n
 
     # -- with -----------------------------------------------------------------------
@@ -1503,10 +1514,15 @@ class _Walker:
         reason = self.unroll_problem(stmt)
         elements: list[V] = []
         if reason is None:
+            self.scope.walker = self          # builtin functions inside the iterable: `(abs, len)`
             try:
                 elements = eval_iterable(stmt.iter, self.scope)
             except NotLiteral as e:
                 reason = f"its iterable is not a literal: {e.reason}"
+            finally:
+                self.scope.walker = None
+            if reason is not None and self.involves(stmt.iter):   # a loop over a term: one assertion
+                return self.loop_over_term(stmt)
         if reason is None and len(elements) > MAX_LOOP_ITERATIONS:
             reason = f"it has {len(elements)} iterations (limit {MAX_LOOP_ITERATIONS})"
         if reason is None and self.unroll * max(len(elements), 1) > MAX_UNROLL:
@@ -1514,6 +1530,51 @@ class _Walker:
         if reason is not None:
             return self.opaque(stmt, f"the loop at line {stmt.lineno}", reason)
         self.unrolled(stmt, elements)
+
+    def loop_over_term(self, stmt: ast.For) -> None:
+        """``for T in I`` over the result of the function under test, read as the one assertion
+        ``all(<body's assertions> for T in I)`` (specguard/python/loops.py)."""
+        where = f"the loop at line {stmt.lineno}"
+        try:
+            reading = loops.read(stmt, self.loop_body_assertion,
+                                 lambda f: self.ctx.qual(f) in ("self.subTest", "subtests.test"))
+            self.observe(stmt, reading.expr)
+        except loops.NotLoopAssertion as e:
+            return self.opaque(stmt, where, f"over a result of `{self.ctx.target}`: {e.reason}")
+        except (_Obs, _Unsup) as e:
+            return self.opaque(stmt, where, f"read as one assertion over its items: {e.reason}")
+        if id(stmt) in self.ctx.read:
+            for k in reading.keys:
+                self.ctx.mark_read(k)
+            self.ctx.handled.update(id(k) for k in self.ctx.assertion_keys([stmt]))
+        else:                                  # blocked by an earlier statement (demand() said why)
+            self.ctx.unsupported_inside([stmt], self.block or f"inside {where}")
+        self.after(stmt)
+        for name in self.ctx.stored_names(stmt):
+            self.scope.bind(name, _opaque(f"assigned in {where} (its last item, or unbound)"))
+
+    def loop_body_assertion(self, stmt: ast.stmt) -> ast.expr | None:
+        """What a statement of a loop body asserts (``assert E``, ``self.assertEqual(a, b)``...), as
+        one expression whose truth is the assertion's; None: not an assertion."""
+        if isinstance(stmt, ast.Assert):
+            return stmt.test
+        if not (isinstance(stmt, ast.Expr) and self.ctx.is_assertion_call(stmt.value)):
+            return None
+        call = stmt.value
+        q = self.ctx.qual(call.func) or ""
+        method = _UNITTEST_ALIASES.get(_last_part(call.func) or "", _last_part(call.func) or "")
+        if not q.startswith("self.") or any(isinstance(a, ast.Starred) for a in call.args) \
+                or any(k.arg is None for k in call.keywords):
+            raise loops.NotLoopAssertion(f"the assertion `{_src(call.func, 30)}` at line {stmt.lineno}")
+        args = self.unittest_args(call)
+        if method in _UNITTEST_COMPARE and len(args) >= 2:
+            return ast.Compare(left=args[0], ops=[_UNITTEST_COMPARE[method]()], comparators=[args[1]])
+        if method in ("assertTrue", "assertFalse") and args:
+            return args[0] if method == "assertTrue" else ast.UnaryOp(ast.Not(), args[0])
+        if method in ("assertIsNone", "assertIsNotNone") and args:
+            op = ast.Is() if method == "assertIsNone" else ast.IsNot()
+            return ast.Compare(left=args[0], ops=[op], comparators=[ast.Constant(None)])
+        raise loops.NotLoopAssertion(f"`{method}` at line {stmt.lineno} in its body is not read in a loop")
 
     def unroll_problem(self, stmt: ast.For) -> str | None:
         if self.mode == "module":
@@ -1550,7 +1611,7 @@ class _Walker:
                     b = _Binding(why=f"an element of a module-level mutable value (loop at line {stmt.lineno}); "
                                      "tests share it", groups=base_groups, mutable=True)
                 else:
-                    b = _literal(v, _new_group() | base_groups, "loop")
+                    b = _element(v, _new_group() | base_groups, "loop")
                 self.bind_target(stmt.target, b, stmt.lineno)
                 self.run(stmt.body)
         finally:

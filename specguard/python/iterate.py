@@ -70,6 +70,8 @@ def _uses_only_items(text: str) -> tuple[bool, bool]:
             # like list(r) it consumes the whole result
             ok_nodes.add(id(n.args[0]))
             wrapped = True
+        if isinstance(n, (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)):
+            ok_nodes.update(_one_pass_items(n.generators[0].iter))
     uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and multiterm.is_var(n.id)]   # every call's
     return bool(uses) and all(id(n) in ok_nodes for n in uses), wrapped
 
@@ -79,6 +81,25 @@ def _str_join(n: ast.AST) -> bool:
     return isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "join" \
         and isinstance(n.func.value, ast.Constant) and type(n.func.value.value) is str \
         and len(n.args) == 1 and not n.keywords
+
+
+def _one_pass_items(it: ast.expr) -> set[int]:
+    """The result names that the first iterable ``it`` of a comprehension iterates once, in order,
+    item by item (``for p in result``, ``enumerate(result)``, ``zip(result, [1, 2])``): Python
+    evaluates that iterable once (later generators' iterables are evaluated again per item), and
+    each of these sees the same items from an iterator as from ``list`` of it.  A loop over a
+    result read as ``all(... for p in result)`` (specguard/python/loops.py) is of this kind."""
+    if isinstance(it, ast.Name) and multiterm.is_var(it.id):
+        return {id(it)}
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and not it.keywords \
+            and not any(isinstance(a, ast.Starred) for a in it.args):
+        names = [a for a in it.args if isinstance(a, ast.Name) and multiterm.is_var(a.id)]
+        if it.func.id == "enumerate" and 1 <= len(it.args) <= 2 and it.args[0] in names[:1]:
+            return {id(it.args[0])}
+        if it.func.id == "zip" and names and len({a.id for a in names}) == len(names):
+            # (one result twice, `zip(r, r)`, pairs an iterator's items differently from a list's)
+            return {id(a) for a in names}
+    return set()
 
 
 def _as_list_eq(text: str) -> Expect | None:

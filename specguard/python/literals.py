@@ -146,7 +146,7 @@ def eval_iterable(node: ast.expr, env: Mapping[str, V] | None = None) -> list[V]
 def is_mutable(v: V) -> bool:
     """Whether ``v`` contains a list, dict or set, or an iterator (an object a callee could
     mutate, or consume)."""
-    if v.kind in _MUTABLE_KINDS or v.kind == "obj" and v.val[0] in ("iter", "result"):
+    if v.kind in _MUTABLE_KINDS or v.kind == "obj" and v.val[0] in ("iter", "gen", "result"):
         return True
     if v.kind in ("tuple", "frozenset"):
         return any(is_mutable(x) for x in v.val)
@@ -408,6 +408,35 @@ class _Evaluator:
     def ev_DictComp(self, node: ast.DictComp) -> _R:
         key = lambda: self.ev(node.key)     # noqa: E731 (Python evaluates the key first)
         return self.make_dict(self.comprehension(node.generators, lambda: [(key(), self.ev(node.value))]))
+
+    def ev_GeneratorExp(self, node: ast.GeneratorExp) -> _R:
+        """A generator expression as a value (an argument, #12.3): an input of its own, never equal
+        to a list, an ``iter(...)`` or a generator written elsewhere.  A function can tell a
+        generator from a list iterator (``type``, ``send``, ``gi_code``: the code's file and
+        position), so the value is keyed by its site (file, position), its text, the value of
+        its first iterable (what ``gi_frame`` holds) and the items it yields, all exact.  Only
+        where every item is exact when built: the elements and conditions read no name but the
+        comprehension's own and builtin calls (a generator reads its other names when it is
+        iterated, which may be later), and the test reader marked the node with its file."""
+        site = getattr(node, "sg_site", None)
+        if site is None:
+            raise NotLiteral("a generator expression is not a literal")
+        targets = {n for g in node.generators for n in _comp_targets(g.target)}
+        late = [node.elt, *(c for g in node.generators for c in g.ifs), *(g.iter for g in node.generators[1:])]
+        calls = {id(n.func) for x in late for n in ast.walk(x) if isinstance(n, ast.Call)}
+        for x in late:
+            for n in ast.walk(x):
+                if isinstance(n, ast.Name) and n.id not in targets and not (id(n) in calls and not self.shadowed(n.id)):
+                    raise NotLiteral(f"a generator expression that reads `{n.id}` when it is iterated (a "
+                                     "generator reads its names then, not when it is built)")
+                if isinstance(n, (ast.Lambda, ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom)):
+                    raise NotLiteral("a generator expression with a lambda, `:=` or `await` inside")
+        first = self.ev(node.generators[0].iter)
+        items = self.comprehension(node.generators, lambda: [self.ev(node.elt)])
+        where = f"{site}:{node.lineno}:{node.col_offset}:{node.end_lineno}:{node.end_col_offset}"
+        payload = [_scalar(V("str", where)), _scalar(V("str", ast.unparse(node))), first, _container("list", items)]
+        r = _container("tuple", payload)
+        return _R(V("obj", ("gen", r.v)), r.size + 1)
 
     def comprehension(self, gens: list[ast.comprehension], produce: Callable[[], list[Any]],
                       ordered: bool = True) -> list[Any]:

@@ -59,7 +59,9 @@ class V:
     (see :func:`canon`) two more kinds appear: ``rat`` (``val=(num, den)``) and
     ``inf`` (``val=negative: bool``), and ``nan``.  Arguments may also be ``obj``
     (``val=(type name, V)``): ``range`` (payload the tuple of start, stop, step) and ``iter``
-    (a fresh iterator over the payload, a list/tuple/str/range) -- never results or expected values.
+    (a fresh iterator over the payload, a list/tuple/str/range) and ``gen`` (a generator expression:
+    the tuple of its site, its text, its first iterable's value and the list of its items) -- never
+    results or expected values.
     """
 
     kind: str
@@ -276,7 +278,7 @@ def from_json(j: Any) -> V:
     raise ValueError(f"unknown value tag: {k!r}")
 
 
-OBJ_KINDS = ("range", "iter", "result", "nan")
+OBJ_KINDS = ("range", "iter", "gen", "result", "nan")
 
 
 # -- NaN arguments ---------------------------------------------------------------------------
@@ -361,6 +363,8 @@ def py_repr(v: V) -> str:
         name, payload = v.val
         if name == "range":
             return "range(" + ", ".join(py_repr(x) for x in payload.val) + ")"
+        if name == "gen":         # a generator expression (literals.ev_GeneratorExp): (site, its text, ...)
+            return payload.val[1].val
         if name == "result":      # the result of a fresh call (formalize/library.py): (its source, its input)
             return payload.val[0].val
         if name == NAN_OBJ:
