@@ -168,9 +168,13 @@ def test_implied_size_of_a_container_observation(tmp_path):
                               f"def test_a():\n{HISTORY}    assert set(b.elements()) == {{1}}\n\n"
                               f"def test_b():\n{HISTORY}    assert set(b.elements()) == {{1, 99}}\n", BAG_PLAIN)
     assert code == 1 and certified(r), r["reason"]
-    assert {i["statement"] for i in r["conflict"]["items"]} == {
-        "s = Bag(); s.add(1); s.add(1); len(set(s.elements())) == 1",
-        "s = Bag(); s.add(1); s.add(1); len(set(s.elements())) == 2"}
+    # the implied sizes, or (since the twin observations of kernel/obstwins.py) the two
+    # observations themselves as twins: either core is a kernel-checked conflict of the two tests
+    got = {i["statement"] for i in r["conflict"]["items"]}
+    assert got in ({"s = Bag(); s.add(1); s.add(1); len(set(s.elements())) == 1",
+                    "s = Bag(); s.add(1); s.add(1); len(set(s.elements())) == 2"},
+                   {"s = Bag(); s.add(1); s.add(1); s.elements() satisfies `set(result) == {1}`",
+                    "s = Bag(); s.add(1); s.add(1); s.elements() satisfies `set(result) == {1, 99}`"}), got
     assert len(r["tests"]) == 4
 
 
