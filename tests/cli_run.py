@@ -32,3 +32,14 @@ def check_files(tmp_path: Path, desc: str, tests: str, *extra: str, entry_point:
     p = subprocess.run(cmd + list(extra), capture_output=True, text=True, cwd=tmp_path, env=env)
     assert p.returncode in (0, 1, 2), p.stdout + p.stderr
     return p.returncode, json.loads(p.stdout)
+
+
+def verify_out(tmp_path: Path, desc_name: str = "description.md") -> dict:
+    """``specguard verify out --inputs <description> test_task.py --json`` in ``tmp_path`` (after
+    :func:`check_files`): the report; its exit code agrees with ``valid``."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-m", "specguard", "verify", "out", "--inputs", desc_name, "test_task.py",
+                        "--json"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    rep = json.loads(p.stdout)
+    assert (p.returncode == 0) == rep["valid"], p.stdout + p.stderr
+    return rep

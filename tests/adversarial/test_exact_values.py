@@ -9,22 +9,15 @@ end-to-end cases run the real CLI, the Lean kernel and ``verify``."""
 from __future__ import annotations
 
 import itertools
-import json
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
-import pytest
+from cli_run import check_files, verify_out
 
 from specguard.formalize.tests import formalize_tests
 from specguard.kernel import emit
 from specguard.models import TestSource as Source
 from specguard.python.values import canon, from_python, py_repr
-
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def read(code: str):
     tf = formalize_tests([Source(kind="python", path="test_x.py", text=textwrap.dedent(code))], "f")
@@ -46,26 +39,12 @@ def clause_or_reason(d) -> str:
     return "clause"
 
 
-def run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "specguard", *args], capture_output=True, text=True, cwd=cwd,
-                          env=env, timeout=300)
-
-
 def check(tmp_path: Path, desc: str, tests: str) -> dict:
-    (tmp_path / "description.md").write_text(textwrap.dedent(desc))
-    (tmp_path / "test_task.py").write_text(textwrap.dedent(tests))
-    p = run(tmp_path, "check", "--description", "description.md", "--tests", "test_task.py", "--entry-point", "f",
-            "--out", "out", "--json")
-    assert p.returncode in (0, 1, 2), p.stdout + p.stderr
-    return json.loads(p.stdout)
+    return check_files(tmp_path, desc, tests, dedent=True)[1]
 
 
 def verify(tmp_path: Path) -> dict:
-    p = run(tmp_path, "verify", "out", "--inputs", "description.md", "test_task.py", "--json")
-    rep = json.loads(p.stdout)
-    assert (p.returncode == 0) == rep["valid"], p.stdout + p.stderr
-    return rep
+    return verify_out(tmp_path)
 
 
 # -- NaN and infinity as arguments ------------------------------------------------------------------

@@ -4,12 +4,9 @@ trap per loosened rule that must stay inconclusive."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 
 import pytest
-from cli_run import ROOT, check_files
+from cli_run import check_files, verify_out
 
 pytestmark = pytest.mark.lean
 
@@ -21,11 +18,7 @@ def certified(r) -> bool:
 
 
 def verify(tmp_path, desc_name: str = "description.md") -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.run([sys.executable, "-m", "specguard", "verify", str(tmp_path / "out"), "--inputs",
-                        str(tmp_path / desc_name), str(tmp_path / "test_task.py")],
-                       capture_output=True, text=True, cwd=tmp_path, env=env)
-    assert p.returncode == 0 and p.stdout.startswith("VALID"), p.stdout + p.stderr
+    assert verify_out(tmp_path, desc_name)["valid"]
 
 
 def test_repeated_observation_is_certified(tmp_path, core):
