@@ -14,7 +14,8 @@ data* and to be a *function of its arguments*.  A task can say otherwise:
 * **state** (:func:`documented_state`): the description documents state between calls (a
   mutable default argument such as ``acc=[]``, ``global``/``nonlocal`` or a module-level name
   the stub's function uses, or words such as "accumulates", "remembers", "previous calls",
-  "each call", "cache", "counter").  Then one call may give different results in different
+  "each call", "cache", "counter"; and the further evidence of :mod:`state_evidence`: words of
+  history, no arguments, calls made for their effect).  Then one call may give different results in different
   assertions: no conflict may rest on two assertions about the same call
   (:func:`split_same_call`), and nothing is entailed by an example of the same call.
 
@@ -28,6 +29,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+from specguard.formalize import state_evidence
 from specguard.kernel import emit
 from specguard.models import ClaimKind, DescFormalization, ExpectKind, Task, Unsupported
 from specguard.python.values import canon
@@ -108,11 +110,14 @@ def _annotation_names(node: ast.expr | None, depth: int = 0) -> list[str]:
     return out
 
 
-def _defs_named(text: str, tree: ast.Module | None, name: str) -> list:
-    """The description's defs of ``name`` (``formalize_desc._Def``: node, owner class)."""
+def _defs(text: str, tree: ast.Module | None) -> list:
+    """The description's defs (``formalize_desc._Def``: node, owner class)."""
     from specguard.formalize.description import _defs_from_prose, _defs_from_tree
-    defs = _defs_from_tree(tree) if tree is not None else _defs_from_prose(text.splitlines())
-    return [d for d in defs if d.node.name == name]
+    return _defs_from_tree(tree) if tree is not None else _defs_from_prose(text.splitlines())
+
+
+def _defs_named(text: str, tree: ast.Module | None, name: str) -> list:
+    return [d for d in _defs(text, tree) if d.node.name == name]
 
 
 _RETURNS_OBJECT = re.compile(r"\b(?:returns?|returning|gives|yields?|produces?|creates?|constructs?)\s+(?:a |an |the |"
@@ -363,7 +368,13 @@ def documented_state(task: Task, target: str | None) -> str | None:
     if m is not None:
         line = text.count("\n", 0, m.start()) + 1
         return f"{task.description_path}:{line + task.description_line_offset} says {m.group(0)!r}"
-    return None
+    why = state_evidence.history_words(task, text)
+    if why is None and target:
+        everything = _defs(text, tree)
+        defs = [d for d in everything if d.node.name == target]
+        why = state_evidence.no_arguments(defs, target) or \
+            state_evidence.tested_state(task, target, defs, {d.node.name for d in everything})
+    return why
 
 
 def _names_other_code(text: str, m: re.Match, target: str | None) -> bool:

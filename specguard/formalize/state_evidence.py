@@ -1,0 +1,167 @@
+"""Evidence that calls of the function under test keep state, beyond the words of
+:data:`~specguard.formalize.assumptions.STATE_WORDS` (read from the task's text, never run).
+
+:func:`~specguard.formalize.assumptions.documented_state` asks here after its own rules.  Each
+piece of evidence says that one call may legitimately give different results at different
+moments, so no conflict may rest on two observations of the same call (the caller sets those
+apart); everything else stays read.  Evidence, first found wins:
+
+* **history words** (:data:`HISTORY_WORDS`): the description speaks of what happened before
+  the call ("requests so far", "seen before", "values received", "the next ticket", "handed
+  out", "how many times it was called", "the history", "registered").  Measured on the bundled
+  benchmarks (LiveCodeBench, HumanEval, reallib docstrings): no hit among their descriptions
+  but two running statistics of an iterator ("values seen so far").
+* **no arguments**: the description's ``def`` of the function takes no parameter; a function of
+  nothing is a constant, so different expected results can only come from state.
+* **a call made for its effect**: the tests call the function under test, or another function
+  the description defines (or that the tests import alongside it), and discard the result
+  (outside a ``raises`` context).  In a real test run, pytest and unittest run every test of a
+  module in one process, so the effect reaches every later test, not only the statements after
+  it in the same test.
+* **a related function**: the function's own docstring names another function the description
+  defines or the tests import alongside it, and the tests call that function (``lookup``: "the
+  value stored by :func:`store`", with ``store(...)`` in a test).
+
+Detection errs towards "state" (a lost certificate, never a false one).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from specguard.models import Task
+
+HISTORY_WORDS = re.compile(
+    r"\b(?:so far|up (?:to|until) now|until now|till now|thus far|"
+    r"(?:seen|used|returned|given|issued|handed out|requested|registered|stored|recorded|called|visited|added|"
+    r"passed|logged|received) (?:before|already|previously|earlier|in (?:a |an )?(?:previous|earlier|prior) call)|"
+    r"already (?:been )?(?:seen|used|returned|given|issued|handed|requested|registered|stored|recorded|called|"
+    r"visited|added|taken|logged|received|processed)|"
+    r"(?:handed|given|dealt|doled|passed|issued) out|"
+    r"(?:values?|items?|arguments?|inputs?|numbers?|requests?|messages?|events?|data|calls?) (?:it |that it |the "
+    r"function )?(?:has |have )?(?:received|seen|been given|been passed)|"
+    r"(?:has|have|had|was|were) (?:been )?(?:called|invoked)|"
+    r"(?:how many|number of) times (?:\S+ ){0,3}(?:has been|have been|was|were|is|are) (?:called|invoked|requested|"
+    r"seen|used|asked|given|passed|fetched|visited)|number of (?:calls|requests|invocations)|"
+    r"(?:call|request|invocation)s? (?:history|log|count)|history|"
+    r"the first time (?:it|the function|\S+) is called|"
+    r"toggl(?:e|es|ed|ing)|alternat(?:es|ing) between|"
+    r"(?:next|new|fresh|unique|unused|available) (?:id|ids|identifier|identifiers|ticket|tickets|serial|token|tokens|"
+    r"handle|handles|sequence number)s?\b|serial numbers?|sequence numbers?|"
+    r"registr(?:y|ies)|register(?:s|ed)?|stor(?:e|es|ed) (?:by|under|with) |the store\b|resets?\b|"
+    r"clears? (?:the|all|its)|log of|appends? (?:\S+ ){0,3}to (?:the|its|a) (?:log|history|list of)|"
+    r"most recently (?:used|seen|added|called|returned|stored|requested|given)|"
+    r"(?:the|a) (?:previous|prior) (?:value|result|argument|input|request))", re.I)
+
+# context managers inside which a call is made to see it raise or warn, not for its effect
+_RAISING_CONTEXTS = frozenset("raises warns deprecated_call assertRaises assertRaisesRegex assertRaisesRegexp "
+                              "assertWarns assertWarnsRegex".split())
+
+
+def history_words(task: Task, text: str) -> str | None:
+    m = HISTORY_WORDS.search(text)
+    if m is None:
+        return None
+    line = text.count("\n", 0, m.start()) + 1
+    return f"{task.description_path}:{line + task.description_line_offset} says {m.group(0).strip()!r}"
+
+
+def no_arguments(defs: list, target: str) -> str | None:
+    """The description's top-level ``def target()`` takes no parameter."""
+    for d in defs:
+        node, owner = d.node, getattr(d, "owner", None)
+        a = node.args
+        if owner is None and not (a.posonlyargs or a.args or a.kwonlyargs or a.vararg or a.kwarg):
+            return f"`{target}` takes no arguments, so what it returns can vary only with state"
+    return None
+
+
+def _test_trees(task: Task) -> list[tuple[str, ast.Module]]:
+    out = []
+    for src in task.tests:
+        if src.kind != "python" or not src.text:
+            continue
+        try:
+            out.append((src.path, ast.parse(src.text)))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    return out
+
+
+def _related_names(task_defs: set[str], tree: ast.Module, target: str) -> tuple[set[str], set[str], set[str]]:
+    """Names in one test module that denote the function under test (``mine``), the other
+    functions of its module (``others``), and modules it may be reached through (``mods``)."""
+    mine, others, mods = {target}, set(task_defs) - {target}, set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom):
+            names = [a.name for a in n.names]
+            if target in names:
+                for a in n.names:
+                    (mine if a.name == target else others).add(a.asname or a.name)
+        elif isinstance(n, ast.Import):
+            mods.update((a.asname or a.name).split(".")[0] for a in n.names)
+    return mine, others - mine, mods
+
+
+def _callee(call: ast.Call, names: set[str], mods: set[str]) -> str | None:
+    f = call.func
+    if isinstance(f, ast.Name) and f.id in names:
+        return f.id
+    if isinstance(f, ast.Attribute) and f.attr in names:
+        root = f.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in mods:
+            return f.attr
+    return None
+
+
+def _effect_calls(tree: ast.Module, names: set[str], mods: set[str]) -> list[ast.Call]:
+    """Calls of ``names`` whose result is discarded, outside ``with pytest.raises(...)`` and alike."""
+    found: list[ast.Call] = []
+
+    def raising(w: ast.With | ast.AsyncWith) -> bool:
+        for item in w.items:
+            e = item.context_expr
+            f = e.func if isinstance(e, ast.Call) else e
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+            if name in _RAISING_CONTEXTS:
+                return True
+        return False
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, (ast.With, ast.AsyncWith)) and raising(node):
+            return
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and _callee(node.value, names, mods):
+            found.append(node.value)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def tested_state(task: Task, target: str, defs: list, task_defs: set[str]) -> str | None:
+    """Why the tests (with the description) show that calls of ``target`` keep state, or None.
+    ``defs``: the description's defs of ``target``; ``task_defs``: names of every function the
+    description defines."""
+    doc = next((ast.get_docstring(d.node) or "" for d in defs), "")
+    for path, tree in _test_trees(task):
+        mine, others, mods = _related_names(task_defs, tree, target)
+        for call in _effect_calls(tree, mine | others, mods):
+            name = _callee(call, mine | others, mods)
+            return f"{path}:{call.lineno} calls `{name}` for its effect (its result discarded); a test run " \
+                   f"keeps that effect for every later call of `{target}`"
+        if not doc:
+            continue
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Call):
+                name = _callee(n, others, mods)
+                if name is not None and re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", doc):
+                    return f"the description of `{target}` names `{name}`, which {path}:{n.lineno} calls: " \
+                           f"what `{target}` returns may depend on those calls"
+    return None
+
+
+__all__ = ["HISTORY_WORDS", "history_words", "no_arguments", "tested_state"]
