@@ -18,6 +18,10 @@ apart); everything else stays read.  Evidence, first found wins:
   (outside a ``raises`` context).  In a real test run, pytest and unittest run every test of a
   module in one process, so the effect reaches every later test, not only the statements after
   it in the same test.
+* **a lasting change of the environment**: a test stores into an attribute or item of an imported
+  module or object (``desc.FACTOR = 3``, ``os.environ["LANG"] = "fr"``), or calls for its effect
+  a method of one (``os.environ.update(...)``, ``desc.CACHE.clear()``): unlike ``monkeypatch``,
+  that change stays for the tests after it.
 * **a related function**: the function's own docstring names another function the description
   defines or the tests import alongside it, and the tests call that function (``lookup``: "the
   value stored by :func:`store`", with ``store(...)`` in a test).
@@ -54,6 +58,17 @@ HISTORY_WORDS = re.compile(
     r"most recently (?:used|seen|added|called|returned|stored|requested|given)|"
     r"(?:the|a) (?:previous|prior) (?:value|result|argument|input|request))", re.I)
 
+# modules whose calls made for their effect change nothing a function under test sees
+_QUIET = frozenset("print logging log logger warnings pytest unittest self cls".split())
+# functions of a module whose call for its effect changes what later calls see (``os.chdir``,
+# ``random.seed``, ``lib.register(...)``); other functions of a module called as a statement
+# (``mi.take(10, it)`` advancing an iterator) change only their arguments
+_MUTATOR = re.compile(r"^(?:set|reset|clear|register|unregister|add|append|extend|insert|remove|discard|pop|push|put|"
+                      r"store|save|update|record|remember|cache|seed|setlocale|chdir|putenv|unsetenv|reload|enable|"
+                      r"disable|activate|deactivate|configure|install|uninstall|init|initialize|load|use|start|stop)"
+                      r"(?:_|$)", re.I)
+# calls made to check, not to change (``np.testing.assert_equal(...)``, ``pytest.fail(...)``)
+_CHECKING = re.compile(r"(?:assert|check|expect|verify|fail|skip|xfail|importorskip|raises|warns|approx)", re.I)
 # context managers inside which a call is made to see it raise or warn, not for its effect
 _RAISING_CONTEXTS = frozenset("raises warns deprecated_call assertRaises assertRaisesRegex assertRaisesRegexp "
                               "assertWarns assertWarnsRegex".split())
@@ -89,19 +104,95 @@ def _test_trees(task: Task) -> list[tuple[str, ast.Module]]:
     return out
 
 
-def _related_names(task_defs: set[str], tree: ast.Module, target: str) -> tuple[set[str], set[str], set[str]]:
+def _related_names(task_defs: set[str], tree: ast.Module, target: str
+                   ) -> tuple[set[str], set[str], set[str], set[str]]:
     """Names in one test module that denote the function under test (``mine``), the other
-    functions of its module (``others``), and modules it may be reached through (``mods``)."""
-    mine, others, mods = {target}, set(task_defs) - {target}, set()
+    functions of its module (``others``), modules it may be reached through (``mods``), and
+    every name an import binds (``imported``)."""
+    mine, others, mods, imported = {target}, set(task_defs) - {target}, set(), set()
     for n in ast.walk(tree):
         if isinstance(n, ast.ImportFrom):
             names = [a.name for a in n.names]
+            imported.update(a.asname or a.name for a in n.names)
             if target in names:
                 for a in n.names:
                     (mine if a.name == target else others).add(a.asname or a.name)
         elif isinstance(n, ast.Import):
             mods.update((a.asname or a.name).split(".")[0] for a in n.names)
-    return mine, others - mine, mods
+    return mine, others - mine, mods, imported | mods
+
+
+def _root(node: ast.expr) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _changed_object(n: ast.AST) -> str | None:
+    """The object a change statement acts on, as source text (``desc.FACTOR``, ``inflection.UNCOUNTABLES``)."""
+    if isinstance(n, (ast.Assign, ast.Delete)) and len(n.targets) == 1:
+        return ast.unparse(n.targets[0])
+    if isinstance(n, (ast.AugAssign, ast.AnnAssign)):
+        return ast.unparse(n.target)
+    if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call):
+        f = n.value.func
+        if isinstance(f, ast.Attribute):
+            return ast.unparse(f.value)
+        if isinstance(f, ast.Name) and f.id in ("setattr", "delattr") and len(n.value.args) >= 2:
+            return f"{ast.unparse(n.value.args[0])}.{ast.unparse(n.value.args[1])}"
+    return None
+
+
+def _undone_in_finally(tree: ast.Module) -> set[int]:
+    """Changes made in a ``try`` body, or by the statement right before it, whose ``finally``
+    block acts on the same object (``X.add(w)`` / ``try: ... finally: X.remove(w)``), and those
+    undoing statements: that change ends with its test and is read there (what follows it in the
+    test is not)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            for i, st in enumerate(block):
+                if not isinstance(st, ast.Try) or not st.finalbody:
+                    continue
+                undo = "\n".join(ast.unparse(x) for x in st.finalbody)
+                done = "\n".join(ast.unparse(x) for x in st.body + block[i - 1:i])
+                for stmts, other in ((st.body + block[i - 1:i], undo), (st.finalbody, done)):
+                    for n in (n for x in stmts for n in ast.walk(x)):
+                        obj = _changed_object(n)
+                        if obj is not None and obj in other:
+                            out.add(id(n))
+    return out
+
+
+def _environment_change(tree: ast.Module, imported: set[str], mine: set[str]) -> ast.AST | None:
+    """A change that outlives the test it is made in: a store into (or ``del`` of) an attribute or
+    item of an imported module or object (``desc.FACTOR = 3``, ``os.environ["LANG"] = "fr"``),
+    ``setattr``/``delattr`` on one, a call made for its effect of a method of an object one holds
+    (``os.environ.update(...)``, ``desc.CACHE.clear()``) or of one of its functions named as a
+    change (``random.seed(0)``, ``os.chdir(d)``, ``lib.register(...)``).  ``monkeypatch`` and
+    ``mock.patch`` contexts undo themselves and are not counted."""
+    roots = imported - mine
+    undone = _undone_in_finally(tree)
+    for n in ast.walk(tree):
+        if id(n) in undone:
+            continue
+        targets = n.targets if isinstance(n, (ast.Assign, ast.Delete)) else \
+            [n.target] if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else []
+        for t in targets:
+            if isinstance(t, (ast.Attribute, ast.Subscript)) and _root(t) in roots:
+                return t
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("setattr", "delattr") \
+                and n.args and _root(n.args[0]) in roots:
+            return n
+        if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute) \
+                and _root(n.value.func) in roots and _root(n.value.func) not in _QUIET \
+                and not _CHECKING.match(n.value.func.attr) \
+                and (not isinstance(n.value.func.value, ast.Name) or _MUTATOR.match(n.value.func.attr)):
+            return n
+    return None
 
 
 def _callee(call: ast.Call, names: set[str], mods: set[str]) -> str | None:
@@ -148,11 +239,15 @@ def tested_state(task: Task, target: str, defs: list, task_defs: set[str]) -> st
     description defines."""
     doc = next((ast.get_docstring(d.node) or "" for d in defs), "")
     for path, tree in _test_trees(task):
-        mine, others, mods = _related_names(task_defs, tree, target)
+        mine, others, mods, imported = _related_names(task_defs, tree, target)
         for call in _effect_calls(tree, mine | others, mods):
             name = _callee(call, mine | others, mods)
             return f"{path}:{call.lineno} calls `{name}` for its effect (its result discarded); a test run " \
                    f"keeps that effect for every later call of `{target}`"
+        change = _environment_change(tree, imported, mine)
+        if change is not None:
+            return f"{path}:{change.lineno} changes `{ast.unparse(change)[:40]}`, which outlives its test: a " \
+                   f"test run keeps it for every later call of `{target}`"
         if not doc:
             continue
         for n in ast.walk(tree):

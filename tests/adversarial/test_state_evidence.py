@@ -178,6 +178,74 @@ def test_the_next_ticket(tmp_path):
         ''', "ticket", "next ticket")
 
 
+def test_a_module_attribute_set_in_an_earlier_test(tmp_path):
+    """``desc.FACTOR = 3`` in one test stays for the next (unlike ``monkeypatch``)."""
+    _no_conflict(tmp_path, '''
+        FACTOR = 2
+
+        def scale(x):
+            """Return ``x`` times FACTOR.
+
+            >>> scale(2)
+            4
+            """
+        ''', '''
+        import desc
+        from desc import scale
+
+        def test_setup():
+            desc.FACTOR = 3
+
+        def test_scale():
+            assert scale(2) == 6
+        ''', "scale", "changes `desc.FACTOR`")
+
+
+def test_the_environment_changed_in_an_earlier_test(tmp_path):
+    _no_conflict(tmp_path, '''
+        def greeting(name):
+            """Return a greeting for ``name``.
+
+            >>> greeting("Ann")
+            'Hello, Ann'
+            """
+        ''', '''
+        import os
+        from desc import greeting
+
+        def test_lang():
+            os.environ["LANG"] = "fr"
+
+        def test_greeting():
+            assert greeting("Ann") == "Bonjour, Ann"
+        ''', "greeting", "changes `os.environ")
+
+
+def test_a_module_value_cleared_for_its_effect(tmp_path):
+    _no_conflict(tmp_path, '''
+        SEEN = {}
+
+        def first_seen(x, t):
+            """Return ``t``, the time given with ``x``.
+
+            >>> first_seen("a", 1)
+            1
+            """
+        ''', '''
+        import desc
+
+        def test_one():
+            assert desc.first_seen("a", 1) == 1
+
+        def test_clear():
+            desc.SEEN.clear()
+            assert desc.first_seen("a", 2) == 2
+
+        def test_again():
+            assert desc.first_seen("a", 1) == 2
+        ''', "first_seen", "changes `desc.SEEN.clear()")
+
+
 def test_a_call_inside_raises_is_no_effect_and_a_pure_function_still_conflicts(tmp_path):
     """The counterpart: the same shape of tests on a pure function, whose description counts
     occurrences ("the number of times a digit occurs" is not history), is still certified; a call
