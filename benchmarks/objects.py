@@ -81,8 +81,10 @@ def setup() -> Path:
     d = cache_dir()
     d.mkdir(parents=True, exist_ok=True)
     for spec in SDISTS.values():
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-                        "--no-build-isolation", spec, "-d", str(d)], check=False)
+        # pip builds the sdist's metadata in an isolated environment (its build backend, e.g. flit_core,
+        # comes from the registry): --no-build-isolation failed on a fresh machine without that backend
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
+                        spec, "-d", str(d)], check=True)
     return d
 
 
