@@ -151,7 +151,7 @@ from specguard.formalize import speclang
 from specguard.python import concrete, loops, multiterm, named, raising, terms as observe
 from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from specguard.errors import SpecGuardError
-from specguard.python.purity import BUILTIN_TYPES, PURE_BUILTINS
+from specguard.python.purity import BUILTIN_TYPES, PURE_BUILTINS, is_exception_class
 from specguard.python.literals import (NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals,
                                        is_mutable)
 from specguard.load import UNRECOVERED_MARKER, check_utf8
@@ -1347,6 +1347,9 @@ class _Walker:
         return out
 
     def _hazards(self, node: ast.AST, exposed: bool, out: list[tuple[str, int]]) -> None:
+        if not exposed and isinstance(node, (ast.Call, ast.ListComp, ast.SetComp, ast.DictComp)) \
+                and self.exact_effectless(node):
+            return      # `expected = 'a,b'.split(',')`: computed exactly, nothing the test holds changes
         if isinstance(node, ast.Name):
             if exposed or isinstance(node.ctx, ast.Del):
                 out.append((node.id, node.lineno))
@@ -1376,6 +1379,37 @@ class _Walker:
             return
         for child in ast.iter_child_nodes(node):
             self._hazards(child, exposed, out)
+
+    def exact_effectless(self, node: ast.expr) -> bool:
+        """``node`` is computed by the exact evaluator (pure operations on exact values: builtins,
+        the whitelisted methods of str/list/dict..., pure stdlib functions, comprehensions) and reads
+        no iterator (which Python would advance), no result of the function under test and no
+        object: evaluating it changes nothing the test holds (``expected = 'a,b'.split(',')``,
+        ``tuple(map(str, range(5)))``, ``[comb(n, k) for k in range(n + 1)]``).  Only where its
+        value is not handed on (the caller: not an argument of a call that may keep or mutate it,
+        as ``d.get(k)`` is the very object inside ``d``)."""
+        inner = _comprehension_names(node)
+        for n in ast.walk(node):
+            if isinstance(n, (ast.NamedExpr, ast.Lambda, ast.GeneratorExp, ast.Yield, ast.YieldFrom, ast.Await)):
+                return False
+            if self.is_target_call(n) or self.result_name(n) is not None:
+                return False
+            if isinstance(n, ast.Name):
+                if self.objects.holds(n) is not None:
+                    return False
+                b = self.scope.binding(n.id)
+                if b is None or b.origin in ("lambda", "import"):
+                    continue
+                if b.value is not None and _holds_iterator(b.value) or b.value is None and n.id not in inner:
+                    return False
+        before, self.scope.walker = self.scope.walker, self
+        try:
+            eval_literal(node, self.scope)
+        except (NotLiteral, RecursionError):
+            return False
+        finally:
+            self.scope.walker = before
+        return True
 
     def safe_call(self, node: ast.Call) -> bool:
         if isinstance(node.func, ast.Name) and self.scope.is_local(node.func.id):
@@ -2700,7 +2734,7 @@ def function_value(w: "_Walker", node: ast.expr) -> V | None:
     calls and one key could have two outcomes."""
     path = w.ctx.file.path
     if isinstance(node, ast.Name):
-        if node.id in PURE_BUILTINS and _builtin_unshadowed(w, node.id):
+        if (node.id in PURE_BUILTINS or is_exception_class(node.id)) and _builtin_unshadowed(w, node.id):
             return V(vals_FUNCTION, (f"builtin:{node.id}", node.id))
         b = w.scope.binding(node.id)
         if b is not None and b.origin == "lambda" and isinstance(b.fn, V):
@@ -2761,6 +2795,12 @@ def _closed_function(w: "_Walker", args: ast.arguments, body: list[ast.AST]) -> 
         elif isinstance(n, ast.Name):
             (loads if isinstance(n.ctx, ast.Load) else bound).add(n.id)
     return all(x in bound or (x in PURE_BUILTINS and _builtin_unshadowed(w, x)) for x in loads)
+
+
+def _comprehension_names(node: ast.AST) -> set[str]:
+    """The names the comprehensions inside ``node`` bind (their own variables)."""
+    return {x.id for c in ast.walk(node) if isinstance(c, ast.comprehension)
+            for x in ast.walk(c.target) if isinstance(x, ast.Name)}
 
 
 def _holds_iterator(v: V) -> bool:
