@@ -1001,6 +1001,7 @@ class _Walker:
         self.depth = 0          # helper calls being executed around this walker
         self.returned: str | None = None   # a helper's body ended by `return` (what follows is unreachable)
         self.objects = objects.Tracker(self)   # fresh objects of the class under test and their histories
+        self.nested: dict[int, ast.FunctionDef] = {}   # id(binding) -> the nested def it binds (raises_callable)
         scope.free_builtins = concrete.free_builtins_of(ctx)
         scope.stdlib = concrete.stdlib_names_of(ctx)
         scope.assume = ctx.out.assumptions.append     # a stdlib reading's stated assumption (`os.path`)
@@ -1185,6 +1186,8 @@ class _Walker:
         b = _opaque(f"a {what} defined at line {stmt.lineno}", kind)
         if self.mode == "module" and isinstance(stmt, ast.FunctionDef):
             b = replace(b, fn=stmt)
+        elif isinstance(stmt, ast.FunctionDef):
+            self.nested[id(b)] = stmt
         self.scope.bind(stmt.name, b)
 
     stmt_AsyncFunctionDef = stmt_FunctionDef
@@ -2287,6 +2290,8 @@ class _Walker:
             need(not func.args.args and not func.args.vararg and not func.args.kwarg,
                  "the lambda passed to the raises assertion takes arguments")
             target = func.body
+        elif len(call.args) == at + 1 and not call.keywords and (body := self.nested_body(func)) is not None:
+            target = body
         else:
             target = ast.Call(func=func, args=list(call.args[at + 1:]), keywords=list(call.keywords))
         iterated = self.iterated_call(target)
@@ -2302,6 +2307,27 @@ class _Walker:
             raise _Unsup(s.error)
         assert s.call is not None
         self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc))
+
+    def nested_body(self, func: ast.expr) -> ast.expr | None:
+        """The one expression a nested ``def g(): return E`` (or ``def g(): E``) of the test
+        evaluates, when ``func`` names it here (the binding of its ``def``, not rebound): calling it
+        without arguments evaluates ``E`` with the test's names as they are at the call, which is
+        what ``E`` in the test's place does.  None for parameters, decorators, several statements
+        or anything ``E`` could bind (``:=``, ``yield``, ``await``)."""
+        if not isinstance(func, ast.Name):
+            return None
+        b = self.scope.binding(func.id)
+        fn = self.nested.get(id(b)) if b is not None else None
+        if fn is None or fn.decorator_list or fn.returns is not None or len(fn.body) != 1:
+            return None
+        a = fn.args
+        if a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg:
+            return None
+        st = fn.body[0]
+        e = st.value if isinstance(st, (ast.Return, ast.Expr)) else None
+        if e is None or any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(e)):
+            return None
+        return e
 
     def raises_helper(self, node: ast.expr) -> str | None:
         """``raises(E, g)`` calling an assertion helper of the raising kind
