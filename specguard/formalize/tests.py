@@ -51,8 +51,8 @@ Observations are compiled by :func:`specguard.formalize.speclang.compile_observa
 semantics on the result's ``==``-class, with guards where the class representative is not the
 Python value); operations outside it (``str()``, ``repr()``, ``is True``, ``**``, ...) are
 unsupported with that reason.  Not supported (each reported with its reason): ``or``; two
-different calls in one assertion; a call inside a comprehension; ``assertCountEqual``,
-``assertRegex``, ``assertWarns`` and other assertion methods and helpers (``numpy.testing``, mock
+different calls in one assertion; a call inside a comprehension; ``assertCountEqual`` except
+against an exact value (:func:`specguard.python.terms.count_equal`), ``assertRegex``, ``assertWarns`` and other assertion methods and helpers (``numpy.testing``, mock
 asserts); ``pytest.approx(nan_ok=True)``.
 
 Exception classes are kept as written, dotted names reduced to their last part (``mod.MyError`` ->
@@ -1695,6 +1695,16 @@ class _Walker:
             return self.isinstance_(stmt, args[0], args[1], method == "assertNotIsInstance")
         if method == "assertAlmostEqual":
             return self.almost_equal(stmt, call, args)
+        if method == "assertCountEqual":
+            need(len(args) >= 2, f"`{method}` needs two arguments")
+            try:
+                want = eval_literal(args[1], self.scope)
+            except NotLiteral as e:
+                raise _Unsup(f"`assertCountEqual` against {_what(args[1], e)}") from None
+            try:
+                return self.assert_expr(stmt, observe.count_equal(args[0], args[1], want))
+            except observe.NotObservation as e:
+                raise _Unsup(f"`assertCountEqual`: {e.reason}") from None
         raise _Unsup(f"`{method}` is not supported")
 
     @staticmethod

@@ -256,3 +256,50 @@ def type_test(left: ast.expr, op: ast.cmpop, right: ast.expr) -> tuple[ast.Call,
     if isinstance(op, ast.In) and is_type_call(left) and isinstance(right, ast.Tuple) and right.elts:
         return left, right
     return None
+
+
+def count_equal(first: ast.expr, second: ast.expr, want: V) -> ast.expr:
+    """``assertCountEqual(first, second)`` with ``second`` the exact value ``want``, as one
+    observation over ``first``:
+
+        [[L.count(e1), ..., L.count(em), len(L)] for L, _ in [(list(first), second)]] == [[k1, ..., km, n]]
+
+    where ``e1..em`` are the ``==``-classes of ``list(second)`` (their canonical representatives, in
+    order of first appearance), ``ki`` how often each occurs and ``n`` its length.  unittest passes when
+    ``Counter(list(first)) == Counter(list(second))`` (or, for unhashable items, the same counts
+    by ``==``): on plain data ``==`` is an equivalence whose classes hash alike, so that is "each
+    class occurs as often, and nothing else occurs", which the counts and the length say
+    (``list.count`` counts by ``==``; an item equal to no ``ei`` makes the length differ).  Both
+    arguments are evaluated once, ``first`` before ``second``, as in the call (``second`` stays in
+    the expression, so a literal sharing an object with the call's arguments is refused as
+    anywhere else).  Refused: NaN in ``second`` (``==`` is not reflexive there), a ``second``
+    that is not a list, tuple, set, frozenset, str or dict (its keys)."""
+    from specguard.python.values import canon, contains_nan, contains_obj, sort_key
+    if want.kind in ("list", "tuple", "set", "frozenset"):
+        items = list(want.val)
+    elif want.kind == "str":
+        items = [V("str", c) for c in want.val]
+    elif want.kind == "dict":
+        items = [k for k, _ in want.val]
+    else:
+        raise NotObservation(f"the expected value is a {want.kind}, not a collection")
+    if contains_nan(want) or contains_obj(want):
+        raise NotObservation("the expected value holds a NaN or an object (`==` is not an equivalence there)")
+    classes: dict[str, list] = {}
+    for x in items:
+        classes.setdefault(sort_key(canon(x)), [x, 0])[1] += 1
+    name = "_items"
+    used = {n.id for n in ast.walk(first) if isinstance(n, ast.Name)} | {n.id for n in ast.walk(second)
+                                                                          if isinstance(n, ast.Name)}
+    while name in used or name + "_" in used:
+        name += "_"
+    seq = ast.Name(name, ast.Load())
+    counts = [ast.Call(ast.Attribute(seq, "count", ast.Load()), [value_ast(canon(x))], [])   # 1.0 counted as 1
+              for x, _ in classes.values()]
+    row = ast.List([*counts, ast.Call(ast.Name("len", ast.Load()), [seq], [])], ast.Load())
+    target = ast.Tuple([ast.Name(name, ast.Store()), ast.Name(name + "_", ast.Store())], ast.Store())
+    pair = ast.Tuple([ast.Call(ast.Name("list", ast.Load()), [first], []), second], ast.Load())
+    comp = ast.ListComp(row, [ast.comprehension(target, ast.List([pair], ast.Load()), [], 0)])
+    expected = ast.List([ast.List([*(ast.Constant(k) for _, k in classes.values()), ast.Constant(len(items))],
+                                  ast.Load())], ast.Load())
+    return ast.fix_missing_locations(ast.Compare(comp, [ast.Eq()], [expected]))
