@@ -1621,11 +1621,8 @@ class _Walker:
             if isinstance(n, (ast.Break, ast.Continue)):
                 return f"it has a `{type(n).__name__.lower()}` at line {n.lineno}"
         if concrete.fresh_iterable(stmt.iter, self.scope):
-            try:                # evaluated once into a new object of immutable items: the body cannot
-                if not any(is_mutable(v) for v in eval_iterable(stmt.iter, self.scope)):
-                    return None  # change what it iterates
-            except NotLiteral:
-                pass
+            return None     # evaluated once into a new object: the body cannot change which items it
+            #                 iterates; an item sharing an object the body may change: unrolled()
         iter_names = {n for n in _names_in(stmt.iter) if (b := self.scope.binding(n)) is not None and b.mutable}
         used = iter_names & {n.id for n in _walk_all_local(body) if isinstance(n, ast.Name)}
         if used:
@@ -1638,17 +1635,48 @@ class _Walker:
                 return f"its body may change its iterable (through `{name}`)"
         return None
 
+    def item_sources(self, stmt: ast.For, n: int) -> list[ast.expr]:
+        """The expression each of the ``n`` items of a loop comes from: its element of a list or
+        tuple display (``for n, e in [(1, [xs]), (2, [[5]])]``: only the first item reaches ``xs``),
+        else the whole iterable."""
+        it = stmt.iter
+        if isinstance(it, (ast.List, ast.Tuple)) and len(it.elts) == n \
+                and not any(isinstance(e, ast.Starred) for e in it.elts):
+            return list(it.elts)
+        return [it] * n
+
     def unrolled(self, stmt: ast.For, elements: list[V]) -> None:
         shared = self.shares_module_value(stmt.iter)
         base_groups = self.groups_of(stmt.iter)
+        sources = self.item_sources(stmt, len(elements))
+        # a fresh iterable's items were evaluated before the first iteration: an item holding an
+        # object of a name (`[iterable]`) is still that value while the name's binding is the one the
+        # loop started with (a change through any alias invalidates every binding sharing the object)
+        watch = [{n: b for n in _names_in(src) if (b := self.scope.binding(n)) is not None and b.mutable}
+                 for src in sources]
         self.unroll *= max(len(elements), 1)
         try:
-            for v in elements:
+            for i, v in enumerate(elements):
+                groups = self.groups_of(sources[i]) if sources[i] is not stmt.iter else base_groups
+                stale = next((n for n, b in watch[i].items() if self.scope.binding(n) is not b), None)
                 if shared and is_mutable(v):
                     b = _Binding(why=f"an element of a module-level mutable value (loop at line {stmt.lineno}); "
                                      "tests share it", groups=base_groups, mutable=True)
+                elif stale is not None and is_mutable(v):
+                    why = (f"an item of the loop at line {stmt.lineno} holding an object of `{stale}`, which an "
+                           "earlier iteration may have changed")
+                    b = _Binding(why=why, groups=groups | _new_group(), mutable=True)
+                    t = stmt.target
+                    if isinstance(t, ast.Tuple) and v.kind in ("list", "tuple") and len(t.elts) == len(v.val) \
+                            and all(isinstance(e, ast.Name) for e in t.elts):
+                        # `for n, e in [(1, [xs]), ...]`: the immutable parts are still exact
+                        for e, x in zip(t.elts, v.val):
+                            self.scope.bind(e.id, _element(x, b.groups, "loop") if not is_mutable(x)
+                                            else _Binding(why=why, groups=b.groups, mutable=True))
+                        self.run(stmt.body)
+                        continue
                 else:
-                    b = _element(v, _new_group() | base_groups, "loop")
+                    b = _element(v, _new_group() | groups, "loop")
                 self.bind_target(stmt.target, b, stmt.lineno)
                 self.run(stmt.body)
         finally:
