@@ -15,6 +15,7 @@ it is reported at its line with the reason).
 from __future__ import annotations
 
 import ast
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -25,6 +26,7 @@ from specguard.python.values import V
 
 OBS_VAR = speclang.OBS_VAR
 MAX_TEXT = 4000
+FLOAT_REASON = "a float in an observation (the spec language has no floats)"
 
 # builtins an observation may call (the spec language decides what each does to the result)
 BUILTINS = frozenset({"len", "sorted", "set", "frozenset", "sum", "min", "max", "any", "all", "list", "tuple",
@@ -49,25 +51,30 @@ class Built:
     literals: list = field(default_factory=list)  # the sub-expressions replaced by their values
 
 
-def value_ast(v: V) -> ast.expr:
-    """An expression node denoting the exact value ``v`` (plain data only)."""
+def value_ast(v: V, floats: bool = False) -> ast.expr:
+    """An expression node denoting the exact value ``v`` (plain data only); ``floats``: a finite
+    float is its constant (whose repr reads back exactly), for the one form that needs no float
+    semantics (:func:`specguard.python.iterate.float_list_eq`)."""
     k = v.kind
     if k in ("none", "bool", "int", "str"):
         return ast.Constant(v.val)
     if k == "float":
-        raise NotObservation("a float in an observation (the spec language has no floats)")
+        if floats and math.isfinite(v.val):
+            return ast.Constant(v.val)
+        raise NotObservation(FLOAT_REASON)
+    sub = (lambda x: value_ast(x, floats))
     if k == "list":
-        return ast.List([value_ast(x) for x in v.val], ast.Load())
+        return ast.List([sub(x) for x in v.val], ast.Load())
     if k == "tuple":
-        return ast.Tuple([value_ast(x) for x in v.val], ast.Load())
+        return ast.Tuple([sub(x) for x in v.val], ast.Load())
     if k in ("set", "frozenset"):
         if not v.val:
             return ast.Call(ast.Name("set", ast.Load()), [], [])
-        return ast.Set([value_ast(x) for x in v.val])
+        return ast.Set([sub(x) for x in v.val])
     if k == "dict":
-        return ast.Dict([value_ast(a) for a, _ in v.val], [value_ast(b) for _, b in v.val])
+        return ast.Dict([sub(a) for a, _ in v.val], [sub(b) for _, b in v.val])
     if k == "obj" and v.val[0] == "range":
-        return ast.Call(ast.Name("range", ast.Load()), [value_ast(x) for x in v.val[1].val], [])
+        return ast.Call(ast.Name("range", ast.Load()), [sub(x) for x in v.val[1].val], [])
     raise NotObservation(f"a {k} value in an observation")
 
 
@@ -116,7 +123,7 @@ def _free_names(node: ast.AST) -> set[str]:
 
 def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callable[[ast.expr], V],
           builtin: Callable[[str], bool], term_of: Callable[[ast.AST], ast.expr | None] | None = None,
-          check: bool = True, var_of: Callable[[ast.AST], str] | None = None) -> Built:
+          check: bool = True, var_of: Callable[[ast.AST], str] | None = None, floats: bool = False) -> Built:
     """The observation text of ``expr``; ``is_call(node)``: the node denotes the result (a call
     of the function under test, or a name bound to its result); ``literal(node)``: the exact value
     of a sub-expression (raises NotLiteral); ``builtin(name)``: ``name`` is Python's builtin there;
@@ -124,7 +131,8 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
     :mod:`specguard.python.named`), that term's expression over OBS_VAR (put in its place);
     ``check``: the text must be an observation the spec language compiles; ``var_of(node)``: the
     name that stands for that result (several calls in one assertion, :mod:`specguard.python.multiterm`;
-    default OBS_VAR).  Raises NotObservation."""
+    default OBS_VAR); ``floats``: finite float literals are kept as constants (see :func:`value_ast`).
+    Raises NotObservation."""
     out = Built("")
     local = _bound_names(expr)
 
@@ -156,7 +164,7 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
                     raise NotObservation(f"`{snippet(node)}` is not a literal: {e.reason}") from None
             else:
                 out.literals.append(node)
-                return value_ast(v)
+                return value_ast(v, floats)
         if isinstance(node, ast.Call):
             f = node.func
             if isinstance(f, ast.Name):

@@ -191,3 +191,31 @@ def test_assert_count_equal_reading_agrees_with_unittest():
             except AssertionError:
                 passes = False
             assert eval(code, {"result": first, "second": second}) == passes, (first, second)
+
+
+def test_float_lists_through_list_are_exact_equalities(tmp_path, core):
+    """#12 (reallib, boltons `list(xfrange(5, 0, step=-1.25)) == [5.0, 3.75, 2.5, 1.25]`): floats in
+    `list(f(x)) == v` are read only in the list(f(...)) model, as the exact `==` of its result (Python
+    compares floats by their exact values: `[1.0]` is the doctest's `[1]`, no conflict; `[2.5]` against
+    `[2.25]` is a certified conflict)."""
+    desc = "Range.\n\n>>> list(f(1))\n[1]\n"
+    tests = ("from m import f\n\ndef test_a():\n    assert list(f(1)) == [1.0]\n"
+             "def test_b():\n    assert list(f(2)) == [2.5]\n")
+    rc, r = check(tmp_path, desc, tests)
+    assert r["verdict"] != "conflict" and r["coverage"]["assertions_read"] == 2, (r["reason"], r["unsupported"])
+    tests += "def test_c():\n    assert tuple(f(2)) == (2.25,)\n"
+    rc, r = check(tmp_path, desc, tests)
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+
+
+def test_float_lists_are_unread_where_the_result_is_used_directly(tmp_path, core):
+    """Where the function's result is also used directly (`f(3) == [1]`), no list model applies and
+    the float observations stay unread with the reason (they are not counted as read), as do
+    non-finite floats and floats under other operations (`sorted(f(x)) == [1.5]`)."""
+    tests = ("from m import f\n\ndef test_a():\n    assert list(f(1)) == [1.5]\n    assert f(3) == [1]\n"
+             "def test_b():\n    assert list(f(2)) == [float('inf')]\n    assert sorted(f(2)) == [1.5]\n")
+    rc, r = check(tmp_path, "Range.\n", tests)
+    assert r["coverage"]["assertions_read"] == 1, r["unsupported"]
+    u = unsupported(r)
+    assert "through list(...)" in u["assert list(f(1)) == [1.5]"], u
+    assert "float" in u["assert list(f(2)) == [float('inf')]"] and "float" in u["assert sorted(f(2)) == [1.5]"], u
