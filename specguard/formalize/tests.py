@@ -1001,7 +1001,7 @@ class _Walker:
         self.depth = 0          # helper calls being executed around this walker
         self.returned: str | None = None   # a helper's body ended by `return` (what follows is unreachable)
         self.objects = objects.Tracker(self)   # fresh objects of the class under test and their histories
-        self.nested: dict[int, ast.FunctionDef] = {}   # id(binding) -> the nested def it binds (raises_callable)
+        self.nested: dict[int, tuple[_Binding, ast.FunctionDef]] = {}   # nested defs by their binding (raises_callable)
         scope.free_builtins = concrete.free_builtins_of(ctx)
         scope.stdlib = concrete.stdlib_names_of(ctx)
         scope.assume = ctx.out.assumptions.append     # a stdlib reading's stated assumption (`os.path`)
@@ -1187,7 +1187,7 @@ class _Walker:
         if self.mode == "module" and isinstance(stmt, ast.FunctionDef):
             b = replace(b, fn=stmt)
         elif isinstance(stmt, ast.FunctionDef):
-            self.nested[id(b)] = stmt
+            self.nested[id(b)] = (b, stmt)
         self.scope.bind(stmt.name, b)
 
     stmt_AsyncFunctionDef = stmt_FunctionDef
@@ -1654,10 +1654,11 @@ class _Walker:
         # loop started with (a change through any alias invalidates every binding sharing the object)
         watch = [{n: b for n in _names_in(src) if (b := self.scope.binding(n)) is not None and b.mutable}
                  for src in sources]
+        item_groups = [self.groups_of(src) if src is not stmt.iter else base_groups for src in sources]
         self.unroll *= max(len(elements), 1)
         try:
             for i, v in enumerate(elements):
-                groups = self.groups_of(sources[i]) if sources[i] is not stmt.iter else base_groups
+                groups = item_groups[i]
                 stale = next((n for n, b in watch[i].items() if self.scope.binding(n) is not b), None)
                 if shared and is_mutable(v):
                     b = _Binding(why=f"an element of a module-level mutable value (loop at line {stmt.lineno}); "
@@ -2365,7 +2366,8 @@ class _Walker:
         if not isinstance(func, ast.Name):
             return None
         b = self.scope.binding(func.id)
-        fn = self.nested.get(id(b)) if b is not None else None
+        held = self.nested.get(id(b)) if b is not None else None
+        fn = held[1] if held is not None and held[0] is b else None
         if fn is None or fn.decorator_list or fn.returns is not None or len(fn.body) != 1:
             return None
         a = fn.args
