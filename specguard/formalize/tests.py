@@ -151,7 +151,7 @@ from specguard.formalize import speclang
 from specguard.python import concrete, iterate, loops, multiterm, named, raising, terms as observe
 from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from specguard.errors import SpecGuardError
-from specguard.python.purity import BUILTIN_TYPES, PURE_BUILTINS, is_exception_class
+from specguard.python.purity import BUILTIN_TYPES, PURE_BUILTINS, builtin_key, is_exception_class
 from specguard.python.literals import (NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals,
                                        is_mutable)
 from specguard.load import UNRECOVERED_MARKER, check_utf8
@@ -2811,7 +2811,8 @@ def function_value(w: "_Walker", node: ast.expr) -> V | None:
     path = w.ctx.file.path
     if isinstance(node, ast.Name):
         if (node.id in PURE_BUILTINS or is_exception_class(node.id)) and _builtin_unshadowed(w, node.id):
-            return V(vals_FUNCTION, (f"builtin:{node.id}", node.id))
+            key = builtin_key(node.id)                # `IOError` is `OSError`: one object, one key
+            return V(vals_FUNCTION, (key, key[len("builtin:"):]))
         b = w.scope.binding(node.id)
         if b is not None and b.origin == "lambda" and isinstance(b.fn, V):
             # one evaluation of a lambda, bound to a name: the same object wherever the binding reaches

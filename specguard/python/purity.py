@@ -27,3 +27,11 @@ def is_exception_class(name: str) -> bool:
     builtin it is a named constant like ``len`` (an argument ``too_long=RuntimeError``)."""
     obj = getattr(builtins, name, None)
     return isinstance(obj, type) and issubclass(obj, BaseException)
+
+
+def builtin_key(name: str) -> str:
+    """The named constant's key of the builtin ``name``: the object's own name, so that aliases of one
+    object (``IOError`` and ``EnvironmentError`` are ``OSError``) are one key."""
+    obj = getattr(builtins, name, None)
+    own = getattr(obj, "__name__", None) if isinstance(obj, type) else None
+    return f"builtin:{own if isinstance(own, str) and getattr(builtins, own, None) is obj else name}"

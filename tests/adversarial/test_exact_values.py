@@ -406,6 +406,9 @@ def test_builtin_exception_classes_are_named_constants():
     keys = {line: tf.demands[i].call for i, line in enumerate(sorted(d))}
     assert not r and len(d) == 3, (d, r)
     assert keys[4] != keys[5], "RuntimeError and ValueError are two objects: two inputs"
+    tf = read("from m import f\ndef test_a():\n    assert f(IOError) == 1\n    assert f(OSError) == 2\n")
+    a, b = (d.call for d in tf.demands)
+    assert a.key() == b.key(), "IOError is OSError: one object, one input (else a witness could tell them apart)"
     for shadow in ("class RuntimeError(Exception):\n    pass", "from errors import RuntimeError",
                    "RuntimeError = ValueError"):
         tf = read(f"from m import f\n{shadow}\ndef test_a():\n    assert f([1], too_long=RuntimeError) == 1\n")
