@@ -507,6 +507,7 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
         demands, lib_notes = library.through_list(tf.demands)
         if lib_notes:
             tf = tf.model_copy(update={"demands": demands, "notes": tf.notes + lib_notes})
+    tf = iterate.drop_float_observations(tf)     # `list(f(x)) == [2.5]` where no list model applies
     test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
     spec_clauses, spec_unmodelled = _clauses(claims, lambda c: emit.clause_of_claim(c, json))
     universal = spec is not None or any(c.key is None for c in spec_clauses)

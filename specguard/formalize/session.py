@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from specguard.models import Call
 from specguard.python.literals import is_mutable
 from specguard.python.values import FUNCTION, V
-from specguard.python.purity import BUILTIN_TYPES, PURE_BUILTINS
+from specguard.python.purity import BUILTIN_TYPES, PURE_BUILTINS, builtin_key, is_exception_class as _is_exception_class
 from specguard.python.terms import snippet
 
 __all__ = ["Session", "Result", "state_change", "PURE_IMPORTS", "SAFE_CALLS"]
@@ -150,8 +150,10 @@ class Session:
         """The named constant ``node`` evaluates to when it is a function value: a pure builtin by
         name (the test side's key), a closed lambda (a new object per evaluation; its key names
         the docstring, so it is never the same object as any test's)."""
-        if isinstance(node, ast.Name) and node.id in PURE_BUILTINS and self.builtin(node.id):
-            return V(FUNCTION, (f"builtin:{node.id}", node.id))
+        if isinstance(node, ast.Name) and (node.id in PURE_BUILTINS or _is_exception_class(node.id)) \
+                and self.builtin(node.id):
+            key = builtin_key(node.id)
+            return V(FUNCTION, (key, key[len("builtin:"):]))
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in BUILTIN_TYPES \
                 and self.builtin(node.value.id) and not node.attr.startswith("_"):
             t = BUILTIN_TYPES[node.value.id]          # `str.lower`: the method object of a builtin type
@@ -522,11 +524,6 @@ def pure_function(q: str | None) -> bool:
     if not q or q in _IMPURE or any(part.startswith("_") for part in q.split(".")):
         return False
     return any(q.startswith(m + ".") for m in _PURE_MODULES)
-
-
-def _is_exception_class(name: str) -> bool:
-    obj = getattr(builtins, name, None)
-    return isinstance(obj, type) and issubclass(obj, BaseException)
 
 
 def record_import(stmt: ast.Import | ast.ImportFrom, sess: Session) -> set[str]:

@@ -51,8 +51,8 @@ Observations are compiled by :func:`specguard.formalize.speclang.compile_observa
 semantics on the result's ``==``-class, with guards where the class representative is not the
 Python value); operations outside it (``str()``, ``repr()``, ``is True``, ``**``, ...) are
 unsupported with that reason.  Not supported (each reported with its reason): ``or``; two
-different calls in one assertion; a call inside a comprehension; ``assertCountEqual``,
-``assertRegex``, ``assertWarns`` and other assertion methods and helpers (``numpy.testing``, mock
+different calls in one assertion; a call inside a comprehension; ``assertCountEqual`` except
+against an exact value (:func:`specguard.python.terms.count_equal`), ``assertRegex``, ``assertWarns`` and other assertion methods and helpers (``numpy.testing``, mock
 asserts); ``pytest.approx(nan_ok=True)``.
 
 Exception classes are kept as written, dotted names reduced to their last part (``mod.MyError`` ->
@@ -148,10 +148,10 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from specguard.formalize import library, objects
 from specguard.formalize import speclang
-from specguard.python import concrete, loops, multiterm, named, raising, terms as observe
+from specguard.python import concrete, iterate, loops, multiterm, named, raising, terms as observe
 from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
 from specguard.errors import SpecGuardError
-from specguard.python.purity import BUILTIN_TYPES, PURE_BUILTINS
+from specguard.python.purity import BUILTIN_TYPES, PURE_BUILTINS, builtin_key, is_exception_class
 from specguard.python.literals import (NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals,
                                        is_mutable)
 from specguard.load import UNRECOVERED_MARKER, check_utf8
@@ -1001,6 +1001,7 @@ class _Walker:
         self.depth = 0          # helper calls being executed around this walker
         self.returned: str | None = None   # a helper's body ended by `return` (what follows is unreachable)
         self.objects = objects.Tracker(self)   # fresh objects of the class under test and their histories
+        self.nested: dict[int, tuple[_Binding, ast.FunctionDef]] = {}   # nested defs by their binding (raises_callable)
         scope.free_builtins = concrete.free_builtins_of(ctx)
         scope.stdlib = concrete.stdlib_names_of(ctx)
         scope.assume = ctx.out.assumptions.append     # a stdlib reading's stated assumption (`os.path`)
@@ -1185,6 +1186,8 @@ class _Walker:
         b = _opaque(f"a {what} defined at line {stmt.lineno}", kind)
         if self.mode == "module" and isinstance(stmt, ast.FunctionDef):
             b = replace(b, fn=stmt)
+        elif isinstance(stmt, ast.FunctionDef):
+            self.nested[id(b)] = (b, stmt)
         self.scope.bind(stmt.name, b)
 
     stmt_AsyncFunctionDef = stmt_FunctionDef
@@ -1347,6 +1350,9 @@ class _Walker:
         return out
 
     def _hazards(self, node: ast.AST, exposed: bool, out: list[tuple[str, int]]) -> None:
+        if not exposed and isinstance(node, (ast.Call, ast.ListComp, ast.SetComp, ast.DictComp)) \
+                and self.exact_effectless(node):
+            return      # `expected = 'a,b'.split(',')`: computed exactly, nothing the test holds changes
         if isinstance(node, ast.Name):
             if exposed or isinstance(node.ctx, ast.Del):
                 out.append((node.id, node.lineno))
@@ -1376,6 +1382,37 @@ class _Walker:
             return
         for child in ast.iter_child_nodes(node):
             self._hazards(child, exposed, out)
+
+    def exact_effectless(self, node: ast.expr) -> bool:
+        """``node`` is computed by the exact evaluator (pure operations on exact values: builtins,
+        the whitelisted methods of str/list/dict..., pure stdlib functions, comprehensions) and reads
+        no iterator (which Python would advance), no result of the function under test and no
+        object: evaluating it changes nothing the test holds (``expected = 'a,b'.split(',')``,
+        ``tuple(map(str, range(5)))``, ``[comb(n, k) for k in range(n + 1)]``).  Only where its
+        value is not handed on (the caller: not an argument of a call that may keep or mutate it,
+        as ``d.get(k)`` is the very object inside ``d``)."""
+        inner = _comprehension_names(node)
+        for n in ast.walk(node):
+            if isinstance(n, (ast.NamedExpr, ast.Lambda, ast.GeneratorExp, ast.Yield, ast.YieldFrom, ast.Await)):
+                return False
+            if self.is_target_call(n) or self.result_name(n) is not None:
+                return False
+            if isinstance(n, ast.Name):
+                if self.objects.holds(n) is not None:
+                    return False
+                b = self.scope.binding(n.id)
+                if b is None or b.origin in ("lambda", "import"):
+                    continue
+                if b.value is not None and _holds_iterator(b.value) or b.value is None and n.id not in inner:
+                    return False
+        before, self.scope.walker = self.scope.walker, self
+        try:
+            eval_literal(node, self.scope)
+        except (NotLiteral, RecursionError):
+            return False
+        finally:
+            self.scope.walker = before
+        return True
 
     def safe_call(self, node: ast.Call) -> bool:
         if isinstance(node.func, ast.Name) and self.scope.is_local(node.func.id):
@@ -1584,11 +1621,8 @@ class _Walker:
             if isinstance(n, (ast.Break, ast.Continue)):
                 return f"it has a `{type(n).__name__.lower()}` at line {n.lineno}"
         if concrete.fresh_iterable(stmt.iter, self.scope):
-            try:                # evaluated once into a new object of immutable items: the body cannot
-                if not any(is_mutable(v) for v in eval_iterable(stmt.iter, self.scope)):
-                    return None  # change what it iterates
-            except NotLiteral:
-                pass
+            return None     # evaluated once into a new object: the body cannot change which items it
+            #                 iterates; an item sharing an object the body may change: unrolled()
         iter_names = {n for n in _names_in(stmt.iter) if (b := self.scope.binding(n)) is not None and b.mutable}
         used = iter_names & {n.id for n in _walk_all_local(body) if isinstance(n, ast.Name)}
         if used:
@@ -1601,17 +1635,49 @@ class _Walker:
                 return f"its body may change its iterable (through `{name}`)"
         return None
 
+    def item_sources(self, stmt: ast.For, n: int) -> list[ast.expr]:
+        """The expression each of the ``n`` items of a loop comes from: its element of a list or
+        tuple display (``for n, e in [(1, [xs]), (2, [[5]])]``: only the first item reaches ``xs``),
+        else the whole iterable."""
+        it = stmt.iter
+        if isinstance(it, (ast.List, ast.Tuple)) and len(it.elts) == n \
+                and not any(isinstance(e, ast.Starred) for e in it.elts):
+            return list(it.elts)
+        return [it] * n
+
     def unrolled(self, stmt: ast.For, elements: list[V]) -> None:
         shared = self.shares_module_value(stmt.iter)
         base_groups = self.groups_of(stmt.iter)
+        sources = self.item_sources(stmt, len(elements))
+        # a fresh iterable's items were evaluated before the first iteration: an item holding an
+        # object of a name (`[iterable]`) is still that value while the name's binding is the one the
+        # loop started with (a change through any alias invalidates every binding sharing the object)
+        watch = [{n: b for n in _names_in(src) if (b := self.scope.binding(n)) is not None and b.mutable}
+                 for src in sources]
+        item_groups = [self.groups_of(src) if src is not stmt.iter else base_groups for src in sources]
         self.unroll *= max(len(elements), 1)
         try:
-            for v in elements:
+            for i, v in enumerate(elements):
+                groups = item_groups[i]
+                stale = next((n for n, b in watch[i].items() if self.scope.binding(n) is not b), None)
                 if shared and is_mutable(v):
                     b = _Binding(why=f"an element of a module-level mutable value (loop at line {stmt.lineno}); "
                                      "tests share it", groups=base_groups, mutable=True)
+                elif stale is not None and is_mutable(v):
+                    why = (f"an item of the loop at line {stmt.lineno} holding an object of `{stale}`, which an "
+                           "earlier iteration may have changed")
+                    b = _Binding(why=why, groups=groups | _new_group(), mutable=True)
+                    t = stmt.target
+                    if isinstance(t, ast.Tuple) and v.kind in ("list", "tuple") and len(t.elts) == len(v.val) \
+                            and all(isinstance(e, ast.Name) for e in t.elts):
+                        # `for n, e in [(1, [xs]), ...]`: the immutable parts are still exact
+                        for e, x in zip(t.elts, v.val):
+                            self.scope.bind(e.id, _element(x, b.groups, "loop") if not is_mutable(x)
+                                            else _Binding(why=why, groups=b.groups, mutable=True))
+                        self.run(stmt.body)
+                        continue
                 else:
-                    b = _element(v, _new_group() | base_groups, "loop")
+                    b = _element(v, _new_group() | groups, "loop")
                 self.bind_target(stmt.target, b, stmt.lineno)
                 self.run(stmt.body)
         finally:
@@ -1658,6 +1724,16 @@ class _Walker:
             return self.isinstance_(stmt, args[0], args[1], method == "assertNotIsInstance")
         if method == "assertAlmostEqual":
             return self.almost_equal(stmt, call, args)
+        if method == "assertCountEqual":
+            need(len(args) >= 2, f"`{method}` needs two arguments")
+            try:
+                want = eval_literal(args[1], self.scope)
+            except NotLiteral as e:
+                raise _Unsup(f"`assertCountEqual` against {_what(args[1], e)}") from None
+            try:
+                return self.assert_expr(stmt, observe.count_equal(args[0], args[1], want))
+            except observe.NotObservation as e:
+                raise _Unsup(f"`assertCountEqual`: {e.reason}") from None
         raise _Unsup(f"`{method}` is not supported")
 
     @staticmethod
@@ -1756,6 +1832,15 @@ class _Walker:
             call, text, guards, bound = self.observed(stmt, node)
         except _MultiCall:
             return self.observe_multi(stmt, node)
+        except _Obs as e:
+            if e.reason != observe.FLOAT_REASON:
+                raise
+            # `list(f(x)) == [5.0, 3.75]`: kept only in the form the list(f(...)) model reads as an
+            # exact `==` (iterate.float_list_eq); dropped later unless that model applies
+            call, text, guards, bound = self.observed(stmt, node, floats=True)
+            if guards or bound or not iterate.float_list_eq(text):
+                raise
+            return self.demand(stmt, call, Expect(kind=ExpectKind.obs, expr=text, bound_result=bound))
         text = " and ".join([*guards, f"({text})"]) if guards else text
         try:
             observe.compiles(text)
@@ -1763,7 +1848,8 @@ class _Walker:
             raise _Obs(e.reason, e.unsound) from None
         self.demand(stmt, call, Expect(kind=ExpectKind.obs, expr=text, bound_result=bound))
 
-    def observed(self, stmt: ast.AST | None, node: ast.expr) -> tuple[Call, str, tuple[str, ...], bool]:
+    def observed(self, stmt: ast.AST | None, node: ast.expr,
+                 floats: bool = False) -> tuple[Call, str, tuple[str, ...], bool]:
         """``node`` as an expression over the result of one call: (the call, the text, the guards
         the bindings of the names it reads established, whether it reads a name bound earlier);
         a name holding a term (:mod:`specguard.python.named`) stands for its term.  Raises _Obs."""
@@ -1771,7 +1857,7 @@ class _Walker:
             built = observe.build(node, is_call=lambda n: self.is_target_call(n) or self.result_name(n) is not None,
                                   literal=lambda n: eval_literal(n, self.scope),
                                   builtin=lambda name: name not in self.scope, term_of=self.term_node,
-                                  check=False)
+                                  check=False, floats=floats)
         except observe.NotObservation as e:
             raise _Obs(e.reason, e.unsound) from None
         subjects = [self.subject(n, terms=True) for n in built.calls]
@@ -2253,6 +2339,8 @@ class _Walker:
             need(not func.args.args and not func.args.vararg and not func.args.kwarg,
                  "the lambda passed to the raises assertion takes arguments")
             target = func.body
+        elif len(call.args) == at + 1 and not call.keywords and (body := self.nested_body(func)) is not None:
+            target = body
         else:
             target = ast.Call(func=func, args=list(call.args[at + 1:]), keywords=list(call.keywords))
         iterated = self.iterated_call(target)
@@ -2268,6 +2356,28 @@ class _Walker:
             raise _Unsup(s.error)
         assert s.call is not None
         self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc))
+
+    def nested_body(self, func: ast.expr) -> ast.expr | None:
+        """The one expression a nested ``def g(): return E`` (or ``def g(): E``) of the test
+        evaluates, when ``func`` names it here (the binding of its ``def``, not rebound): calling it
+        without arguments evaluates ``E`` with the test's names as they are at the call, which is
+        what ``E`` in the test's place does.  None for parameters, decorators, several statements
+        or anything ``E`` could bind (``:=``, ``yield``, ``await``)."""
+        if not isinstance(func, ast.Name):
+            return None
+        b = self.scope.binding(func.id)
+        held = self.nested.get(id(b)) if b is not None else None
+        fn = held[1] if held is not None and held[0] is b else None
+        if fn is None or fn.decorator_list or fn.returns is not None or len(fn.body) != 1:
+            return None
+        a = fn.args
+        if a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg:
+            return None
+        st = fn.body[0]
+        e = st.value if isinstance(st, (ast.Return, ast.Expr)) else None
+        if e is None or any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(e)):
+            return None
+        return e
 
     def raises_helper(self, node: ast.expr) -> str | None:
         """``raises(E, g)`` calling an assertion helper of the raising kind
@@ -2700,8 +2810,9 @@ def function_value(w: "_Walker", node: ast.expr) -> V | None:
     calls and one key could have two outcomes."""
     path = w.ctx.file.path
     if isinstance(node, ast.Name):
-        if node.id in PURE_BUILTINS and _builtin_unshadowed(w, node.id):
-            return V(vals_FUNCTION, (f"builtin:{node.id}", node.id))
+        if (node.id in PURE_BUILTINS or is_exception_class(node.id)) and _builtin_unshadowed(w, node.id):
+            key = builtin_key(node.id)                # `IOError` is `OSError`: one object, one key
+            return V(vals_FUNCTION, (key, key[len("builtin:"):]))
         b = w.scope.binding(node.id)
         if b is not None and b.origin == "lambda" and isinstance(b.fn, V):
             # one evaluation of a lambda, bound to a name: the same object wherever the binding reaches
@@ -2761,6 +2872,12 @@ def _closed_function(w: "_Walker", args: ast.arguments, body: list[ast.AST]) -> 
         elif isinstance(n, ast.Name):
             (loads if isinstance(n.ctx, ast.Load) else bound).add(n.id)
     return all(x in bound or (x in PURE_BUILTINS and _builtin_unshadowed(w, x)) for x in loads)
+
+
+def _comprehension_names(node: ast.AST) -> set[str]:
+    """The names the comprehensions inside ``node`` bind (their own variables)."""
+    return {x.id for c in ast.walk(node) if isinstance(c, ast.comprehension)
+            for x in ast.walk(c.target) if isinstance(x, ast.Name)}
 
 
 def _holds_iterator(v: V) -> bool:

@@ -177,3 +177,43 @@ def through_list(demands: tuple[Demand, ...], claims: list[Claim], target: str |
         else:
             notes.append(f"{c.loc}: {c.text or c.kind.value} dropped: it is about f's result, not list(f(...))")
     return ListView(new_d, new_c, tuple(notes))
+
+
+def _has_float(v: V) -> bool:
+    if v.kind == "float":
+        return True
+    if v.kind in ("list", "tuple", "set", "frozenset"):
+        return any(_has_float(x) for x in v.val)
+    if v.kind == "dict":
+        return any(_has_float(a) or _has_float(b) for a, b in v.val)
+    return False
+
+
+def float_list_eq(text: str) -> bool:
+    """``list(result) == v`` / ``tuple(result) == t`` with floats in the exact value: an observation
+    the spec language cannot compile (it has no floats), kept by the test reader only because the
+    ``list(f(...))`` model reads it as the exact ``g(x) == v`` (:func:`_as_list_eq`, floats compared
+    as Python compares them, by their exact values); :func:`drop_float_observations` removes it
+    wherever that model does not apply."""
+    e = _as_list_eq(text)
+    return e is not None and e.value is not None and _has_float(e.value)
+
+
+FLOAT_UNREAD = ("a float in an observation (the spec language has no floats; `list(f(x)) == [...]` is read only "
+                "where the function is observed through list(...))")
+
+
+def drop_float_observations(tf):
+    """The test formalization without the observations :func:`float_list_eq` kept that no model
+    converted (each reported unsupported; a statement left with no demand is no longer read)."""
+    from specguard.models import Unsupported
+    bad = [d for d in tf.demands if d.expect.kind is ExpectKind.obs and float_list_eq(d.expect.expr or "")]
+    if not bad:
+        return tf
+    ids = {id(d) for d in bad}
+    kept = [d for d in tf.demands if id(d) not in ids]
+    still = {(d.loc.file, d.loc.line) for d in kept}
+    gone = {(d.loc.file, d.loc.line) for d in bad} - still
+    unsup = {(d.loc.file, d.loc.line): Unsupported(loc=d.loc, reason=FLOAT_UNREAD, text=d.text) for d in bad}
+    return tf.model_copy(update={"demands": tuple(kept), "unsupported": tf.unsupported + tuple(unsup.values()),
+                                 "assertions_read": max(tf.assertions_read - len(gone), 0)})

@@ -15,6 +15,7 @@ it is reported at its line with the reason).
 from __future__ import annotations
 
 import ast
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -25,6 +26,7 @@ from specguard.python.values import V
 
 OBS_VAR = speclang.OBS_VAR
 MAX_TEXT = 4000
+FLOAT_REASON = "a float in an observation (the spec language has no floats)"
 
 # builtins an observation may call (the spec language decides what each does to the result)
 BUILTINS = frozenset({"len", "sorted", "set", "frozenset", "sum", "min", "max", "any", "all", "list", "tuple",
@@ -49,25 +51,30 @@ class Built:
     literals: list = field(default_factory=list)  # the sub-expressions replaced by their values
 
 
-def value_ast(v: V) -> ast.expr:
-    """An expression node denoting the exact value ``v`` (plain data only)."""
+def value_ast(v: V, floats: bool = False) -> ast.expr:
+    """An expression node denoting the exact value ``v`` (plain data only); ``floats``: a finite
+    float is its constant (whose repr reads back exactly), for the one form that needs no float
+    semantics (:func:`specguard.python.iterate.float_list_eq`)."""
     k = v.kind
     if k in ("none", "bool", "int", "str"):
         return ast.Constant(v.val)
     if k == "float":
-        raise NotObservation("a float in an observation (the spec language has no floats)")
+        if floats and math.isfinite(v.val):
+            return ast.Constant(v.val)
+        raise NotObservation(FLOAT_REASON)
+    sub = (lambda x: value_ast(x, floats))
     if k == "list":
-        return ast.List([value_ast(x) for x in v.val], ast.Load())
+        return ast.List([sub(x) for x in v.val], ast.Load())
     if k == "tuple":
-        return ast.Tuple([value_ast(x) for x in v.val], ast.Load())
+        return ast.Tuple([sub(x) for x in v.val], ast.Load())
     if k in ("set", "frozenset"):
         if not v.val:
             return ast.Call(ast.Name("set", ast.Load()), [], [])
-        return ast.Set([value_ast(x) for x in v.val])
+        return ast.Set([sub(x) for x in v.val])
     if k == "dict":
-        return ast.Dict([value_ast(a) for a, _ in v.val], [value_ast(b) for _, b in v.val])
+        return ast.Dict([sub(a) for a, _ in v.val], [sub(b) for _, b in v.val])
     if k == "obj" and v.val[0] == "range":
-        return ast.Call(ast.Name("range", ast.Load()), [value_ast(x) for x in v.val[1].val], [])
+        return ast.Call(ast.Name("range", ast.Load()), [sub(x) for x in v.val[1].val], [])
     raise NotObservation(f"a {k} value in an observation")
 
 
@@ -116,7 +123,7 @@ def _free_names(node: ast.AST) -> set[str]:
 
 def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callable[[ast.expr], V],
           builtin: Callable[[str], bool], term_of: Callable[[ast.AST], ast.expr | None] | None = None,
-          check: bool = True, var_of: Callable[[ast.AST], str] | None = None) -> Built:
+          check: bool = True, var_of: Callable[[ast.AST], str] | None = None, floats: bool = False) -> Built:
     """The observation text of ``expr``; ``is_call(node)``: the node denotes the result (a call
     of the function under test, or a name bound to its result); ``literal(node)``: the exact value
     of a sub-expression (raises NotLiteral); ``builtin(name)``: ``name`` is Python's builtin there;
@@ -124,7 +131,8 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
     :mod:`specguard.python.named`), that term's expression over OBS_VAR (put in its place);
     ``check``: the text must be an observation the spec language compiles; ``var_of(node)``: the
     name that stands for that result (several calls in one assertion, :mod:`specguard.python.multiterm`;
-    default OBS_VAR).  Raises NotObservation."""
+    default OBS_VAR); ``floats``: finite float literals are kept as constants (see :func:`value_ast`).
+    Raises NotObservation."""
     out = Built("")
     local = _bound_names(expr)
 
@@ -156,7 +164,7 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
                     raise NotObservation(f"`{snippet(node)}` is not a literal: {e.reason}") from None
             else:
                 out.literals.append(node)
-                return value_ast(v)
+                return value_ast(v, floats)
         if isinstance(node, ast.Call):
             f = node.func
             if isinstance(f, ast.Name):
@@ -256,3 +264,50 @@ def type_test(left: ast.expr, op: ast.cmpop, right: ast.expr) -> tuple[ast.Call,
     if isinstance(op, ast.In) and is_type_call(left) and isinstance(right, ast.Tuple) and right.elts:
         return left, right
     return None
+
+
+def count_equal(first: ast.expr, second: ast.expr, want: V) -> ast.expr:
+    """``assertCountEqual(first, second)`` with ``second`` the exact value ``want``, as one
+    observation over ``first``:
+
+        [[L.count(e1), ..., L.count(em), len(L)] for L, _ in [(list(first), second)]] == [[k1, ..., km, n]]
+
+    where ``e1..em`` are the ``==``-classes of ``list(second)`` (their canonical representatives, in
+    order of first appearance), ``ki`` how often each occurs and ``n`` its length.  unittest passes when
+    ``Counter(list(first)) == Counter(list(second))`` (or, for unhashable items, the same counts
+    by ``==``): on plain data ``==`` is an equivalence whose classes hash alike, so that is "each
+    class occurs as often, and nothing else occurs", which the counts and the length say
+    (``list.count`` counts by ``==``; an item equal to no ``ei`` makes the length differ).  Both
+    arguments are evaluated once, ``first`` before ``second``, as in the call (``second`` stays in
+    the expression, so a literal sharing an object with the call's arguments is refused as
+    anywhere else).  Refused: NaN in ``second`` (``==`` is not reflexive there), a ``second``
+    that is not a list, tuple, set, frozenset, str or dict (its keys)."""
+    from specguard.python.values import canon, contains_nan, contains_obj, sort_key
+    if want.kind in ("list", "tuple", "set", "frozenset"):
+        items = list(want.val)
+    elif want.kind == "str":
+        items = [V("str", c) for c in want.val]
+    elif want.kind == "dict":
+        items = [k for k, _ in want.val]
+    else:
+        raise NotObservation(f"the expected value is a {want.kind}, not a collection")
+    if contains_nan(want) or contains_obj(want):
+        raise NotObservation("the expected value holds a NaN or an object (`==` is not an equivalence there)")
+    classes: dict[str, list] = {}
+    for x in items:
+        classes.setdefault(sort_key(canon(x)), [x, 0])[1] += 1
+    name = "_items"
+    used = {n.id for n in ast.walk(first) if isinstance(n, ast.Name)} | {n.id for n in ast.walk(second)
+                                                                          if isinstance(n, ast.Name)}
+    while name in used or name + "_" in used:
+        name += "_"
+    seq = ast.Name(name, ast.Load())
+    counts = [ast.Call(ast.Attribute(seq, "count", ast.Load()), [value_ast(canon(x))], [])   # 1.0 counted as 1
+              for x, _ in classes.values()]
+    row = ast.List([*counts, ast.Call(ast.Name("len", ast.Load()), [seq], [])], ast.Load())
+    target = ast.Tuple([ast.Name(name, ast.Store()), ast.Name(name + "_", ast.Store())], ast.Store())
+    pair = ast.Tuple([ast.Call(ast.Name("list", ast.Load()), [first], []), second], ast.Load())
+    comp = ast.ListComp(row, [ast.comprehension(target, ast.List([pair], ast.Load()), [], 0)])
+    expected = ast.List([ast.List([*(ast.Constant(k) for _, k in classes.values()), ast.Constant(len(items))],
+                                  ast.Load())], ast.Load())
+    return ast.fix_missing_locations(ast.Compare(comp, [ast.Eq()], [expected]))

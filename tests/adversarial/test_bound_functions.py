@@ -169,3 +169,27 @@ def test_an_imported_raises_of_unknown_semantics_is_not_read(tmp_path):
     r = check(tmp_path, desc, tests)
     assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
     assert r["coverage"]["assertions_read"] == 1
+
+
+def test_a_nested_def_passed_to_a_raises_assertion_is_its_expression():
+    """#12 (reallib, more-itertools `assertRaisesRegex(ValueError, msg, f)` with `def f(): return
+    list(chunked(...))`): a nested `def g(): return E` (or `E`) called by the raises assertion is
+    `E` evaluated at the call, with the names as they are then (late binding: `n` rebound after the
+    `def` is its new value).  Not read: parameters (a default is evaluated at the `def`), the name
+    rebound after the `def`, several statements, extra arguments to the assertion."""
+    d, _, tf = read("import unittest\nfrom m import f\n\nclass T(unittest.TestCase):\n"
+                   "    def test_a(self):\n        def g():\n            return list(f('ABCDE', 3))\n"
+                   "        self.assertRaisesRegex(ValueError, 'not divisible', g)\n"
+                   "    def test_b(self):\n        n = 1\n        def g():\n            f(n)\n"
+                   "        n = 2\n        self.assertRaises(ValueError, g)\n"
+                   "    def test_c(self):\n        def g(x=1):\n            f(x)\n"
+                   "        self.assertRaises(ValueError, g)\n"
+                   "    def test_d(self):\n        def g():\n            f(1)\n        g = lambda: 0\n"
+                   "        self.assertRaises(ValueError, g)\n"
+                   "    def test_e(self):\n        def g():\n            x = 1\n            f(x)\n"
+                   "        self.assertRaises(ValueError, g)\n"
+                   "    def test_f(self):\n        def g(*a):\n            f(1)\n"
+                   "        self.assertRaises(ValueError, g, 5)\n")
+    assert sorted(d.values()) == [("f('ABCDE', 3)", "raises ValueError or returns a value list() cannot iterate"),
+                                  ("f(2)", "raises ValueError")], d
+    assert len(tf.unsupported) == 4, tf.unsupported

@@ -386,3 +386,83 @@ def test_nan_and_inf_outputs_conflict_with_tests(tmp_path, core):
     named = {i["loc"]["line"] for i in r["conflict"]["items"] if i["source"] == "test"}
     assert named <= {8, 10} and named, r["conflict"]
     assert verify(tmp_path)["valid"]
+
+
+# -- builtin exception classes as arguments; exact computations that change nothing ------------------
+
+def test_builtin_exception_classes_are_named_constants():
+    """#12 (reallib, more-itertools `only(..., too_long=RuntimeError)`): a builtin exception class
+    passed as an argument is a named constant like `len` (one class object, attributes unsettable):
+    the same name gives the same key, two classes two keys; shadowed (a class of the file, an import,
+    an assignment) it is no constant and the assertion stays unread."""
+    tf = read("""
+        from m import f
+        def test_a():
+            assert f([1], too_long=RuntimeError) == 1
+            assert f([1], too_long=ValueError) == 2
+            assert f([1], RuntimeError, StopIteration) == 3
+    """)
+    d, r = lines(tf)
+    keys = {line: tf.demands[i].call for i, line in enumerate(sorted(d))}
+    assert not r and len(d) == 3, (d, r)
+    assert keys[4] != keys[5], "RuntimeError and ValueError are two objects: two inputs"
+    tf = read("from m import f\ndef test_a():\n    assert f(IOError) == 1\n    assert f(OSError) == 2\n")
+    a, b = (d.call for d in tf.demands)
+    assert a.key() == b.key(), "IOError is OSError: one object, one input (else a witness could tell them apart)"
+    for shadow in ("class RuntimeError(Exception):\n    pass", "from errors import RuntimeError",
+                   "RuntimeError = ValueError"):
+        tf = read(f"from m import f\n{shadow}\ndef test_a():\n    assert f([1], too_long=RuntimeError) == 1\n")
+        d, r = lines(tf)
+        if shadow.endswith("ValueError"):       # the name holds the builtin ValueError: its key
+            assert d == {4: ["f([1], too_long=ValueError) == 1"]}, d
+        else:
+            assert not d and r, (shadow, d)
+
+
+def test_distinct_exception_classes_do_not_conflict(tmp_path, core):
+    """Two exception classes are two inputs (no conflict); the same class twice with two expected
+    values is a certified conflict, and `verify` accepts the bundle."""
+    desc = "Return the only item.\n"
+    tests = """
+        from m import f
+        def test_a():
+            assert f([1], too_long=RuntimeError) == 1
+            assert f([1], too_long=ValueError) == 2
+    """
+    r = check(tmp_path, desc, tests)
+    assert r["verdict"] != "conflict" and r["coverage"]["assertions_read"] == 2, r["reason"]
+    tests2 = tests + "            assert f([1], too_long=RuntimeError) == 3\n".replace("            ", "    ")
+    r = check(tmp_path, desc, tests2)
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+    assert verify(tmp_path)["valid"]
+
+
+def test_exact_computations_keep_earlier_results():
+    """An exactly computed expected value (`'a,b'.split(',')`, `tuple(map(str, range(3)))`,
+    `[comb(n, k) for k in range(n + 1)]`) changes nothing the test holds: the result bound before
+    it is still read.  What could change it stays a hazard: advancing an iterator the test holds
+    (`list(it)`, `next(it)`), a call reaching the result (`sorted(r)` is not exact), a method that
+    mutates (`xs.append(1)`), a lambda or a generator expression."""
+    tf = read("""
+        from math import comb
+        from m import f
+        def test_a():
+            r = f(1)
+            e = 'a,b'.split(',')
+            t = tuple(map(str, range(3)))
+            c = [comb(4, k) for k in range(5)]
+            assert r == e
+        def test_b():
+            xs = [1]
+            r = f(xs)
+            xs.append(2)
+            assert r == 1
+        def test_c():
+            it = iter([1, 2])
+            r = f(3)
+            n = next(it)
+            assert r == 1
+    """)
+    d, r = lines(tf)
+    assert d[9] == ["f(1) == ['a', 'b']"], (d, r)
+    assert 14 in r and 19 in r, (d, r)

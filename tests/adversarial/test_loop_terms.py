@@ -189,3 +189,23 @@ def test_same_generator_site_twice_is_a_conflict(tmp_path, core):
             "        assert f(x for x in [0, 1]) == want\n"
     rc, r = check_files(tmp_path, GEN_DESC, tests)
     assert rc == 1 and r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+
+
+def test_unrolled_items_sharing_a_changed_object_are_not_their_first_value(tmp_path, core):
+    """#12 (reallib, more-itertools `for n, expected in [(1, [iterable]), (2, [[1, 3]])]`): a loop over
+    a fresh display whose body uses or changes the names in it is unrolled; an item holding an object
+    of a name (`(2, xs)`) is that object as it is at its iteration, so once an earlier iteration may
+    have changed `xs` the item is not the value computed before the loop (`[1]`; Python sees
+    `[1, 1, 2]`): no false conflict with the doctest `f(2)` -> `[1, 1, 2]`.  Items reaching no
+    changed object stay exact (`(2, [[5]])` conflicts with `f(2)` -> `[[6]]`, certified)."""
+    desc = "Items.\n\n>>> f(2)\n[1, 1, 2]\n"
+    tests = ("from m import f\n\ndef test_a():\n    xs = [1]\n    for n, e in [(1, 'x'), (2, xs)]:\n"
+             "        xs.append(n)\n        assert f(n) == e\n")
+    rc, r = check_files(tmp_path, desc, tests)
+    assert r["verdict"] != "conflict", r["reason"]
+    assert "`e` is not a literal" in unsupported(r)[7], unsupported(r)
+    desc = "Items.\n\n>>> f(2)\n[[6]]\n"
+    tests = ("from m import f\n\ndef test_a():\n    xs = [1]\n    for n, e in [(1, [xs]), (2, [[5]])]:\n"
+             "        assert f(n) == e\n        xs.append(n)\n")
+    rc, r = check_files(tmp_path, desc, tests)
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]

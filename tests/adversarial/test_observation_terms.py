@@ -135,3 +135,87 @@ def test_range_and_iterator_arguments_are_their_own_inputs(tmp_path, core):
     rc, r = check(tmp_path, desc, tests)
     assert r["verdict"] != "conflict", r["reason"]
     assert any("may have been mutated" in u["reason"] for u in r["unsupported"])
+
+
+def test_assert_count_equal_is_a_multiset_comparison(tmp_path, core):
+    """#12 (reallib, more-itertools `assertCountEqual(actual, set(permutations(...)))`): read as the
+    counts of the expected value's ==-classes plus the length, so any order passes (`['ba', 'ab']`
+    against `['ab', 'ba']` is no conflict), `1 == 1.0 == True` are one class (`[1, True]` counts
+    two of it), and a different multiset (`['ab', 'ab']`) is a certified conflict."""
+    desc = "Words.\n\n>>> f('ab')\n['ba', 'ab']\n>>> f(2)\n[1, 1]\n"
+    tests = ("import unittest\nfrom m import f\n\nclass T(unittest.TestCase):\n"
+             "    def test_a(self):\n        self.assertCountEqual(f('ab'), ['ab', 'ba'])\n"
+             "    def test_b(self):\n        self.assertCountEqual(f(2), [True, 1])\n"
+             "    def test_c(self):\n        self.assertCountEqual(f(2), {1})\n")
+    rc, r = check(tmp_path, desc, tests)
+    st = by_text(r)
+    assert r["coverage"]["assertions_read"] == 3, r["unsupported"]
+    assert st["self.assertCountEqual(f('ab'), ['ab', 'ba'])"]["status"] != "contradicted"
+    assert st["self.assertCountEqual(f(2), [True, 1])"]["status"] != "contradicted"
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+    assert "{1}" in r["reason"] or "test_task.py:10" in r["reason"], r["reason"]
+
+
+def test_assert_count_equal_refusals(tmp_path, core):
+    """A NaN expected item (`==` not reflexive), an expected value sharing a list with the call's
+    argument (the call may mutate it), and an expected value that is not exact stay unread."""
+    tests = ("import unittest\nfrom m import f\n\nclass T(unittest.TestCase):\n"
+             "    def test_a(self):\n        self.assertCountEqual(f(1), [float('nan')])\n"
+             "    def test_b(self):\n        xs = [[1]]\n        self.assertCountEqual(f(xs), xs)\n"
+             "    def test_c(self):\n        self.assertCountEqual(f(3), g())\n")
+    rc, r = check(tmp_path, "Items.\n", tests)
+    assert r["coverage"]["assertions_read"] == 0 and len(r["unsupported"]) == 3, r["unsupported"]
+
+
+def test_assert_count_equal_reading_agrees_with_unittest():
+    """Differential: for plain values (numbers of three types, strs, tuples, lists, unhashable
+    items) the observation `terms.count_equal` builds holds exactly when unittest's
+    `assertCountEqual` passes (the expression is evaluated here by CPython, as a check)."""
+    import ast
+    import itertools
+    import unittest
+
+    from specguard.python import terms
+    from specguard.python.values import from_python
+    pool = [1, 1.0, True, 0, False, "a", "b", (1, "a"), (True, "a"), [1], [1.0], (), None, 2]
+    tc = unittest.TestCase()
+    seqs = [list(c) for n in range(4) for c in itertools.combinations(pool, n)]
+    seqs += [[1, 1], [1, True], ["a", "a", "b"], [[1], [1]], [0, False, 0.0]]
+    for second in seqs:
+        node = terms.count_equal(ast.Name("result", ast.Load()), ast.Name("second", ast.Load()), from_python(second))
+        code = compile(ast.Expression(node), "<obs>", "eval")
+        for first in seqs:
+            try:
+                tc.assertCountEqual(first, second)
+                passes = True
+            except AssertionError:
+                passes = False
+            assert eval(code, {"result": first, "second": second}) == passes, (first, second)
+
+
+def test_float_lists_through_list_are_exact_equalities(tmp_path, core):
+    """#12 (reallib, boltons `list(xfrange(5, 0, step=-1.25)) == [5.0, 3.75, 2.5, 1.25]`): floats in
+    `list(f(x)) == v` are read only in the list(f(...)) model, as the exact `==` of its result (Python
+    compares floats by their exact values: `[1.0]` is the doctest's `[1]`, no conflict; `[2.5]` against
+    `[2.25]` is a certified conflict)."""
+    desc = "Range.\n\n>>> list(f(1))\n[1]\n"
+    tests = ("from m import f\n\ndef test_a():\n    assert list(f(1)) == [1.0]\n"
+             "def test_b():\n    assert list(f(2)) == [2.5]\n")
+    rc, r = check(tmp_path, desc, tests)
+    assert r["verdict"] != "conflict" and r["coverage"]["assertions_read"] == 2, (r["reason"], r["unsupported"])
+    tests += "def test_c():\n    assert tuple(f(2)) == (2.25,)\n"
+    rc, r = check(tmp_path, desc, tests)
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+
+
+def test_float_lists_are_unread_where_the_result_is_used_directly(tmp_path, core):
+    """Where the function's result is also used directly (`f(3) == [1]`), no list model applies and
+    the float observations stay unread with the reason (they are not counted as read), as do
+    non-finite floats and floats under other operations (`sorted(f(x)) == [1.5]`)."""
+    tests = ("from m import f\n\ndef test_a():\n    assert list(f(1)) == [1.5]\n    assert f(3) == [1]\n"
+             "def test_b():\n    assert list(f(2)) == [float('inf')]\n    assert sorted(f(2)) == [1.5]\n")
+    rc, r = check(tmp_path, "Range.\n", tests)
+    assert r["coverage"]["assertions_read"] == 1, r["unsupported"]
+    u = unsupported(r)
+    assert "through list(...)" in u["assert list(f(1)) == [1.5]"], u
+    assert "float" in u["assert list(f(2)) == [float('inf')]"] and "float" in u["assert sorted(f(2)) == [1.5]"], u
