@@ -127,7 +127,10 @@ Test names are pytest's (``Class::method``); ``only_tests`` entries may be pytes
 parametrized row counts when its pytest id (computed as pytest does for literal values, explicit
 ``ids``/``id=`` included) is selected; when the id cannot be computed and only some ids of the test
 are selected, the row is unsupported.  Assertions of tests that are not selected are skipped (not
-reported); a selected name that matches no test is reported.
+reported), and so, when ``only_tests`` selects, are those of helpers no running code can reach
+(:mod:`specguard.python.reach`); a selected name that matches no test is reported.  A test class
+collects the ``test*`` methods it inherits from base classes of the file, in Python's MRO
+(:mod:`specguard.python.inherit`), with its own attributes, setups, and the marks of all its bases.
 
 Table sources (``TestSource(kind='table')``) give one ``eq`` demand per case.
 """
