@@ -16,7 +16,9 @@ Candidates, and what keeps a function a candidate only when it is certain:
 * a method only when no instance of its class can reach other code: the classes deriving from it
   are named in running code only as bases of class statements, and the first parameter of their
   methods is only read as ``self.attr`` (never passed on, ``type(self)``, ...): a library function
-  given the object could call any method by name (``keys``, ``read``...);
+  given the object could call any method by name (``keys``, ``read``...); nor can the class reach
+  other code when it is made (a decorator, a metaclass, class keywords, a base class outside the
+  test classes' MROs);
 * nothing in running code reaches names dynamically (``vars``, ``dir``, ``globals``, ``eval``,
   ``__dict__``, ``getattr`` of a name that is not a constant, ...), and no other file of the task
   mentions the name (it could import it).
@@ -76,7 +78,7 @@ def unreachable_helpers(tree: ast.Module, tests: Iterable[ast.AST], dead: Iterab
             return []
         names, escaping = live
         more = [fn for fn, k in candidates if id(fn) not in found and fn.name not in names
-                and (k is None or not _instances_escape(k, classes, escaping))]
+                and (k is None or not _instances_escape(k, classes, escaping, hierarchy))]
         if not more:
             return list(found.values())
         for fn in more:
@@ -144,8 +146,13 @@ def _words(s: str) -> set[str]:
     return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", s))
 
 
-def _instances_escape(k: ast.ClassDef, classes: list[ast.ClassDef], escaping: set[str]) -> bool:
-    """An instance of ``k`` or of a class deriving from it may reach code that calls its methods by name."""
+def _instances_escape(k: ast.ClassDef, classes: list[ast.ClassDef], escaping: set[str], hierarchy: dict[int, ast.ClassDef]
+                      ) -> bool:
+    """An instance of ``k`` or of a class deriving from it, or the class itself, may reach code that
+    calls its methods by name: the class is used as a value or its object is passed on; or a class
+    deriving from it (``k`` included) is given to other code when it is made: a decorator, a
+    metaclass or class keywords (``__init_subclass__``), a base outside the test classes' MROs
+    (whose metaclass or ``__init_subclass__`` sees the new class)."""
     subclasses = {k.name}
     changed = True
     while changed:
@@ -154,4 +161,9 @@ def _instances_escape(k: ast.ClassDef, classes: list[ast.ClassDef], escaping: se
             if c.name not in subclasses and any(isinstance(b, ast.Name) and b.id in subclasses for b in c.bases):
                 subclasses.add(c.name)
                 changed = True
-    return bool(subclasses & escaping)
+    if subclasses & escaping:
+        return True
+    for c in classes:
+        if c.name in subclasses and (c.decorator_list or c.keywords or id(c) not in hierarchy):
+            return True
+    return False

@@ -717,3 +717,27 @@ def test_framework_names_and_dunders_are_not_helpers():
                 pass
     """, ["TestF::test_a"])
     assert tf.assertions_total == 3
+
+
+@pytest.mark.parametrize("head,extra", [
+    ("from deco import every_method\n", "@every_method\n"),          # a decorator gets the class
+    ("from meta import Meta\n", None),                               # a metaclass sees its namespace
+])
+def test_a_test_class_handed_to_other_code_when_made_keeps_its_helpers(head, extra):
+    """An imported class decorator or metaclass receives the class and could call every method
+    (iterating its namespace, no name needed): the helper's assertion still counts."""
+    code = REACH.format(call="pass")
+    if extra:
+        code = code.replace("class TestF(TestCase):", extra + "class TestF(TestCase):")
+    else:
+        code = code.replace("class TestF(TestCase):", "class TestF(TestCase, metaclass=Meta):")
+    tf = _selected(head + code, ["TestF::test_a"])
+    assert tf.assertions_read < tf.assertions_total or tf.assertions_total == 0 and \
+        any("_check" in u.reason or "TestF" in u.reason for u in tf.unsupported), [u.reason for u in tf.unsupported]
+
+
+def test_a_subclass_with_an_outside_base_keeps_the_helpers_it_inherits():
+    """`class Other(TestF, Plugin)`: `Plugin`'s metaclass or `__init_subclass__` sees the new class."""
+    code = "from plugins import Plugin\n" + REACH.format(call="pass") + "\nclass Other(TestF, Plugin):\n    pass\n"
+    tf = _selected(code, ["TestF::test_a"])
+    assert tf.assertions_total >= 1
