@@ -20,8 +20,10 @@ Candidates, and what keeps a function a candidate only when it is certain:
   other code when it is made (a decorator, a metaclass, class keywords, a base class outside the
   test classes' MROs);
 * nothing in running code reaches names dynamically (``vars``, ``dir``, ``globals``, ``eval``,
-  ``__dict__``, ``getattr`` of a name that is not a constant, ...), and no other file of the task
-  mentions the name (it could import it).
+  ``__dict__``, ``getattr`` of a name that is not a constant, the module object through
+  ``sys.modules`` or ``__name__`` ...), the module defines no pytest hook, running code never
+  touches pytest's ``request`` (``request.instance`` is the test object), and no other file of the
+  task mentions the name (it could import it).
 """
 
 from __future__ import annotations
@@ -37,8 +39,15 @@ _FRAMEWORK = frozenset(dir(unittest.TestCase)) | frozenset({
     "asyncTearDown", "setup", "teardown", "load_tests"})
 _FRAMEWORK_PREFIXES = ("setup_", "teardown_", "pytest_", "test")
 _DYNAMIC = frozenset({"vars", "dir", "globals", "locals", "eval", "exec", "compile", "__dict__", "__getattribute__",
-                      "getmembers", "__import__", "import_module", "getattr_static", "__getattr__"})
+                      "getmembers", "__import__", "import_module", "getattr_static", "__getattr__",
+                      # the module object itself, which other code could search by name
+                      "modules", "__name__", "__spec__", "__loader__", "getmodule"})
+# pytest's request object (and hooks given test items) reach the test object and its class
+_TEST_OBJECT_HANDLES = frozenset({"request", "instance"})
 _BY_STRING = frozenset({"getattr", "hasattr", "attrgetter", "methodcaller", "setattr", "delattr"})
+
+
+_EVERY_CLASS = "<every class>"     # not a Python name: the test object of any class may be handed on
 
 
 def _framework_name(name: str) -> bool:
@@ -65,7 +74,8 @@ def unreachable_helpers(tree: ast.Module, tests: Iterable[ast.AST], dead: Iterab
     candidates = [(fn, k) for fn, k in candidates if id(fn) not in test_ids and not fn.decorator_list
                   and not _framework_name(fn.name) and not is_fixture(fn)
                   and not any(fn.name in t for t in others)]
-    if not candidates:
+    if not candidates or any(isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name.startswith("pytest_")
+                             for st in tree.body):
         return []
     dead_nodes: set[int] = set()
     for body in dead:
@@ -107,6 +117,9 @@ def _live_facts(tree: ast.Module, dead: set[int]) -> tuple[set[str], set[str]] |
                 a = child.args.posonlyargs + child.args.args
                 c_owner = a[0].arg if a else None
             todo.append((child, c_cls, c_owner))
+        if isinstance(node, (ast.Name, ast.Attribute)) and \
+                (node.id if isinstance(node, ast.Name) else node.attr) in _TEST_OBJECT_HANDLES:
+            escaping.add(_EVERY_CLASS)
         if isinstance(node, ast.Name):
             if node.id in _DYNAMIC:
                 return None
@@ -161,7 +174,7 @@ def _instances_escape(k: ast.ClassDef, classes: list[ast.ClassDef], escaping: se
             if c.name not in subclasses and any(isinstance(b, ast.Name) and b.id in subclasses for b in c.bases):
                 subclasses.add(c.name)
                 changed = True
-    if subclasses & escaping:
+    if subclasses & escaping or _EVERY_CLASS in escaping:
         return True
     for c in classes:
         if c.name in subclasses and (c.decorator_list or c.keywords or id(c) not in hierarchy):

@@ -741,3 +741,23 @@ def test_a_subclass_with_an_outside_base_keeps_the_helpers_it_inherits():
     code = "from plugins import Plugin\n" + REACH.format(call="pass") + "\nclass Other(TestF, Plugin):\n    pass\n"
     tf = _selected(code, ["TestF::test_a"])
     assert tf.assertions_total >= 1
+
+
+@pytest.mark.parametrize("head,call", [
+    ("import sys\n", "f(sys.modules[__name__])"),      # the module object handed to other code
+    ("", "print(__name__)"),
+])
+def test_the_module_object_reachable_keeps_module_helpers(head, call):
+    code = head + "from m import f\n\ndef _check_all():\n    assert f(2) == 10\n\ndef test_a():\n    " + call + "\n"
+    tf = _selected(code, ["test_a"])
+    assert tf.assertions_total == 1
+
+
+def test_pytest_request_or_a_hook_keeps_method_helpers():
+    """`request.instance` is the test object (a fixture may hand it on); a hook gets test items."""
+    fixture = ("import pytest\n" + REACH.format(call="pass").replace(
+        "    def test_a(self):", "    @pytest.fixture(autouse=True)\n    def grab(self, request):\n"
+        "        f(request.instance)\n\n    def test_a(self):"))
+    assert _selected(fixture, ["TestF::test_a"]).assertions_total >= 1
+    hook = REACH.format(call="pass") + "\ndef pytest_runtest_call(item):\n    pass\n"
+    assert _selected(hook, ["TestF::test_a"]).assertions_total >= 1
