@@ -532,7 +532,13 @@ def setup_attributes(ctx: _Ctx, test: _TestDef, outer: str | None = None) -> tup
                 and isinstance(n.value, ast.Name) and n.value.id == owner and isinstance(n.ctx, ast.Load)}
         return {f"self.{n}": _opaque(f"set up before the test, but not read: {unknown}", "param")
                 for n in sorted(read)}, block
-    return {f"self.{name}": b for name, b in attrs.items()}, block
+    # `self.__x` is mangled with the name of the class whose body the code is in (`_Mixin__x` in a
+    # method inherited from `Mixin`, `_Sub__x` in `Sub`'s body): which binding it reads is not followed
+    return {f"self.{name}": b for name, b in attrs.items() if not _mangled(name)}, block
+
+
+def _mangled(name: str) -> bool:
+    return name.startswith("__") and not name.endswith("__")
 
 
 def _fixture_sets_attributes(ctx: _Ctx, chain: list[ast.ClassDef]) -> bool:

@@ -761,3 +761,29 @@ def test_pytest_request_or_a_hook_keeps_method_helpers():
     assert _selected(fixture, ["TestF::test_a"]).assertions_total >= 1
     hook = REACH.format(call="pass") + "\ndef pytest_runtest_call(item):\n    pass\n"
     assert _selected(hook, ["TestF::test_a"]).assertions_total >= 1
+
+
+def test_private_attributes_are_mangled_with_the_defining_class():
+    """`self.__arg` in a method of `Mixin` reads `_Mixin__arg` (1), not `TestSub`'s `__arg`
+    (`_TestSub__arg`, 3); in `TestOwn`, `self.__b` is `_TestOwn__b`, which `Base`'s `__b` is not
+    (AttributeError: both checked by running pytest).  Neither is read as a class constant."""
+    tf = _read("""
+        from unittest import TestCase
+        from m import f
+
+        class Mixin:
+            __arg = 1
+            def test_a(self):
+                self.assertEqual(f(self.__arg), 2)
+
+        class TestSub(Mixin, TestCase):
+            __arg = 3
+
+        class Base:
+            __b = 5
+
+        class TestOwn(Base, TestCase):
+            def test_b(self):
+                self.assertEqual(f(self.__b), 2)
+    """)
+    assert not tf.demands, [(d.test_name, d.call.source()) for d in tf.demands]
