@@ -1022,7 +1022,9 @@ def seed(walker: Any, test: Any) -> None:
     ctx = walker.ctx
     if not class_like(ctx.target) or walker.block is not None or _reaching_fixtures(ctx, test):
         return
-    if test.method and test.classes:
+    # an inherited test method (`Mixin.test_x` run as `Sub::test_x`) reads `self.__x` mangled with
+    # `Mixin`'s name, not `Sub`'s: no setup objects are seeded for it
+    if test.method and test.classes and any(st is test.node for st in test.classes[-1].body):
         _seed_setup(walker, test.classes[-1])
     params = [a.arg for a in test.node.args.posonlyargs + test.node.args.args + test.node.args.kwonlyargs]
     if test.method:

@@ -127,7 +127,10 @@ Test names are pytest's (``Class::method``); ``only_tests`` entries may be pytes
 parametrized row counts when its pytest id (computed as pytest does for literal values, explicit
 ``ids``/``id=`` included) is selected; when the id cannot be computed and only some ids of the test
 are selected, the row is unsupported.  Assertions of tests that are not selected are skipped (not
-reported); a selected name that matches no test is reported.
+reported), and so, when ``only_tests`` selects, are those of helpers no running code can reach
+(:mod:`specguard.python.reach`); a selected name that matches no test is reported.  A test class
+collects the ``test*`` methods it inherits from base classes of the file, in Python's MRO
+(:mod:`specguard.python.inherit`), with its own attributes, setups, and the marks of all its bases.
 
 Table sources (``TestSource(kind='table')``) give one ``eq`` demand per case.
 """
@@ -243,6 +246,8 @@ def formalize_tests(sources: Sequence[TestSource], entry_point: str | None) -> T
         target, why = (entry_point, "") if entry_point else infer_entry_point_of(parsed)
         out = _Out()
         ctxs = {id(f): _Ctx(f, target, why, out) for f in parsed if f.source.kind == "python"}
+        for c in ctxs.values():
+            c.other_texts = [s.text for s in sources if s is not c.file.source]
         _one_source_module(list(ctxs.values()))
         library.attach(list(ctxs.values()), given=bool(entry_point))   # other functions of the library under test
         conftests = _attach_conftests(list(ctxs.values()))
@@ -630,6 +635,9 @@ class _Ctx:
         self.helper_problems: dict[int, str] = {}   # helper def -> why a call of it was not executed
         self.helper_calls = 0                       # helper calls executed (MAX_HELPER_CALLS)
         self.skipped: set[int] = set()     # assertion nodes of tests that are not selected
+        self.run_bodies: list[list[ast.stmt]] = []      # bodies of the tests run, and of those not selected
+        self.unrun_bodies: list[list[ast.stmt]] = []
+        self.other_texts: list[str] = []                # the other files of the task (they may import a helper)
         self._texts: dict[int, str] = {}
         self._keys: dict[int, list[ast.AST]] = {}      # tree nodes only (ids stay valid)
         self._stored: dict[int, set[str]] = {}
@@ -1000,8 +1008,8 @@ class _Walker:
         self.unroll = 1
         self.depth = 0          # helper calls being executed around this walker
         self.returned: str | None = None   # a helper's body ended by `return` (what follows is unreachable)
+        self.local_defs: dict[int, tuple[_Binding, ast.FunctionDef]] = {}   # functions defined in the test body
         self.objects = objects.Tracker(self)   # fresh objects of the class under test and their histories
-        self.nested: dict[int, tuple[_Binding, ast.FunctionDef]] = {}   # nested defs by their binding (raises_callable)
         scope.free_builtins = concrete.free_builtins_of(ctx)
         scope.stdlib = concrete.stdlib_names_of(ctx)
         scope.assume = ctx.out.assumptions.append     # a stdlib reading's stated assumption (`os.path`)
@@ -1187,7 +1195,7 @@ class _Walker:
         if self.mode == "module" and isinstance(stmt, ast.FunctionDef):
             b = replace(b, fn=stmt)
         elif isinstance(stmt, ast.FunctionDef):
-            self.nested[id(b)] = (b, stmt)
+            self.local_defs[id(b)] = (b, stmt)      # while the name holds this very binding
         self.scope.bind(stmt.name, b)
 
     stmt_AsyncFunctionDef = stmt_FunctionDef
@@ -2335,12 +2343,16 @@ class _Walker:
             raise _Unsup(f"`{_src(call.func)}(...)` without a callable outside a `with`")
         exc = self.exc_names(call, api)
         func = call.args[at]
-        if isinstance(func, ast.Lambda):
-            need(not func.args.args and not func.args.vararg and not func.args.kwarg,
-                 "the lambda passed to the raises assertion takes arguments")
-            target = func.body
-        elif len(call.args) == at + 1 and not call.keywords and (body := self.nested_body(func)) is not None:
-            target = body
+        body = self.returned_expression(func)
+        if isinstance(func, ast.Lambda) or body is not None:
+            what = "lambda" if isinstance(func, ast.Lambda) else "function"
+            need(not any((func.args if isinstance(func, ast.Lambda) else body[1].args).__dict__[k]
+                         for k in ("posonlyargs", "args", "vararg", "kwonlyargs", "kwarg")),
+                 f"the {what} passed to the raises assertion takes arguments")
+            # called with arguments it does not take, it raises TypeError before reaching its body
+            need(len(call.args) == at + 1 and not call.keywords,
+                 f"the {what} passed to the raises assertion is called with arguments")
+            target = func.body if isinstance(func, ast.Lambda) else body[0]
         else:
             target = ast.Call(func=func, args=list(call.args[at + 1:]), keywords=list(call.keywords))
         iterated = self.iterated_call(target)
@@ -2357,27 +2369,25 @@ class _Walker:
         assert s.call is not None
         self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc))
 
-    def nested_body(self, func: ast.expr) -> ast.expr | None:
-        """The one expression a nested ``def g(): return E`` (or ``def g(): E``) of the test
-        evaluates, when ``func`` names it here (the binding of its ``def``, not rebound): calling it
-        without arguments evaluates ``E`` with the test's names as they are at the call, which is
-        what ``E`` in the test's place does.  None for parameters, decorators, several statements
-        or anything ``E`` could bind (``:=``, ``yield``, ``await``)."""
+    def returned_expression(self, func: ast.expr) -> tuple[ast.expr, ast.FunctionDef] | None:
+        """``f`` naming a function the test body defined as ``def f(): return EXPR`` (a docstring
+        allowed; no decorator, no default, nothing else in its body), still bound to that ``def``:
+        calling it evaluates EXPR in the test's scope as it is now, as a lambda would."""
         if not isinstance(func, ast.Name):
             return None
         b = self.scope.binding(func.id)
-        held = self.nested.get(id(b)) if b is not None else None
-        fn = held[1] if held is not None and held[0] is b else None
-        if fn is None or fn.decorator_list or fn.returns is not None or len(fn.body) != 1:
+        hit = self.local_defs.get(id(b)) if b is not None else None
+        if hit is None or hit[0] is not b:
             return None
-        a = fn.args
-        if a.posonlyargs or a.args or a.vararg or a.kwonlyargs or a.kwarg:
+        fn = hit[1]
+        body = fn.body[1:] if fn.body and isinstance(fn.body[0], ast.Expr) and isinstance(fn.body[0].value, ast.Constant) \
+            and isinstance(fn.body[0].value.value, str) else fn.body
+        if fn.decorator_list or fn.args.defaults or fn.args.kw_defaults or fn.returns is not None \
+                or len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
             return None
-        st = fn.body[0]
-        e = st.value if isinstance(st, (ast.Return, ast.Expr)) else None
-        if e is None or any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(e)):
+        if any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(body[0].value)):
             return None
-        return e
+        return body[0].value, fn
 
     def raises_helper(self, node: ast.expr) -> str | None:
         """``raises(E, g)`` calling an assertion helper of the raising kind
@@ -3022,8 +3032,12 @@ def _layout_class(cls: ast.ClassDef, prefix: str, decorators: list[ast.expr], ma
         lay.helpers.append((cls, f"assertion is in class `{shown}`, which pytest may not collect as written: {odd}"))
         return
     test_classes.add(cls.name)
-    decs = cls.decorator_list[::-1] + decorators
-    marks = _pytestmarks(cls.body) + marks
+    chain = _test_mro(cls, ctx)
+    bases = chain[1:] if chain is not None else [k for k in _with_bases(cls, ctx) if k is not cls]
+    # a base class's decorators and `pytestmark` apply to the tests of its subclasses (pytest reads
+    # marks along the MRO; `unittest.skip` sets an inherited attribute)
+    decs = cls.decorator_list[::-1] + [d for k in bases for d in k.decorator_list[::-1]] + decorators
+    marks = _pytestmarks(cls.body) + [m for k in bases for m in _pytestmarks(k.body)] + marks
     try:
         symbols: Symbols | None = Symbols.of_class(cls)
     except RecursionError:
@@ -3042,6 +3056,33 @@ def _layout_class(cls: ast.ClassDef, prefix: str, decorators: list[ast.expr], ma
             _layout_class(stmt, f"{name}::", decs, marks, ctx, lay, test_classes, (*outer, cls))
         else:
             lay.helpers.append((stmt, f"assertion in the body of class `{shown}`"))
+    _layout_inherited(cls, chain, name, decs, marks, ctx, lay, outer)
+
+
+def _test_mro(cls: ast.ClassDef, ctx: _Ctx) -> list[ast.ClassDef] | None:
+    """The classes of the file in a test class's MRO (None: not known)."""
+    from specguard.python import inherit
+
+    def external(b: ast.expr) -> bool:
+        q = ctx.qual(b) or ""
+        return q.endswith("TestCase") or q == "object"
+    return inherit.mro(cls, lambda b: _local_class(ctx, b), external)
+
+
+def _layout_inherited(cls: ast.ClassDef, chain: list[ast.ClassDef] | None, name: str, decs: list[ast.expr],
+                      marks: list[ast.expr], ctx: _Ctx, lay: _Layout, outer: tuple[ast.ClassDef, ...]) -> None:
+    """The ``test*`` methods ``cls`` inherits from base classes of the file, collected under its
+    name (``Sub::test_x``) and run with its attributes and setups (:mod:`specguard.python.inherit`)."""
+    from specguard.python import inherit
+    from specguard.python.collect import _class_symbols
+    if chain is None or len(chain) < 2:
+        return
+    found = inherit.inherited_tests(chain, lambda k: _class_symbols(ctx, k))
+    for fn, k in found or ():
+        gone = _not_collected(ctx, _class_symbols(ctx, k), fn, f"{k.name}.")
+        if gone is None and not _is_fixture(fn, ctx):
+            lay.tests.append(_TestDef(fn, f"{name}::{fn.name}", fn.decorator_list[::-1] + decs, marks, True,
+                                      [*outer, cls]))
 
 
 def _not_collected(ctx: _Ctx, symbols: Symbols | None, stmt: ast.stmt, prefix: str = "") -> str | None:
@@ -3647,6 +3688,11 @@ def _formalize_file(f: _File, target: str | None, why: str, out: _Out, ctx: _Ctx
                      "pytest may not import it")
     for test in lay.tests:
         _run_test(ctx, test, selection)
+    ran = {id(k) for body in ctx.run_bodies for k in ctx.assertion_keys(body)}   # an inherited body runs in several tests
+    for body in ctx.unrun_bodies:
+        ctx.skip_inside([k for k in ctx.assertion_keys(body) if id(k) not in ran])
+    if selection.active:
+        _skip_unreachable(ctx, lay, ran)
     harness = _implicit_check(ctx, lay)
     if harness is not None:
         _run_harness(ctx, harness)
@@ -3666,6 +3712,19 @@ def _formalize_file(f: _File, target: str | None, why: str, out: _Out, ctx: _Ctx
     out.assertions_total += len(counted)
     out.assertions_read += sum(id(k) in ctx.read for k in counted)
     out.sort_unsupported_from(start)
+
+
+def _skip_unreachable(ctx: _Ctx, lay: _Layout, ran: set[int]) -> None:
+    """Assertions of helpers that no selected test, setup or module code can reach do not count
+    (:mod:`specguard.python.reach`)."""
+    from specguard.python import reach
+    run = {id(b) for b in ctx.run_bodies}
+    dead = [b for b in ctx.unrun_bodies if id(b) not in run]
+    chains = {id(t.classes[-1]): t.classes[-1] for t in lay.tests if t.classes}
+    mros = [m for k in chains.values() for m in [_test_mro(k, ctx)] if m is not None]
+    for fn in reach.unreachable_helpers(ctx.file.tree, [t.node for t in lay.tests], dead, mros,
+                                        lambda fn: _is_fixture(fn, ctx), ctx.other_texts):
+        ctx.skip_inside([k for k in ctx.assertion_keys(fn.body) if id(k) not in ran and id(k) not in ctx.handled])
 
 
 HARNESS_NOTE = ("the test module defines `check(candidate)` and never calls it: read as the HumanEval harness "
@@ -3708,8 +3767,9 @@ def _run_test(ctx: _Ctx, test: _TestDef, selection: _Selection) -> None:
     else:
         rows_to_run = selection.rows(test, rows)
     if not rows_to_run:
-        ctx.skip_inside(test.node.body)
+        ctx.unrun_bodies.append(test.node.body)     # skipped after every test ran (a body may be inherited)
         return
+    ctx.run_bodies.append(test.node.body)
     facts = ctx.file.facts[id(test.node)]
     local_names = frozenset(facts.names)
     block = _test_block(ctx, test, facts.generator)

@@ -47,7 +47,7 @@ from specguard.python.bindings import Symbols
 from specguard.formalize.tests import (_INLINE_CMS, _RAISES_APIS, _TOO_DEEP, _Binding, _Ctx, _Row, _Scope,
                                        _TestDef, _Walker, _fixture_decorator, _fixture_names, _is_autouse,
                                        _literal, _mark_name, _module_bindings, _new_group, _opaque,
-                                       _patch_in, _pytestmarks, _walk_all, _walk_all_local, _with_bases)
+                                       _patch_in, _pytestmarks, _test_mro, _walk_all, _walk_all_local, _with_bases)
 from specguard.python.literals import NotLiteral, eval_literal, is_mutable
 from specguard.python.values import V
 
@@ -494,11 +494,14 @@ def setup_attributes(ctx: _Ctx, test: _TestDef, outer: str | None = None) -> tup
     if not test.method or not test.classes:
         return {}, None
     cls = test.classes[-1]
-    chain = _memo(ctx, ("chain", id(cls)), lambda: list(_with_bases(cls, ctx)))
+    mro = _memo(ctx, ("mro", id(cls)), lambda: _test_mro(cls, ctx))
+    chain = mro if mro is not None else _memo(ctx, ("chain", id(cls)), lambda: list(_with_bases(cls, ctx)))
     owner = _first_param(test.node)
     block: str | None = None
     unknown = "the test has no `self` parameter" if owner is None else \
         _self_only_read(ctx, test.node.body, owner, chain)
+    if unknown is None and mro is None and len({id(k) for k in chain}) < len(chain):
+        unknown = "the class's MRO is not known (a base class is reached twice)"
     if unknown is None and _memo(ctx, ("other", id(cls)), lambda: any(_setup_fn(chain, (n,))[0] is not None
                                                                          for n in _OTHER_SETUPS)):
         unknown = "the class has an `asyncSetUp` or `setup` method (not read)"
@@ -529,7 +532,13 @@ def setup_attributes(ctx: _Ctx, test: _TestDef, outer: str | None = None) -> tup
                 and isinstance(n.value, ast.Name) and n.value.id == owner and isinstance(n.ctx, ast.Load)}
         return {f"self.{n}": _opaque(f"set up before the test, but not read: {unknown}", "param")
                 for n in sorted(read)}, block
-    return {f"self.{name}": b for name, b in attrs.items()}, block
+    # `self.__x` is mangled with the name of the class whose body the code is in (`_Mixin__x` in a
+    # method inherited from `Mixin`, `_Sub__x` in `Sub`'s body): which binding it reads is not followed
+    return {f"self.{name}": b for name, b in attrs.items() if not _mangled(name)}, block
+
+
+def _mangled(name: str) -> bool:
+    return name.startswith("__") and not name.endswith("__")
 
 
 def _fixture_sets_attributes(ctx: _Ctx, chain: list[ast.ClassDef]) -> bool:

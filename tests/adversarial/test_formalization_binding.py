@@ -430,3 +430,39 @@ def test_dynamic_calls_that_may_rebind_still_block(tmp_path, extra):
     """#11.10: a dynamic call that may rebind a name of the test module keeps the file's tests unread."""
     tf = _read(_CONFLICTING + extra)
     assert any("rebound" in u.reason or "may be" in u.reason for u in tf.unsupported), _reasons(tf)
+
+
+# -- issue 12: a function the test defines, passed to a raises assertion -----------------------------
+
+SQUARE = "Return the square of n.\n\n>>> f(3)\n9\n"
+
+
+@pytest.mark.parametrize("call", [
+    "self.assertRaises(TypeError, lambda: f(3), 5)",
+    "self.assertRaises(TypeError, g, 5)",
+    "self.assertRaises(TypeError, g, n=5)",
+])
+def test_a_function_given_arguments_it_does_not_take_raises_typeerror_itself(tmp_path, call):
+    """`assertRaises(TypeError, lambda: f(3), 5)` passes in Python without `f(3)` raising: the
+    lambda, called with 5, raises TypeError itself.  Before, the lambda's body was read as
+    `f(3)` raises TypeError: a certified false conflict against `f(3) -> 9`."""
+    code = ("from unittest import TestCase\nfrom m import f\n\nclass TestF(TestCase):\n    def test_a(self):\n"
+            "        def g():\n            return f(3)\n        " + call + "\n")
+    r = _check(tmp_path, code, SQUARE)
+    assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
+    assert r["coverage"]["assertions_read"] == 0
+
+
+@pytest.mark.parametrize("define", [
+    "def g():\n            return f(3)\n        g = len",                 # rebound: `g` is `len` now
+    "def g(n=3):\n            return f(n)",                               # a default: a parameter
+    "@staticmethod\n        def g():\n            return f(3)",           # decorated: `g` is what it returns
+    "def g():\n            x = 3\n            return f(x)",               # more than a return
+    "def g():\n            return (n := f(3))",                            # binds in its own scope
+    "def g():\n            yield f(3)",                                   # a generator: calling runs nothing
+])
+def test_a_local_function_that_is_not_one_return_is_not_read(define):
+    code = ("from unittest import TestCase\nfrom m import f\n\nclass TestF(TestCase):\n    def test_a(self):\n"
+            "        " + define + "\n        self.assertRaises(ValueError, g)\n")
+    tf = _read(code)
+    assert not tf.demands, [d.text for d in tf.demands]

@@ -538,3 +538,252 @@ def test_a_conftest_beside_a_test_file_given_on_the_command_line_is_read(tmp_pat
         """, desc="Return x + 1.\n\n>>> f(1)\n2\n")
     assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
     assert "conftest.py" in r["reason"]
+
+
+# -- inherited tests and the MRO (issue 12, real test suites) ----------------------------------------
+
+SQUARES = "Return the square of n.\n\n>>> f(1)\n1\n>>> f(2)\n4\n>>> f(3)\n9\n"
+
+
+def test_a_diamond_class_constant_is_the_mro_one(tmp_path):
+    """`TestD(B, C)` with `B(A)`, `C(A)`: Python's MRO is D, B, C, A, so `self.arg` is C's 2 and
+    `f(2) == 4` holds (checked by running pytest).  Before, the bases were read depth first (D, B,
+    A, C, A) and A's 1 won: `f(1) == 4`, a certified false conflict against `f(1) -> 1`."""
+    r, _ = _check_files(tmp_path, """
+        from unittest import TestCase
+        from m import f
+
+        class A:
+            arg = 1
+        class B(A):
+            pass
+        class C(A):
+            arg = 2
+        class TestD(B, C, TestCase):
+            def test_d(self):
+                self.assertEqual(f(self.arg), 4)
+        """, desc=SQUARES)
+    assert r["verdict"] != "conflict", r["reason"]
+    assert r["coverage"]["assertions_read"] == 1
+
+
+def test_a_skip_mark_on_a_base_class_skips_the_subclass_tests(tmp_path):
+    """`@pytest.mark.skip` on a base class applies to its subclasses' tests (pytest reads marks
+    along the MRO; run: 1 skipped).  Before, `TestSub::test_a` was read: a certified false conflict."""
+    r, _ = _check_files(tmp_path, """
+        import pytest
+        from m import f
+
+        @pytest.mark.skip
+        class Base:
+            pass
+
+        class TestSub(Base):
+            def test_a(self):
+                assert f(3) == 10
+        """, desc=SQUARES)
+    assert r["verdict"] != "conflict", r["reason"]
+    assert r["coverage"]["assertions_read"] == 0
+
+
+def test_an_inherited_test_name_rebound_in_the_subclass_is_not_collected():
+    """`test_m = None` in the subclass hides the mixin's test (pytest collects nothing under it):
+    the mixin's assertion is not read with the subclass's `arg`."""
+    tf = _read("""
+        from unittest import TestCase
+        from m import f
+
+        class Mixin:
+            def test_m(self):
+                self.assertEqual(f(self.arg), 10)
+
+        class TestN(Mixin, TestCase):
+            arg = 3
+            test_m = None
+    """)
+    assert not tf.demands
+    assert tf.assertions_read == 0 and tf.assertions_total == 1
+
+
+def test_inherited_tests_of_a_base_that_binds_names_dynamically_are_not_read():
+    """A base class body that may bind any name (`locals()[...] = ...`) may define the test name
+    itself: nothing is collected from it."""
+    tf = _read("""
+        from unittest import TestCase
+        from m import f
+
+        class Mixin:
+            def test_m(self):
+                self.assertEqual(f(self.arg), 10)
+            locals()["test_" + "m"] = None
+
+        class TestN(Mixin, TestCase):
+            arg = 3
+    """)
+    assert not tf.demands
+
+
+def test_an_unresolvable_mro_collects_nothing_inherited():
+    """`class TestX(A, B)` with `B(A)`: Python rejects the class (no consistent MRO): the mixin's
+    test is not read as the subclass's."""
+    tf = _read("""
+        from unittest import TestCase
+        from m import f
+
+        class A:
+            def test_m(self):
+                self.assertEqual(f(3), 10)
+        class B(A):
+            pass
+        class TestX(A, B, TestCase):
+            pass
+    """)
+    assert not tf.demands
+
+
+# -- helpers no selected test reaches (issue 12): every way a helper could still run ----------------
+
+def _selected(code: str, only: list[str], others: dict[str, str] | None = None):
+    srcs = [models.TestSource(kind="python", path="tests/test_x.py", text=textwrap.dedent(code), only_tests=tuple(only))]
+    srcs += [models.TestSource(kind="python", path=p, text=textwrap.dedent(t)) for p, t in (others or {}).items()]
+    return formalize_tests(srcs, "f")
+
+
+REACH = """
+from unittest import TestCase
+from m import f
+
+class TestF(TestCase):
+    def _check(self, n):
+        self.assertEqual(f(n), 10)
+
+    def test_a(self):
+        {call}
+
+    def test_b(self):
+        self._check(2)
+"""
+
+
+def test_a_helper_only_an_unselected_test_calls_does_not_count():
+    tf = _selected(REACH.format(call="pass"), ["TestF::test_a"])
+    assert (tf.assertions_read, tf.assertions_total) == (0, 0)
+
+
+@pytest.mark.parametrize("call", [
+    "getattr(self, '_che' + 'ck')(3)",          # a name computed at run time
+    "getattr(self, '_check')(3)",               # a name in a string
+    "f(self)",                                  # the test object passed on: its methods may be called by name
+    "print(type(self))",                        # the test object as a value
+    "vars(self)",                               # namespaces read dynamically
+    "self.__dict__",
+    "eval('self._check(3)')",
+])
+def test_a_helper_that_may_still_run_counts(call):
+    """The helper's assertion counts (unread) whenever running code could reach it."""
+    tf = _selected(REACH.format(call=call), ["TestF::test_a"])
+    assert tf.assertions_read < tf.assertions_total, [u.reason for u in tf.unsupported]
+
+
+def test_a_helper_named_in_another_file_of_the_task_counts():
+    """Another file of the task may import the helper (`from test_x import _check_all`)."""
+    code = "from m import f\n\ndef _check_all():\n    assert f(2) == 10\n\ndef test_a():\n    pass\n"
+    tf = _selected(code, ["test_a"], {"tests/test_y.py": "from test_x import _check_all\n\ndef test_y():\n    _check_all()\n"})
+    assert tf.assertions_total == 1
+
+
+def test_a_class_deriving_from_the_test_class_used_as_a_value_keeps_its_helpers():
+    """An instance of a subclass made by running code could be handed to code calling any method."""
+    code = REACH.format(call="pass") + "\nclass Helper(TestF):\n    pass\n\nOBJ = Helper\n"
+    tf = _selected(code, ["TestF::test_a"])
+    assert tf.assertions_total >= 1
+
+
+def test_framework_names_and_dunders_are_not_helpers():
+    """`setUp`, `tearDown`, `__eq__`, `setup_method` run without being named: they still count."""
+    tf = _selected("""
+        from unittest import TestCase
+        from m import f
+
+        class TestF(TestCase):
+            def tearDown(self):
+                assert f(1) == 10
+            def __eq__(self, other):
+                assert f(2) == 10
+                return True
+            def setup_method(self, method):
+                assert f(4) == 10
+            def test_a(self):
+                pass
+    """, ["TestF::test_a"])
+    assert tf.assertions_total == 3
+
+
+@pytest.mark.parametrize("head,extra", [
+    ("from deco import every_method\n", "@every_method\n"),          # a decorator gets the class
+    ("from meta import Meta\n", None),                               # a metaclass sees its namespace
+])
+def test_a_test_class_handed_to_other_code_when_made_keeps_its_helpers(head, extra):
+    """An imported class decorator or metaclass receives the class and could call every method
+    (iterating its namespace, no name needed): the helper's assertion still counts."""
+    code = REACH.format(call="pass")
+    if extra:
+        code = code.replace("class TestF(TestCase):", extra + "class TestF(TestCase):")
+    else:
+        code = code.replace("class TestF(TestCase):", "class TestF(TestCase, metaclass=Meta):")
+    tf = _selected(head + code, ["TestF::test_a"])
+    assert tf.assertions_read < tf.assertions_total or tf.assertions_total == 0 and \
+        any("_check" in u.reason or "TestF" in u.reason for u in tf.unsupported), [u.reason for u in tf.unsupported]
+
+
+def test_a_subclass_with_an_outside_base_keeps_the_helpers_it_inherits():
+    """`class Other(TestF, Plugin)`: `Plugin`'s metaclass or `__init_subclass__` sees the new class."""
+    code = "from plugins import Plugin\n" + REACH.format(call="pass") + "\nclass Other(TestF, Plugin):\n    pass\n"
+    tf = _selected(code, ["TestF::test_a"])
+    assert tf.assertions_total >= 1
+
+
+@pytest.mark.parametrize("head,call", [
+    ("import sys\n", "f(sys.modules[__name__])"),      # the module object handed to other code
+    ("", "print(__name__)"),
+])
+def test_the_module_object_reachable_keeps_module_helpers(head, call):
+    code = head + "from m import f\n\ndef _check_all():\n    assert f(2) == 10\n\ndef test_a():\n    " + call + "\n"
+    tf = _selected(code, ["test_a"])
+    assert tf.assertions_total == 1
+
+
+def test_pytest_request_or_a_hook_keeps_method_helpers():
+    """`request.instance` is the test object (a fixture may hand it on); a hook gets test items."""
+    fixture = ("import pytest\n" + REACH.format(call="pass").replace(
+        "    def test_a(self):", "    @pytest.fixture(autouse=True)\n    def grab(self, request):\n"
+        "        f(request.instance)\n\n    def test_a(self):"))
+    assert _selected(fixture, ["TestF::test_a"]).assertions_total >= 1
+    hook = REACH.format(call="pass") + "\ndef pytest_runtest_call(item):\n    pass\n"
+    assert _selected(hook, ["TestF::test_a"]).assertions_total >= 1
+
+
+def test_private_attributes_are_mangled_with_the_defining_class():
+    """`self.__arg` in a method of `Mixin` reads `_Mixin__arg` (1), not `TestSub`'s `__arg`
+    (`_TestSub__arg`, 3); in `TestOwn`, `self.__b` is `_TestOwn__b`, which `Base`'s `__b` is not
+    (AttributeError: both checked by running pytest).  Neither is read as a class constant."""
+    tf = _read("""
+        from unittest import TestCase
+        from m import f
+
+        class Mixin:
+            __arg = 1
+            def test_a(self):
+                self.assertEqual(f(self.__arg), 2)
+
+        class TestSub(Mixin, TestCase):
+            __arg = 3
+
+        class Base:
+            __b = 5
+
+        class TestOwn(Base, TestCase):
+            def test_b(self):
+                self.assertEqual(f(self.__b), 2)
+    """)
+    assert not tf.demands, [(d.test_name, d.call.source()) for d in tf.demands]
