@@ -2370,8 +2370,8 @@ class _Walker:
         self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc))
 
     def returned_expression(self, func: ast.expr) -> tuple[ast.expr, ast.FunctionDef] | None:
-        """``f`` naming a function the test body defined as ``def f(): return EXPR`` (a docstring
-        allowed; no decorator, no default, nothing else in its body), still bound to that ``def``:
+        """``f`` naming a function the test body defined as ``def f(): return EXPR`` or ``def f():
+        EXPR`` (a docstring allowed; no decorator, no default, nothing else in its body), still bound to that ``def``:
         calling it evaluates EXPR in the test's scope as it is now, as a lambda would."""
         if not isinstance(func, ast.Name):
             return None
@@ -2383,8 +2383,8 @@ class _Walker:
         body = fn.body[1:] if fn.body and isinstance(fn.body[0], ast.Expr) and isinstance(fn.body[0].value, ast.Constant) \
             and isinstance(fn.body[0].value.value, str) else fn.body
         if fn.decorator_list or fn.args.defaults or fn.args.kw_defaults or fn.returns is not None \
-                or len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
-            return None
+                or len(body) != 1 or not isinstance(body[0], (ast.Return, ast.Expr)) or body[0].value is None:
+            return None     # `def f(): EXPR` raises exactly when EXPR does (what a raises assertion asks)
         if any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)) for n in ast.walk(body[0].value)):
             return None
         return body[0].value, fn
