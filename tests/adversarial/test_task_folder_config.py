@@ -344,3 +344,31 @@ def test_the_current_folder_stays_on_sys_path_for_a_source_checkout(tmp_path):
     p = subprocess.run([sys.executable, "-m", "specguard", "--version"], cwd=str(ROOT), env=env, capture_output=True,
                        text=True, timeout=60)
     assert p.returncode == 0, p.stderr
+
+
+@pytest.mark.lean
+def test_out_replaces_an_earlier_bundle_never_a_folder_that_merely_holds_a_manifest(tmp_path, capsys):
+    """Red team: `--out DIR` replaces an earlier bundle at DIR, and anything holding a file named
+    `manifest.json` passed for one: `specguard check T --out my-web-app` deleted the whole folder
+    (its source files included) because a web app has a manifest.json.  Now only an empty folder or
+    one holding nothing but a bundle's files with a SpecGuard manifest is replaced; anything else is
+    refused before any work (exit 3), and left as it was."""
+    task = ROOT / "examples" / "conflict"
+    app = tmp_path / "app"
+    (app / "src").mkdir(parents=True)
+    (app / "manifest.json").write_text('{"name": "my web app"}\n')
+    (app / "src" / "main.js").write_text("precious\n")
+    assert main(["check", str(task), "--out", str(app), "-q"]) == 3
+    assert "is not a SpecGuard bundle (it holds 'src')" in capsys.readouterr().err
+    assert (app / "src" / "main.js").read_text() == "precious\n"
+    (app / "src" / "main.js").unlink()
+    (app / "src").rmdir()
+    assert main(["check", str(task), "--out", str(app), "-q"]) == 3      # a manifest.json of another format
+    assert "its manifest.json is not a SpecGuard manifest" in capsys.readouterr().err
+    assert (app / "manifest.json").read_text() == '{"name": "my web app"}\n'
+    # an earlier bundle is replaced, as before
+    out = tmp_path / "b"
+    assert main(["check", str(task), "--out", str(out), "-q"]) == 1
+    (out / "result.json").write_text("{}")
+    assert main(["check", str(task), "--out", str(out), "-q"]) == 1
+    assert json.loads((out / "result.json").read_text())["verdict"] == "conflict"
