@@ -538,3 +538,39 @@ def test_a_conftest_beside_a_test_file_given_on_the_command_line_is_read(tmp_pat
         """, desc="Return x + 1.\n\n>>> f(1)\n2\n")
     assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
     assert "conftest.py" in r["reason"]
+
+
+# -- what pytest collects at all (red-team pass, 2026-12-02) --------------------------------------
+
+WRONG_TEST = "from sol import f\n\ndef test_legacy():\n    assert f(3) == 10\n"
+
+
+@pytest.mark.parametrize("name, text, why", [
+    ("tests/conftest.py", 'collect_ignore = ["test_f.py"]\n', "sets `collect_ignore` (line 1)"),
+    ("tests/conftest.py", 'collect_ignore_glob = []\ncollect_ignore_glob.append("test_*.py")\n',
+     "sets `collect_ignore_glob` (line 1)"),
+    ("pytest.ini", "[pytest]\npython_functions = check_*\n", "pytest.ini:2 sets `python_functions`"),
+    ("tests/pytest.ini", "[pytest]\naddopts = -k 'not legacy'\n", "pytest.ini:2 sets `addopts`"),
+    ("tox.ini", "[tox]\nenvlist = py\n\n[pytest]\npython_files = check_*.py\n", "tox.ini:5 sets `python_files`"),
+    ("setup.cfg", "[tool:pytest]\nnorecursedirs = tests\n", "setup.cfg:2 sets `norecursedirs`"),
+    ("pyproject.toml", '[tool.pytest.ini_options]\npython_classes = "Check"\naddopts = "--deselect x"\n',
+     "pyproject.toml:2 sets `python_classes`"),
+])
+def test_a_test_pytest_does_not_collect_is_never_certified(tmp_path, name, text, why):
+    """Red team: `test_legacy` contradicts the doctest `f(3) -> 9`, but the task tells pytest not to
+    collect it (a conftest's `collect_ignore`, or pytest's own settings in pytest.ini, tox.ini,
+    setup.cfg or pyproject.toml: other name patterns, `-k`, `--deselect`, `norecursedirs`): the
+    task's suite passes with a correct implementation (checked with pytest), yet SpecGuard certified
+    a conflict (a false certified conflict).  Now the tests under such a file are unread, with the
+    file and line."""
+    r = _task(tmp_path, {"tests/test_f.py": WRONG_TEST, name: text})
+    assert r["verdict"] == "inconclusive" and r["evidence"] == "none", r["reason"]
+    assert any(why in u["reason"] for u in r["unsupported"]), r["unsupported"]
+
+
+def test_pytest_settings_that_keep_the_default_collection_change_nothing(tmp_path):
+    """Markers, a pyproject.toml without a pytest section or a pytest.ini with only `markers`
+    do not change what pytest collects: the conflict is certified as before."""
+    r = _task(tmp_path, {"tests/test_f.py": WRONG_TEST, "pytest.ini": "[pytest]\nmarkers =\n    slow: slow\n",
+                         "pyproject.toml": '[project]\nname = "x"\n'})
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
