@@ -6,22 +6,28 @@ import sys as _sys
 
 __version__ = "0.1.0"
 
-# options of the interpreter that take a separate value (`python -X dev -m specguard`)
-_VALUED_OPTIONS = ("-X", "-W", "--check-hash-based-pycs")
-
-
 def _main_module(argv: list[str]) -> str | None:
-    """The module ``python [options] -m MODULE ...`` runs (``argv``: ``sys.orig_argv``), or None."""
+    """The module ``python [options] -m MODULE ...`` runs (``argv``: ``sys.orig_argv``), or None
+    (a script, ``-c`` or stdin).  Short options may be grouped (``-Bm specguard``); ``-X`` and
+    ``-W`` take a value, attached or next."""
     i = 1
     while i < len(argv):
         a = argv[i]
-        if a == "-m":
-            return argv[i + 1] if i + 1 < len(argv) else None
-        if a.startswith("-m"):
-            return a[2:]
-        if not a.startswith("-") or a in ("-", "-c") or a.startswith("-c"):
-            return None                       # a script, stdin or -c: not `-m`
-        i += 2 if a in _VALUED_OPTIONS else 1
+        if a == "--check-hash-based-pycs":
+            i += 2
+            continue
+        if a.startswith("--") or not a.startswith("-") or a == "-":
+            return None
+        for k, ch in enumerate(a[1:], start=1):
+            rest = a[k + 1:]
+            if ch == "c":
+                return None
+            if ch == "m":
+                return rest or (argv[i + 1] if i + 1 < len(argv) else None)
+            if ch in "XW":
+                i += 0 if rest else 1          # the value is attached, or the next argument
+                break
+        i += 1
     return None
 
 

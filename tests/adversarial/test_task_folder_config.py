@@ -341,6 +341,9 @@ def test_the_current_folder_stays_on_sys_path_for_a_source_checkout(tmp_path):
     assert _main_module(["python", "-X", "dev", "-mspecguard.kernel.runner"]) == "specguard.kernel.runner"
     assert _main_module(["python", "-c", "x", "-m", "specguard"]) is None
     assert _main_module(["python", "script.py", "-m", "specguard"]) is None
+    assert _main_module(["python", "-Bm", "specguard"]) == "specguard"          # grouped short options
+    assert _main_module(["python", "-W", "error", "-Xdev", "-m", "specguard"]) == "specguard"
+    assert _main_module(["python", "-Bc", "import specguard"]) is None
     p = subprocess.run([sys.executable, "-m", "specguard", "--version"], cwd=str(ROOT), env=env, capture_output=True,
                        text=True, timeout=60)
     assert p.returncode == 0, p.stderr
