@@ -111,6 +111,9 @@ def _levels(ctx: _Ctx, test: _TestDef) -> list[_Level]:
         _prepare_conftest(conf)
         lvl = _level(conf, conf.file.tree.body, conf.file.path, False, len(out), conf.symbols)
         lvl.blocks = conf.__dict__.get("conftest_problem")
+        if pytestcfg.is_config(conf.file.path):     # pytest.ini & co: whether it changes how this file runs
+            lvl.blocks = _memo(conf, ("pytest config", ctx.file.path), lambda: pytestcfg.config_problem(
+                conf.file.path, conf.file.source.text, ctx.file.path))
         out.append(lvl)
     return out
 
@@ -172,8 +175,8 @@ def _prepare_conftest(conf: _Ctx) -> None:
     if conf.__dict__.get("conftest_ready"):
         return
     conf.conftest_ready = True
-    if pytestcfg.is_config(conf.file.path):         # pytest.ini & co: no code, maybe other collection rules
-        conf.conftest_problem = pytestcfg.config_problem(conf.file.path, conf.file.source.text)
+    if pytestcfg.is_config(conf.file.path):         # pytest.ini & co: no code; see _levels
+        conf.conftest_problem = None
         return
     _module_bindings(conf, False, f"assertion at the top level of {conf.file.path} (not a test)")
     why = conf.module_block

@@ -8,6 +8,7 @@ that sets :data:`COLLECTION_KEYS` makes the tests under it unread (:func:`config
 from __future__ import annotations
 
 import configparser
+import fnmatch
 import os
 import re
 
@@ -31,7 +32,7 @@ def has_pytest_section(path: str, text: str) -> bool:
     return re.search(rf"^[ \t]*\[[ \t]*{re.escape(SECTIONS.get(name, '?'))}[ \t]*\]", text, re.M) is not None
 
 
-def _keys(path: str, text: str) -> dict[str, str] | None:
+def _keys(path: str, text: str) -> dict[str, object] | None:
     name = os.path.basename(path)
     section = SECTIONS[name]
     if name == "pyproject.toml":
@@ -40,7 +41,7 @@ def _keys(path: str, text: str) -> dict[str, str] | None:
             table = tomllib.loads(text).get("tool", {}).get("pytest", {}).get("ini_options", {})
         except (tomllib.TOMLDecodeError, RecursionError, AttributeError):
             return None
-        return {str(k): str(v) for k, v in table.items()} if isinstance(table, dict) else None
+        return {str(k): v for k, v in table.items()} if isinstance(table, dict) else None
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
         parser.read_string(text)
@@ -49,18 +50,60 @@ def _keys(path: str, text: str) -> dict[str, str] | None:
     return dict(parser[section]) if parser.has_section(section) else {}
 
 
-def config_problem(path: str, text: str | None) -> str | None:
-    """Why the tests under this pytest configuration file cannot be read by pytest's default
-    rules, or None (no pytest section, or none of :data:`COLLECTION_KEYS` set)."""
+def _words(value: object) -> list[str] | None:
+    """An ini value (whitespace-separated, or a TOML list of strings) as its words."""
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, list) and all(isinstance(x, str) for x in value):
+        return [w for x in value for w in x.split()]
+    return None
+
+
+# addopts that change neither which tests run nor how they run (reporting, warnings, coverage)
+_QUIET_OPTS = re.compile(r"-[qvls]+|-r[a-zA-Z]*|--strict-markers|--strict-config|--strict|--tb=\w+|"
+                         r"--color=\w+|--showlocals|--durations(-min)?=[\d.]+|--cov(-report|-branch|-fail-under|-config)?"
+                         r"(=\S*)?|--no-cov(-on-fail)?|--verbose|--quiet|--show-capture=\w+|--code-highlight=\w+")
+
+
+def _why(key: str, value: object, config_dir: str, test_path: str) -> str | None:
+    """Why setting ``key`` to ``value`` may change whether or how pytest runs the test file
+    ``test_path``, or None."""
+    words = _words(value)
+    if words is None:
+        return "a value that is not text"
+    if key == "addopts":
+        bad = next((w for w in words if not _QUIET_OPTS.fullmatch(w)), None)
+        return None if bad is None else f"the option {bad[:40]!r} may select, deselect or change the tests"
+    if key == "python_files":
+        name = os.path.basename(test_path)
+        return None if any(fnmatch.fnmatch(name, w) for w in words) else \
+            f"{name} does not match its patterns: pytest does not collect it from a folder"
+    if key == "norecursedirs":
+        rel = os.path.relpath(os.path.dirname(os.path.abspath(test_path)), os.path.abspath(config_dir))
+        parts = [] if rel in (".", "") else rel.split(os.sep)
+        subpaths = ["/".join(parts[:k + 1]) for k in range(len(parts))]
+        hit = next((w for w in words for d, sub in zip(parts, subpaths)
+                    if fnmatch.fnmatch(d, w) or fnmatch.fnmatch(sub, w.rstrip("/"))), None)
+        return None if hit is None else f"the test file is in a folder matching {hit!r}: pytest does not recurse there"
+    return "pytest's collection is not its default rules here (SpecGuard reads the defaults)"
+
+
+def config_problem(path: str, text: str | None, test_path: str) -> str | None:
+    """Why the test file ``test_path`` (beside or below this pytest configuration file) may not be
+    collected or run as pytest's default rules say, or None (no pytest section, or no
+    :data:`COLLECTION_KEYS` setting that affects it)."""
     if text is None or not has_pytest_section(path, text):
         return None
     keys = _keys(path, text)
     if keys is None:
         return f"{path} cannot be read as pytest's configuration: it may change how pytest collects tests"
-    key = next((k for k in COLLECTION_KEYS if k in keys), None)
-    if key is None:
-        return None
-    m = re.search(rf"^[ \t]*{re.escape(key)}[ \t]*[=:]", text, re.M)
-    line = text.count("\n", 0, m.start()) + 1 if m else 1
-    return (f"{path}:{line} sets `{key}` for pytest: pytest's collection is not its default rules here "
-            "(SpecGuard reads the defaults), so these tests may not run as read")
+    for key in COLLECTION_KEYS:
+        if key not in keys:
+            continue
+        why = _why(key, keys[key], os.path.dirname(path) or ".", test_path)
+        if why is None:
+            continue
+        m = re.search(rf"^[ \t]*{re.escape(key)}[ \t]*[=:]", text, re.M)
+        line = text.count("\n", 0, m.start()) + 1 if m else 1
+        return f"{path}:{line} sets `{key}` for pytest: {why}, so these tests may not run as read"
+    return None

@@ -569,9 +569,12 @@ def test_a_test_pytest_does_not_collect_is_never_certified(tmp_path, name, text,
 
 
 def test_pytest_settings_that_keep_the_default_collection_change_nothing(tmp_path):
-    """Markers, a pyproject.toml without a pytest section or a pytest.ini with only `markers`
-    do not change what pytest collects: the conflict is certified as before."""
-    r = _task(tmp_path, {"tests/test_f.py": WRONG_TEST, "pytest.ini": "[pytest]\nmarkers =\n    slow: slow\n",
+    """Markers, a pyproject.toml without a pytest section, reporting options in `addopts`, name
+    patterns the test file matches and `norecursedirs` that do not hold it do not change what
+    pytest collects: the conflict is certified as before."""
+    r = _task(tmp_path, {"tests/test_f.py": WRONG_TEST, "pytest.ini": "[pytest]\nmarkers =\n    slow: slow\n"
+                         "addopts = -ra -q --strict-markers --tb=short\npython_files = test_*.py check_*.py\n"
+                         "norecursedirs = tests/data build .*\n",
                          "pyproject.toml": '[project]\nname = "x"\n'})
     assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
 
