@@ -1747,11 +1747,20 @@ def _conftests(sources: Sequence[TestSource], folder: str, root: str) -> tuple[l
             text: str | None = _decode(raw, cand)
         except InputError:
             text = None
-        if pytestcfg.is_config(cand) and (text is None or not pytestcfg.has_pytest_section(cand, text)):
-            continue                          # pytest reads nothing from it (a pyproject.toml without its section)
+        if pytestcfg.is_config(cand) and not _config_matters(cand, text, sources):
+            continue          # nothing pytest reads from it changes how these tests run: not an input
         out.append(TestSource(kind="python", path=cand, text=text))
         inputs.append(InputFile(path=cand, sha256=_sha256(raw), role="tests"))
     return out, inputs
+
+
+def _config_matters(cand: str, text: str | None, sources: Sequence[TestSource]) -> bool:
+    """Whether the pytest configuration file ``cand`` changes how one of the test files below it is
+    collected or run (:func:`specguard.python.pytestcfg.config_problem`): then it is read with the
+    tests (which it makes unread) and is an input; a repository's usual settings are neither."""
+    here = os.path.abspath(os.path.dirname(cand) or ".")
+    below = [s for s in sources if os.path.abspath(s.path).startswith(here.rstrip(os.sep) + os.sep)]
+    return text is not None and any(pytestcfg.config_problem(cand, text, s.path) for s in below)
 
 
 def load_task_dir(path: str) -> Task:
