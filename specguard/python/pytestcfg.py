@@ -16,7 +16,9 @@ import re
 SECTIONS = {"pytest.ini": "pytest", ".pytest.ini": "pytest", "tox.ini": "pytest", "setup.cfg": "tool:pytest",
             "pyproject.toml": "tool.pytest.ini_options"}
 # settings that change which tests are collected, or what runs around each of them
-COLLECTION_KEYS = ("python_files", "python_classes", "python_functions", "addopts", "usefixtures", "norecursedirs")
+# (`norecursedirs` is not among them: it applies only to folders pytest recurses into, and how the
+# task's suite is invoked -- `pytest` or `pytest tests/test_f.py` -- is not known)
+COLLECTION_KEYS = ("python_files", "python_classes", "python_functions", "addopts", "usefixtures")
 
 
 def is_config(path: str) -> bool:
@@ -78,13 +80,6 @@ def _why(key: str, value: object, config_dir: str, test_path: str) -> str | None
         name = os.path.basename(test_path)
         return None if any(fnmatch.fnmatch(name, w) for w in words) else \
             f"{name} does not match its patterns: pytest does not collect it from a folder"
-    if key == "norecursedirs":
-        rel = os.path.relpath(os.path.dirname(os.path.abspath(test_path)), os.path.abspath(config_dir))
-        parts = [] if rel in (".", "") else rel.split(os.sep)
-        subpaths = ["/".join(parts[:k + 1]) for k in range(len(parts))]
-        hit = next((w for w in words for d, sub in zip(parts, subpaths)
-                    if fnmatch.fnmatch(d, w) or fnmatch.fnmatch(sub, w.rstrip("/"))), None)
-        return None if hit is None else f"the test file is in a folder matching {hit!r}: pytest does not recurse there"
     return "pytest's collection is not its default rules here (SpecGuard reads the defaults)"
 
 

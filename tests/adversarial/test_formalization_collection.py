@@ -552,14 +552,14 @@ WRONG_TEST = "from sol import f\n\ndef test_legacy():\n    assert f(3) == 10\n"
     ("pytest.ini", "[pytest]\npython_functions = check_*\n", "pytest.ini:2 sets `python_functions`"),
     ("tests/pytest.ini", "[pytest]\naddopts = -k 'not legacy'\n", "pytest.ini:2 sets `addopts`"),
     ("tox.ini", "[tox]\nenvlist = py\n\n[pytest]\npython_files = check_*.py\n", "tox.ini:5 sets `python_files`"),
-    ("setup.cfg", "[tool:pytest]\nnorecursedirs = tests\n", "setup.cfg:2 sets `norecursedirs`"),
+    ("setup.cfg", "[tool:pytest]\nusefixtures = patched\n", "setup.cfg:2 sets `usefixtures`"),
     ("pyproject.toml", '[tool.pytest.ini_options]\npython_classes = "Check"\naddopts = "--deselect x"\n',
      "pyproject.toml:2 sets `python_classes`"),
 ])
 def test_a_test_pytest_does_not_collect_is_never_certified(tmp_path, name, text, why):
     """Red team: `test_legacy` contradicts the doctest `f(3) -> 9`, but the task tells pytest not to
     collect it (a conftest's `collect_ignore`, or pytest's own settings in pytest.ini, tox.ini,
-    setup.cfg or pyproject.toml: other name patterns, `-k`, `--deselect`, `norecursedirs`): the
+    setup.cfg or pyproject.toml: other name patterns, `-k`, `--deselect`, fixtures run for every test): the
     task's suite passes with a correct implementation (checked with pytest), yet SpecGuard certified
     a conflict (a false certified conflict).  Now the tests under such a file are unread, with the
     file and line."""
@@ -570,8 +570,8 @@ def test_a_test_pytest_does_not_collect_is_never_certified(tmp_path, name, text,
 
 def test_pytest_settings_that_keep_the_default_collection_change_nothing(tmp_path):
     """Markers, a pyproject.toml without a pytest section, reporting options in `addopts`, name
-    patterns the test file matches and `norecursedirs` that do not hold it do not change what
-    pytest collects: the conflict is certified as before."""
+    patterns the test file matches and `norecursedirs` (read by pytest only when it recurses) do
+    not change what pytest collects: the conflict is certified as before."""
     r = _task(tmp_path, {"tests/test_f.py": WRONG_TEST, "pytest.ini": "[pytest]\nmarkers =\n    slow: slow\n"
                          "addopts = -ra -q --strict-markers --tb=short\npython_files = test_*.py check_*.py\n"
                          "norecursedirs = tests/data build .*\n",
