@@ -468,9 +468,11 @@ def _task_options(args: argparse.Namespace, cfg):
 
 def cmd_check(args: argparse.Namespace) -> int:
     from specguard import load
-    from specguard.outputs.bundle import default_out_dir, with_spec, write_bundle
+    from specguard.outputs.bundle import check_replaceable, default_out_dir, with_spec, write_bundle
     from specguard.check import check_task
     _check_out_dir(args.out)
+    if args.out:
+        check_replaceable(Path(args.out))
     _check_description_arg(args.description)
     spec = None
     if args.spec:

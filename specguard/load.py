@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from specguard.errors import InputError
+from specguard.python import pytestcfg
 from specguard.models import InputFile, Task, TestCase, TestSource
 from specguard.python.values import V, from_python, to_json
 
@@ -1715,22 +1716,25 @@ def _toml_key_line(text: str, key: str) -> int | None:
 def _conftests(sources: Sequence[TestSource], folder: str, root: str) -> tuple[list[TestSource], list[InputFile]]:
     """The ``conftest.py`` files pytest loads for the test files of a task folder: the one beside
     each test file and those above it, up to the task folder itself (never outside it; only regular
-    files whose links stay inside).  They are read as the fixtures they define, never as tests."""
+    files whose links stay inside).  They are read as the fixtures they define, never as tests; so
+    are pytest's configuration files there with a pytest section (``pytest.ini`` & co,
+    :mod:`specguard.python.pytestcfg`), read for whether they change pytest's collection."""
     seen = {os.path.realpath(s.path) for s in sources}
     top = os.path.normpath(folder)
     found: list[str] = []
     for s in sources:
         here = os.path.normpath(os.path.dirname(s.path))
         while True:
-            cand = os.path.join(here, "conftest.py")
-            if _inside(here, root) and cand not in found and os.path.realpath(cand) not in seen:
-                try:
-                    regular = stat.S_ISREG(os.stat(cand).st_mode)
-                except (OSError, ValueError):
-                    regular = False
-                if regular and _inside(cand, root):
-                    found.append(cand)
-                    seen.add(os.path.realpath(cand))
+            for name in ("conftest.py", *pytestcfg.SECTIONS):
+                cand = os.path.join(here, name)
+                if _inside(here, root) and cand not in found and os.path.realpath(cand) not in seen:
+                    try:
+                        regular = stat.S_ISREG(os.stat(cand).st_mode)
+                    except (OSError, ValueError):
+                        regular = False
+                    if regular and _inside(cand, root):
+                        found.append(cand)
+                        seen.add(os.path.realpath(cand))
             up = os.path.normpath(os.path.dirname(here) or ".")
             if here == top or up == here or not _inside(up, root):
                 break
@@ -1743,9 +1747,20 @@ def _conftests(sources: Sequence[TestSource], folder: str, root: str) -> tuple[l
             text: str | None = _decode(raw, cand)
         except InputError:
             text = None
+        if pytestcfg.is_config(cand) and not _config_matters(cand, text, sources):
+            continue          # nothing pytest reads from it changes how these tests run: not an input
         out.append(TestSource(kind="python", path=cand, text=text))
         inputs.append(InputFile(path=cand, sha256=_sha256(raw), role="tests"))
     return out, inputs
+
+
+def _config_matters(cand: str, text: str | None, sources: Sequence[TestSource]) -> bool:
+    """Whether the pytest configuration file ``cand`` changes how one of the test files below it is
+    collected or run (:func:`specguard.python.pytestcfg.config_problem`): then it is read with the
+    tests (which it makes unread) and is an input; a repository's usual settings are neither."""
+    here = os.path.abspath(os.path.dirname(cand) or ".")
+    below = [s for s in sources if os.path.abspath(s.path).startswith(here.rstrip(os.sep) + os.sep)]
+    return text is not None and any(pytestcfg.config_problem(cand, text, s.path) for s in below)
 
 
 def load_task_dir(path: str) -> Task:

@@ -264,8 +264,11 @@ def formalize_tests(sources: Sequence[TestSource], entry_point: str | None) -> T
 
 
 def is_conftest(path: str) -> bool:
-    """A ``conftest.py``: read for the fixtures it defines (pytest never collects tests from it)."""
-    return path.replace("\\", "/").rsplit("/", 1)[-1] == "conftest.py"
+    """A ``conftest.py``: read for the fixtures it defines (pytest never collects tests from it); or
+    a pytest configuration file (``pytest.ini`` & co, :mod:`specguard.python.pytestcfg`), read for
+    whether it changes pytest's collection."""
+    from specguard.python import pytestcfg
+    return path.replace("\\", "/").rsplit("/", 1)[-1] == "conftest.py" or pytestcfg.is_config(path)
 
 
 def _attach_conftests(ctxs: Sequence["_Ctx"]) -> list["_Ctx"]:
@@ -505,8 +508,8 @@ def _note_binding(n: ast.AST, facts: _Facts) -> None:
 
 def _read(source: TestSource) -> _File | Unsupported:
     """Parse a python source (tables need no parsing: an empty module stands in)."""
-    if source.kind == "table":
-        return _File(source, ast.Module(body=[], type_ignores=[]), [])
+    if source.kind == "table" or is_conftest(source.path) and not source.path.endswith(".py"):
+        return _File(source, ast.Module(body=[], type_ignores=[]), [])    # a table; a pytest.ini: no code
     text = source.text
     if text is None:
         return _utf8_error(source.path)

@@ -232,11 +232,22 @@ def _remove_private(d: Path, pid: int) -> None:
         shutil.rmtree(d, ignore_errors=True)
 
 
+def which(cmd: str) -> str | None:
+    """``shutil.which(cmd)`` over the absolute entries of ``PATH`` only.  An empty entry (``PATH=
+    /usr/bin:``, a trailing colon) or a relative one (``.``, ``bin``) names the current folder,
+    which is not trusted (a task folder being checked from inside): a ``lean`` or ``cc`` planted
+    there would run.  A ``cmd`` with a slash (``CC=/opt/gcc/bin/gcc``) is taken as given."""
+    if os.sep in cmd:
+        return shutil.which(cmd)
+    dirs = [d for d in os.environ.get("PATH", os.defpath).split(os.pathsep) if os.path.isabs(d)]
+    return shutil.which(cmd, path=os.pathsep.join(dirs)) if dirs else None
+
+
 def _compiled_launcher() -> Path | None:
     """Compile the C launcher into this process's private folder (~50 ms); None without a compiler.
     No launcher binary is ever read from the cache: one compiled by another process, or planted
     there, is never run."""
-    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    cc = which(os.environ.get("CC", "cc")) or which("gcc")
     if cc is None or os.environ.get("SPECGUARD_NO_CC"):
         return None
     try:
@@ -297,7 +308,7 @@ def find_runtime() -> Runtime:
     """Find the Lean runtime (see module docstring for the order).  Cached per process for
     each ``SPECGUARD_LEAN_RUNTIME`` / ``SPECGUARD_LEAN`` / ``PATH``; its warnings (a runtime that
     was skipped, and why) are logged once."""
-    key = (runtime_choice(), os.environ.get("SPECGUARD_LEAN") or "", shutil.which("lean") or "")
+    key = (runtime_choice(), os.environ.get("SPECGUARD_LEAN") or "", which("lean") or "")
     rt = _find_runtime(*key)
     if key not in _WARNED:
         _WARNED.add(key)

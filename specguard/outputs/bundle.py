@@ -24,7 +24,7 @@ from specguard.kernel import runner as lean_runner
 from specguard.check import Bundle
 from specguard.errors import SpecGuardError
 from specguard.models import Task
-from specguard.outputs.results import MODEL_FILE_RE, Manifest
+from specguard.outputs.results import MODEL_FILE_RE, Manifest, load_json
 
 RESULT = "result.json"
 MANIFEST = "manifest.json"
@@ -73,6 +73,43 @@ def umask() -> int:
     return mask
 
 
+def replaceable_problem(out: Path) -> str | None:
+    """Why the existing folder ``out`` may not be replaced by a new bundle (replacing removes it
+    whole), or None: an empty folder, or an earlier bundle, holding nothing but a bundle's regular
+    files and a ``manifest.json`` of the bundle format.  A folder that merely holds a file named
+    ``manifest.json`` (a web app's, a browser extension's) is not a bundle."""
+    try:
+        if out.is_symlink():
+            return "a symbolic link"
+        if not out.is_dir():
+            return "not a folder"
+        names = sorted(os.listdir(out))
+        if not names:
+            return None
+        for name in names:
+            if name not in (RESULT, MANIFEST, *LEAN_FILES) and not MODEL_FILE_RE.fullmatch(name):
+                return f"it holds {name!r}"
+            if not (out / name).is_file() or (out / name).is_symlink():
+                return f"{name} is not a regular file"
+        if MANIFEST not in names or (out / MANIFEST).stat().st_size > 8 << 20:
+            return f"no {MANIFEST} of a bundle"
+        head = load_json((out / MANIFEST).read_text(encoding="utf-8"), str(out / MANIFEST))
+    except (OSError, ValueError) as e:
+        return f"its {MANIFEST} cannot be read: {e}"
+    if not isinstance(head, dict) or head.get("bundle_format") != Manifest.model_fields["bundle_format"].default:
+        return f"its {MANIFEST} is not a SpecGuard manifest"
+    return None
+
+
+def check_replaceable(out: Path) -> None:
+    """Raise unless a bundle may be written to ``out`` (a new folder, or one :func:`replaceable_problem`
+    allows): checked before any work, and again when the bundle is written."""
+    why = replaceable_problem(out) if (out.exists() or out.is_symlink()) else None
+    if why:
+        raise SpecGuardError(f"{out} exists and is not a SpecGuard bundle ({why}); refusing to replace it",
+                             hint="choose another --out folder (a new one, or an earlier bundle)")
+
+
 def write_bundle(out: Path, task: Task, b: Bundle) -> Path:
     """Write the bundle to ``out`` (replacing an earlier bundle there) atomically."""
     out = Path(out)
@@ -90,9 +127,7 @@ def write_bundle(out: Path, task: Task, b: Bundle) -> Path:
         for name, text in files.items():
             (tmp / name).write_text(text, encoding="utf-8")
         if out.exists():
-            if not (out / MANIFEST).is_file() and any(out.iterdir()):
-                raise SpecGuardError(f"{out} exists and is not a SpecGuard bundle; refusing to replace it",
-                                     hint="choose another --out folder")
+            check_replaceable(out)
             old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old"))
             os.replace(out, old / "b")
             os.replace(tmp, out)

@@ -95,6 +95,7 @@ from specguard.outputs import archive
 from specguard.kernel import certcheck, emit, runner as lean_runner
 from specguard.errors import BundleError, InvalidBundle, LeanCrash, LeanTimeout, SpecGuardError
 from specguard.models import InputFile
+from specguard.python import pytestcfg
 from specguard.outputs.results import (ASSUMPTIONS, MODEL_FILE_RE, DerivationOptions, Evidence, Manifest,
                                        Result, Verdict, load_json)
 
@@ -1460,7 +1461,9 @@ def _load_inputs(load, inputs: Sequence[Path], task_id: str, labels: dict[str, s
                 d = given_desc if isinstance(given_desc, str) else given_desc.read_bytes().decode("utf-8")
             else:
                 d = str(matched[desc.path])
-            task = load.load_from_parts(d, [str(matched[mi.path]) for mi in tests], None, task_id=task_id)
+            # a pytest.ini & co is found again beside the test files, as `check` found it (never a test path)
+            paths = [str(matched[mi.path]) for mi in tests if not pytestcfg.is_config(mi.path)]
+            task = load.load_from_parts(d, paths, None, task_id=task_id)
     except InputError as e:
         raise _Invalid("inputs", f"the inputs cannot be loaded: {e.message}") from e
     if unmatched:

@@ -43,6 +43,7 @@ import itertools
 import os
 from dataclasses import dataclass, field, replace
 
+from specguard.python import pytestcfg
 from specguard.python.bindings import Symbols
 from specguard.formalize.tests import (_INLINE_CMS, _RAISES_APIS, _TOO_DEEP, _Binding, _Ctx, _Row, _Scope,
                                        _TestDef, _Walker, _fixture_decorator, _fixture_names, _is_autouse,
@@ -110,6 +111,9 @@ def _levels(ctx: _Ctx, test: _TestDef) -> list[_Level]:
         _prepare_conftest(conf)
         lvl = _level(conf, conf.file.tree.body, conf.file.path, False, len(out), conf.symbols)
         lvl.blocks = conf.__dict__.get("conftest_problem")
+        if pytestcfg.is_config(conf.file.path):     # pytest.ini & co: whether it changes how this file runs
+            lvl.blocks = _memo(conf, ("pytest config", ctx.file.path), lambda: pytestcfg.config_problem(
+                conf.file.path, conf.file.source.text, ctx.file.path))
         out.append(lvl)
     return out
 
@@ -171,6 +175,9 @@ def _prepare_conftest(conf: _Ctx) -> None:
     if conf.__dict__.get("conftest_ready"):
         return
     conf.conftest_ready = True
+    if pytestcfg.is_config(conf.file.path):         # pytest.ini & co: no code; see _levels
+        conf.conftest_problem = None
+        return
     _module_bindings(conf, False, f"assertion at the top level of {conf.file.path} (not a test)")
     why = conf.module_block
     for st in conf.file.tree.body:
@@ -180,7 +187,15 @@ def _prepare_conftest(conf: _Ctx) -> None:
         hook = next((n for n in names if n.startswith("pytest_")), None)
         if hook is not None and why is None:
             why = f"{conf.file.path} defines `{hook}` (line {st.lineno}): a hook or plugin may change how tests run"
+        ignore = next((n.id for n in ast.walk(st) if isinstance(n, ast.Name) and n.id in _COLLECT_IGNORE), None)
+        if ignore is not None and why is None:
+            why = (f"{conf.file.path} sets `{ignore}` (line {st.lineno}): pytest may not collect the test files "
+                   "it names")
     conf.conftest_problem = why
+
+
+# a conftest's module names that exclude test files from pytest's collection
+_COLLECT_IGNORE = ("collect_ignore", "collect_ignore_glob")
 
 
 def applies_to(conftest_path: str, test_path: str) -> bool:

@@ -483,11 +483,26 @@ def _str_method(ev, node: ast.Call, recv: V, attr: str) -> L._R:
     for a in [*args, *kws.values()]:
         if a.kind in ("int",) and abs(a.val) > L.MAX_SEQ_LEN:
             raise NotLiteral(f"`.{attr}()` width is too large")
+    if attr == "replace":
+        L._check_len(_replaced_len(recv.val, args, kws), kind)   # before the text is built
     try:
         result = getattr(recv.val, attr)(*(_plain_arg(a) for a in args), **{k: _plain_arg(v) for k, v in kws.items()})
     except (ValueError, TypeError, UnicodeError, OverflowError, IndexError, KeyError) as e:
         raise NotLiteral(f"`.{attr}()` fails: {type(e).__name__}") from None
     return _out(result)
+
+
+def _replaced_len(text, args: list[V], kws: dict[str, V]) -> int:
+    """The length ``text.replace(old, new[, count])`` would have (0 when the call will fail)."""
+    vals = [a.val for a in args] + [kws[k].val for k in ("old", "new", "count") if k in kws]
+    if len(vals) < 2 or not all(isinstance(x, type(text)) for x in vals[:2]):
+        return 0
+    old, new = vals[0], vals[1]
+    hits = text.count(old) if old else len(text) + 1
+    count = vals[2] if len(vals) > 2 and isinstance(vals[2], int) else -1
+    if count >= 0:
+        hits = min(hits, count)
+    return len(text) + hits * (len(new) - len(old))
 
 
 def _scalar_kind(v: V) -> bool:

@@ -229,7 +229,7 @@ class _R(NamedTuple):
 
 
 def _scalar(v: V) -> _R:
-    return _R(v, 1)
+    return _R(v, value_size(v) if v.kind in ("str", "bytes") else 1)
 
 
 def _container(kind: str, items: Sequence[_R]) -> _R:
@@ -327,6 +327,9 @@ class _Evaluator:
     def __init__(self, env: Mapping[str, V] | None) -> None:
         self.env = env
         self.mutable_names: set[str] = set()
+        # comprehension steps of the whole expression: nested comprehensions share the budget
+        # (`[[j for j in range(10**4)] for i in range(10**4)]` is 10**8 steps, not 10**4 twice)
+        self.comprehension_steps = 0
 
     # -- driver ---------------------------------------------------------------------
     def guard(self, fn: Callable[[], Any]) -> Any:
@@ -445,12 +448,17 @@ class _Evaluator:
         the enclosing scope are not changed)."""
         outer = self.env
         local: dict[str, V] = {}
-        steps = [0]
         out: list[Any] = []
+        size = [1]
 
         def run(i: int) -> None:
             if i == len(gens):
-                out.extend(produce())
+                made = produce()
+                # the result's size as it grows: each element is a new value (`{i: "a" * 10**7 for
+                # i in range(1000)}` holds 10**10 characters), refused before all of it is built
+                size[0] += sum(x.size if isinstance(x, _R) else sum(r.size for r in x) for x in made)
+                _check_size(size[0])
+                out.extend(made)
                 return
             g = gens[i]
             if g.is_async:
@@ -460,8 +468,8 @@ class _Evaluator:
             self.env = _Overlay(local, outer)
             targets = _comp_targets(g.target)
             for item in items:
-                steps[0] += 1
-                if steps[0] > MAX_COMPREHENSION_STEPS:
+                self.comprehension_steps += 1
+                if self.comprehension_steps > MAX_COMPREHENSION_STEPS:
                     raise NotLiteral(f"comprehension of more than {MAX_COMPREHENSION_STEPS:,} steps")
                 _bind_comp(g.target, item.v, local)
                 self.mutable_names.difference_update(targets)   # a fresh binding each iteration

@@ -386,8 +386,17 @@ def short_repr(v: V, limit: int = 80) -> str:
     return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
+TEXT_PER_NODE = 8
+"""Characters (bytes) of a str (bytes) counted as one node by :func:`value_size`."""
+
+
 def value_size(v: V) -> int:
-    """Number of nodes (a guard against huge literals)."""
+    """Number of nodes (a guard against huge literals), a str or bytes counting one node per
+    :data:`TEXT_PER_NODE` characters besides its own: a value's size bounds the Lean text it is
+    written as, also when one long string is shared by many elements (``["a" * 10**6] * 10**6``
+    is 10**6 nodes holding 10**12 characters)."""
+    if v.kind in ("str", "bytes"):
+        return 1 + len(v.val) // TEXT_PER_NODE
     if v.kind in ("list", "tuple", "set", "frozenset"):
         return 1 + sum(value_size(x) for x in v.val)
     if v.kind == "dict":

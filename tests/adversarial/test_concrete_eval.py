@@ -349,3 +349,45 @@ def test_setdefault_result_and_mutation():
     """)
     assert d[7] == "f(1, 1, {'k': 1})"
     assert 11 in r and not any(line == 11 for line in d)
+
+
+# -- resource bombs in concrete test code (red-team pass, 2026-12-02) ------------------------------
+
+BOMBS = {
+    # one 10**7-character string shared by 10**6 list elements: 10**13 characters of Lean text
+    "shared_string": '["a" * 10**7] * 10**6',
+    "shared_in_tuple": '("a" * 10**7,) * 10**6',
+    # a new 10**7-character string per element: 10 GB built before the size was checked
+    "fresh_strings": '{i: "a" * 10**7 for i in range(1000)}',
+    # each inner comprehension had a budget of its own: 10**8 steps
+    "nested_comprehension": "[[j for j in range(10**4)] for i in range(10**4)]",
+    # the replaced text was built (10**9 characters) before its length was checked
+    "replace_growth": '("a" * 1000).replace("a", "a" * 1000).replace("a", "a" * 1000)',
+}
+
+
+def test_value_bombs_are_refused_in_bounded_time_and_memory(tmp_path):
+    """Red team: test arguments that are small as code and huge as values, each refused with its
+    reason by the real CLI in bounded time and under 3 GB (before: 60 s+ and 7.5 GB
+    for `fresh_strings`, 60 s+ for the shared strings and the nested comprehension, 2 GB for the
+    replace chain).  No Lean run is needed: nothing is formalized."""
+    import json, os, resource, subprocess, sys, time
+    from cli_run import ROOT
+    body = "".join(f"\n\ndef test_{name}():\n    assert f({expr}) == 1\n" for name, expr in BOMBS.items())
+    (tmp_path / "test_task.py").write_text("from m import f\n" + body)
+    (tmp_path / "description.md").write_text("Return 1.\n")
+    start = time.monotonic()
+    p = subprocess.run([sys.executable, "-m", "specguard", "check", "--description", "description.md", "--tests",
+                        "test_task.py", "--entry-point", "f", "--out", "out", "--json"], capture_output=True, text=True,
+                       cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+    seconds = time.monotonic() - start
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stdout + p.stderr
+    reasons = {u["loc"]["line"]: u["reason"] for u in json.loads(p.stdout)["unsupported"]}
+    lines = {name: 5 + 4 * i for i, name in enumerate(BOMBS)}
+    assert "nodes is larger than the 10,000,000 limit" in reasons[lines["shared_string"]]
+    assert "nodes is larger than the 10,000,000 limit" in reasons[lines["shared_in_tuple"]]
+    assert "nodes is larger than the 10,000,000 limit" in reasons[lines["fresh_strings"]]
+    assert "comprehension of more than 1,000,000 steps" in reasons[lines["nested_comprehension"]]
+    assert "str of length 1,000,000,000 is longer than" in reasons[lines["replace_growth"]]
+    assert seconds < 90, seconds            # the comprehension's 10**6 steps (before: 10**8)
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 3 << 20     # KB

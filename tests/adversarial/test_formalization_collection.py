@@ -787,3 +787,63 @@ def test_private_attributes_are_mangled_with_the_defining_class():
                 self.assertEqual(f(self.__b), 2)
     """)
     assert not tf.demands, [(d.test_name, d.call.source()) for d in tf.demands]
+
+
+# -- what pytest collects at all (red-team pass, 2026-12-02) --------------------------------------
+
+WRONG_TEST = "from sol import f\n\ndef test_legacy():\n    assert f(3) == 10\n"
+
+
+@pytest.mark.parametrize("name, text, why", [
+    ("tests/conftest.py", 'collect_ignore = ["test_f.py"]\n', "sets `collect_ignore` (line 1)"),
+    ("tests/conftest.py", 'collect_ignore_glob = []\ncollect_ignore_glob.append("test_*.py")\n',
+     "sets `collect_ignore_glob` (line 1)"),
+    ("pytest.ini", "[pytest]\npython_functions = check_*\n", "pytest.ini:2 sets `python_functions`"),
+    ("tests/pytest.ini", "[pytest]\naddopts = -k 'not legacy'\n", "pytest.ini:2 sets `addopts`"),
+    ("tox.ini", "[tox]\nenvlist = py\n\n[pytest]\npython_files = check_*.py\n", "tox.ini:5 sets `python_files`"),
+    ("setup.cfg", "[tool:pytest]\nusefixtures = patched\n", "setup.cfg:2 sets `usefixtures`"),
+    ("pyproject.toml", '[tool.pytest.ini_options]\npython_classes = "Check"\naddopts = "--deselect x"\n',
+     "pyproject.toml:2 sets `python_classes`"),
+])
+def test_a_test_pytest_does_not_collect_is_never_certified(tmp_path, name, text, why):
+    """Red team: `test_legacy` contradicts the doctest `f(3) -> 9`, but the task tells pytest not to
+    collect it (a conftest's `collect_ignore`, or pytest's own settings in pytest.ini, tox.ini,
+    setup.cfg or pyproject.toml: other name patterns, `-k`, `--deselect`, fixtures run for every test): the
+    task's suite passes with a correct implementation (checked with pytest), yet SpecGuard certified
+    a conflict (a false certified conflict).  Now the tests under such a file are unread, with the
+    file and line."""
+    r = _task(tmp_path, {"tests/test_f.py": WRONG_TEST, name: text})
+    assert r["verdict"] == "inconclusive" and r["evidence"] == "none", r["reason"]
+    assert any(why in u["reason"] for u in r["unsupported"]), r["unsupported"]
+
+
+def test_pytest_settings_that_keep_the_default_collection_change_nothing(tmp_path):
+    """Markers, a pyproject.toml without a pytest section, reporting options in `addopts`, name
+    patterns the test file matches and `norecursedirs` (read by pytest only when it recurses) do
+    not change what pytest collects: the conflict is certified as before."""
+    r = _task(tmp_path, {"tests/test_f.py": WRONG_TEST, "pytest.ini": "[pytest]\nmarkers =\n    slow: slow\n"
+                         "addopts = -ra -q --strict-markers --tb=short\npython_files = test_*.py check_*.py\n"
+                         "norecursedirs = tests/data build .*\n",
+                         "pyproject.toml": '[project]\nname = "x"\n'})
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+
+
+def test_duplicate_tests_are_found_in_linear_work():
+    """Red team (bounded work): the near-conflict search for duplicate tests compared every pair of
+    test functions (20,000 one-line tests, a 1 MB file: 200,000,000 comparisons, `check` ran for
+    more than 300 s; now 73 s, most of it the 20,000 clauses).  Now tests are grouped by what they
+    share, and at most MAX_TWINS near-conflicts are listed (they are never evidence)."""
+    import time
+    from specguard.formalize import twins
+    distinct = "from m import f\n" + "".join(f"\n\ndef test_{i}():\n    assert f({i}) == {i}\n" for i in range(5000))
+    same_call = "from m import f\n" + "".join(f"\n\ndef test_{i}():\n    assert f(1) == {i}\n" for i in range(5000))
+    t = time.monotonic()
+    assert twins.find_twins([models.TestSource(kind="python", path="a.py", text=distinct)]) == []
+    found = twins.find_twins([models.TestSource(kind="python", path="b.py", text=same_call)])
+    assert time.monotonic() - t < 30.0
+    assert len(found) == twins.MAX_TWINS and (found[0].a.line, found[0].b.line) == (5, 9)
+    # the pairs a loop over all pairs finds, in its order
+    small = ("from m import f\n\ndef test_a():\n    x = 1\n    assert f(2) == 4\n\ndef test_b():\n    x = 1\n"
+             "    assert f(2) == 5\n\ndef test_c():\n    assert f(2) == 4\n\ndef test_d():\n    assert f(2) == 6\n")
+    got = [(t.a.line, t.b.line) for t in twins.find_twins([models.TestSource(kind="python", path="c.py", text=small)])]
+    assert got == [(5, 9), (12, 15)], got

@@ -286,3 +286,92 @@ def test_deeply_nested_toml_is_no_traceback(tmp_path, capsys, monkeypatch, name,
         assert code == 3 and "nested too deeply" in err, err
     else:                                  # a pyproject.toml that cannot be read may hold no [tool.specguard]
         assert code in (0, 1, 2) and ("is ignored" in err or name == "pyproject.toml"), err
+
+
+# -- code planted in the current folder (red-team pass, 2026-12-02) -------------------------------
+
+def _canary_plants(repo: Path, canary: Path) -> None:
+    """Modules SpecGuard imports after `python -m` put the current folder first on sys.path, and
+    a `lean` executable: each writes the canary if it ever runs."""
+    write = f"import pathlib\npathlib.Path({str(canary)!r}).write_text(__name__)\n"
+    for mod in ("json", "ast", "tomllib", "hashlib", "typing", "textwrap"):
+        (repo / f"{mod}.py").write_text(write)
+    (repo / "pydantic").mkdir()
+    (repo / "pydantic" / "__init__.py").write_text(write)
+    (repo / "lean").write_text(f"#!/bin/sh\necho lean > {canary}\nexit 1\n")
+    (repo / "lean").chmod(0o755)
+    (repo / "cc").write_text(f"#!/bin/sh\necho cc > {canary}\nexit 1\n")
+    (repo / "cc").chmod(0o755)
+
+
+@pytest.mark.lean
+def test_python_m_inside_a_hostile_folder_runs_none_of_its_code(tmp_path):
+    """Red team: `cd repo; python -m specguard check .` put the repository first on sys.path, so its
+    `json.py` (and `ast.py`, `pydantic/`, ...) ran when SpecGuard imported them; and with an empty
+    PATH entry (`PATH=/usr/bin:`, a trailing colon, means the current folder) its `lean` ran as
+    the Lean runtime (the self-test runs it; a `lean` forwarding the self-test to a real Lean and
+    lying about SpecGuard's own files would pass it).  Now the current folder is dropped from
+    sys.path and PATH's relative entries are not searched: nothing planted runs, the task is
+    checked as usual."""
+    repo = _repo(tmp_path)
+    canary = tmp_path / "canary"
+    _canary_plants(repo, canary)
+    env = _clean_env(tmp_path / "home")
+    env.pop("SPECGUARD_CACHE")          # a fresh runtime search and launcher build in this process
+    env["SPECGUARD_CACHE"] = str(lean_runner.cache_root())
+    env["PATH"] = ":" + env.get("PATH", "/usr/bin:/bin") + ":"
+    p, r = _check(repo, env, "--out", str(tmp_path / "b"))
+    assert not canary.exists(), canary.read_text()
+    assert r["verdict"] == "inconclusive" and r["task_id"] == "vowels", r["reason"]
+    # the same with `-X dev` before `-m` (options of the interpreter are skipped, not taken for a script)
+    p = subprocess.run([sys.executable, "-X", "dev", "-m", "specguard", "--version"], cwd=str(repo), env=env,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and not canary.exists(), p.stderr
+
+
+def test_the_current_folder_stays_on_sys_path_for_a_source_checkout(tmp_path):
+    """`python -m specguard` run from SpecGuard's own checkout keeps that folder on sys.path (it is
+    where SpecGuard is imported from: developers run their worktree's code this way)."""
+    code = "import sys, specguard; print(sys.path[0])"
+    env = dict(os.environ, PYTHONPATH="")
+    p = subprocess.run([sys.executable, "-c", code], cwd=str(ROOT), env=env, capture_output=True, text=True, timeout=60)
+    assert p.stdout.strip() == "", p.stdout           # -c: not `-m specguard`, sys.path untouched
+    from specguard import _main_module
+    assert _main_module(["python", "-m", "specguard", "check"]) == "specguard"
+    assert _main_module(["python", "-X", "dev", "-mspecguard.kernel.runner"]) == "specguard.kernel.runner"
+    assert _main_module(["python", "-c", "x", "-m", "specguard"]) is None
+    assert _main_module(["python", "script.py", "-m", "specguard"]) is None
+    assert _main_module(["python", "-Bm", "specguard"]) == "specguard"          # grouped short options
+    assert _main_module(["python", "-W", "error", "-Xdev", "-m", "specguard"]) == "specguard"
+    assert _main_module(["python", "-Bc", "import specguard"]) is None
+    p = subprocess.run([sys.executable, "-m", "specguard", "--version"], cwd=str(ROOT), env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+
+
+@pytest.mark.lean
+def test_out_replaces_an_earlier_bundle_never_a_folder_that_merely_holds_a_manifest(tmp_path, capsys):
+    """Red team: `--out DIR` replaces an earlier bundle at DIR, and anything holding a file named
+    `manifest.json` passed for one: `specguard check T --out my-web-app` deleted the whole folder
+    (its source files included) because a web app has a manifest.json.  Now only an empty folder or
+    one holding nothing but a bundle's files with a SpecGuard manifest is replaced; anything else is
+    refused before any work (exit 3), and left as it was."""
+    task = ROOT / "examples" / "conflict"
+    app = tmp_path / "app"
+    (app / "src").mkdir(parents=True)
+    (app / "manifest.json").write_text('{"name": "my web app"}\n')
+    (app / "src" / "main.js").write_text("precious\n")
+    assert main(["check", str(task), "--out", str(app), "-q"]) == 3
+    assert "is not a SpecGuard bundle (it holds 'src')" in capsys.readouterr().err
+    assert (app / "src" / "main.js").read_text() == "precious\n"
+    (app / "src" / "main.js").unlink()
+    (app / "src").rmdir()
+    assert main(["check", str(task), "--out", str(app), "-q"]) == 3      # a manifest.json of another format
+    assert "its manifest.json is not a SpecGuard manifest" in capsys.readouterr().err
+    assert (app / "manifest.json").read_text() == '{"name": "my web app"}\n'
+    # an earlier bundle is replaced, as before
+    out = tmp_path / "b"
+    assert main(["check", str(task), "--out", str(out), "-q"]) == 1
+    (out / "result.json").write_text("{}")
+    assert main(["check", str(task), "--out", str(out), "-q"]) == 1
+    assert json.loads((out / "result.json").read_text())["verdict"] == "conflict"
