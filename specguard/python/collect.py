@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import fnmatch
 import itertools
 import os
 from dataclasses import dataclass, field, replace
@@ -109,7 +110,7 @@ def _levels(ctx: _Ctx, test: _TestDef) -> list[_Level]:
     for conf in getattr(ctx, "conftests", ()):
         _prepare_conftest(conf)
         lvl = _level(conf, conf.file.tree.body, conf.file.path, False, len(out), conf.symbols)
-        lvl.blocks = conf.__dict__.get("conftest_problem")
+        lvl.blocks = conf.__dict__.get("conftest_problem") or ignored_by(conf, ctx.file.path)
         out.append(lvl)
     return out
 
@@ -181,6 +182,44 @@ def _prepare_conftest(conf: _Ctx) -> None:
         if hook is not None and why is None:
             why = f"{conf.file.path} defines `{hook}` (line {st.lineno}): a hook or plugin may change how tests run"
     conf.conftest_problem = why
+
+
+_IGNORE_NAMES = ("collect_ignore", "collect_ignore_glob")
+
+
+def ignored_by(conf: _Ctx, test_path: str) -> str | None:
+    """Why pytest may not collect ``test_path`` at all: the conftest's ``collect_ignore`` (paths
+    relative to its folder) or ``collect_ignore_glob`` (patterns) names the file or a folder above
+    it, or is not one literal list of strings bound once (appended to, computed, conditional)."""
+    uses = [n for n in ast.walk(conf.file.tree) if isinstance(n, ast.Name) and n.id in _IGNORE_NAMES]
+    if not uses:
+        return None
+    base = os.path.abspath(os.path.dirname(conf.file.path) or ".")
+    here = os.path.abspath(test_path)
+    chain = [here]
+    while os.path.dirname(chain[-1]) != chain[-1] and chain[-1].startswith(base + os.sep):
+        chain.append(os.path.dirname(chain[-1]))
+    for st in conf.file.tree.body:
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
+                and st.targets[0].id in _IGNORE_NAMES):
+            continue
+        try:
+            entries = eval_literal(st.value)
+        except NotLiteral:
+            entries = None
+        if entries is None or entries.kind not in ("list", "tuple") or any(e.kind != "str" for e in entries.val):
+            break
+        uses = [u for u in uses if u is not st.targets[0]]
+        for e in entries.val:
+            full = os.path.join(base, e.val)
+            glob = st.targets[0].id == "collect_ignore_glob"
+            if any(fnmatch.fnmatch(p, full) if glob else p == os.path.normpath(full) for p in chain):
+                return f"{conf.file.path}:{st.lineno} `{st.targets[0].id}` keeps {test_path} out of " \
+                       "pytest's collection"
+    if uses:
+        return f"{conf.file.path}:{uses[0].lineno} `{uses[0].id}` may keep {test_path} out of pytest's " \
+               "collection (not one literal list of strings)"
+    return None
 
 
 def applies_to(conftest_path: str, test_path: str) -> bool:
