@@ -88,7 +88,7 @@ def prove(task: Path) -> bool:
     print(f"    checks: {len(label.get('checks', [])) - len(bad_checks)}/{len(label.get('checks', []))} hold"
           + (f" (failing: {bad_checks})" if bad_checks else ""))
     sys.modules.pop(module, None)
-    passes = rc == 0 and fails == 0 and not bad_checks
+    passes = rc in (0, 5) and fails == 0 and not bad_checks   # 5: every test skipped, nothing failed
     ok = passes == label["satisfiable"]
     print("    PROVED" if ok else "    LABEL NOT PROVED")
     return ok
