@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import fnmatch
 import json
 import math
 import os
@@ -167,6 +168,10 @@ def _read_text(path: str, display: str | None = None, *, what: str = "file") -> 
 # (a) description + test files
 # =====================================================================================
 
+# pytest's default ``norecursedirs``: folders it never enters when it collects a folder
+NORECURSEDIRS = ("*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules", "venv", "{arch}")
+
+
 def is_test_file(path: str) -> bool:
     """pytest's default file patterns: ``test_*.py`` and ``*_test.py``."""
     name = os.path.basename(path)
@@ -184,7 +189,8 @@ def _inside(path: str, root: str) -> bool:
 
 def discover_test_files(folder: str, *, root: str | None = None) -> list[str]:
     """Test files under ``folder`` (recursively ``test_*.py`` / ``*_test.py``), as paths joined to
-    ``folder``, sorted by their relative path; hidden folders and ``__pycache__`` are skipped.
+    ``folder``, sorted by their relative path; ``__pycache__`` and the folders of pytest's default
+    ``norecursedirs`` (hidden ones, ``build``, ``dist``, ``venv``, ...) are skipped, as pytest skips them.
 
     Symlinked folders are not entered; only regular files are returned (a symlink is followed only
     when it ends at a regular file, and, with ``root`` (a resolved folder), inside ``root``).  At
@@ -197,7 +203,8 @@ def discover_test_files(folder: str, *, root: str | None = None) -> list[str]:
         if seen > MAX_WALK_ENTRIES:
             raise InputError(f"folder holds more than {MAX_WALK_ENTRIES:,} files and folders to search for tests",
                              path=folder, hint="pass the test files themselves, or a smaller folder")
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__"
+                         and not any(fnmatch.fnmatchcase(d, pat) for pat in NORECURSEDIRS))
         for name in files:
             if name.startswith(".") or not is_test_file(name):
                 continue
@@ -307,7 +314,7 @@ def load_from_parts(description: str, tests: Sequence[str], entry_point: str | N
 
     ``description``: the path of an existing file (.md/.txt/.py/...; for a .py stub the whole file is
     the description) or else the literal description text.  ``tests``: pytest/unittest files or folders
-    (folders: recursively ``test_*.py`` / ``*_test.py``, sorted, hidden folders and __pycache__ skipped).
+    (folders: recursively ``test_*.py`` / ``*_test.py``, sorted, __pycache__ and pytest's default norecursedirs skipped).
     """
     if not isinstance(description, str):
         raise InputError(f"description must be text or a file path, got {type(description).__name__}",

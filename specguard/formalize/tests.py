@@ -152,7 +152,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from specguard.formalize import library, objects
 from specguard.formalize import speclang
 from specguard.python import concrete, iterate, loops, multiterm, named, raising, terms as observe
-from specguard.python.bindings import Symbols, resolve_entry, resolve_module, single_binding_problem
+from specguard.python.bindings import (Symbols, attribute_write, resolve_entry, resolve_module,
+                                       single_binding_problem)
 from specguard.errors import SpecGuardError
 from specguard.python.purity import BUILTIN_TYPES, PURE_BUILTINS, builtin_key, is_exception_class
 from specguard.python.literals import (NotLiteral, dotted_name, eval_iterable, eval_literal, eval_literals,
@@ -249,6 +250,7 @@ def formalize_tests(sources: Sequence[TestSource], entry_point: str | None) -> T
         for c in ctxs.values():
             c.other_texts = [s.text for s in sources if s is not c.file.source]
         _one_source_module(list(ctxs.values()))
+        _no_module_writes(list(ctxs.values()))
         library.attach(list(ctxs.values()), given=bool(entry_point))   # other functions of the library under test
         conftests = _attach_conftests(list(ctxs.values()))
         for source, f in zip(sources, files):
@@ -309,6 +311,24 @@ def _one_source_module(ctxs: Sequence["_Ctx"]) -> None:
     for c in ctxs:
         c.target_problems = {n: why for n in c.target_names}
         c.source_conflict = why
+
+
+def _no_module_writes(ctxs: Sequence["_Ctx"]) -> None:
+    """A test file or conftest that may write the target's attribute on a module (``lib.f = ...``
+    at its top level, ``setattr``, ``sys.modules``, a patch naming ``"lib.f"``) may change what every
+    other file's ``from lib import f`` binds (pytest imports all test files before running any, in
+    an order the reader does not follow): then no file's name is the function under test."""
+    target = ctxs[0].target if ctxs else None
+    if not target:
+        return
+    for c in ctxs:
+        hit = None if c.symbols is None else attribute_write(c.symbols, c.file.tree, target)
+        if hit is not None:
+            why = f"{c.file.path}:{hit[0]} may change `{target}` for every test file ({hit[1]})"
+            for other in ctxs:
+                other.target_problems = {n: other.target_problems.get(n, why) for n in other.target_names}
+                other.source_conflict = other.source_conflict or why
+            return
 
 
 @contextlib.contextmanager

@@ -450,6 +450,33 @@ def resolve_entry(sym: Symbols, name: str, target: str) -> Entry:
     return Entry(module=sources[-1].module)
 
 
+def attribute_write(sym: Symbols, tree: ast.Module, attr: str) -> tuple[int, str] | None:
+    """The first statement of a file that may change the attribute ``attr`` of a module for every
+    file of the test run (a store ``m.attr = ...``/``del m.attr``, ``setattr(m, "attr", ...)``, a
+    ``sys.modules`` write, a patch naming ``"pkg.m.attr"``): one test file imported before another
+    changes what the other's ``from m import attr`` binds, and what its ``m.attr(...)`` calls."""
+    for line, what, n in sym.dynamic:
+        if n == attr or (n is None and "sys.modules" in what):
+            return line, what
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call) and _patch_like(n.func) and any(
+                isinstance(a, ast.Constant) and isinstance(a.value, str)
+                and (a.value == attr or a.value.endswith("." + attr)) for a in n.args):
+            return n.lineno, f"`{_show(n.func)}(...)` naming `{attr}`"
+    return None
+
+
+def _patch_like(func: ast.AST) -> bool:
+    """``mock.patch``, ``patch.object``, ``monkeypatch.setattr``, ``mocker.patch.multiple``, ..."""
+    parts = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if isinstance(func, ast.Name):
+        parts.append(func.id)
+    return any("patch" in p or p in ("setattr", "delattr") for p in parts)
+
+
 def _fallbacks(bs: list[Binding]) -> bool:
     """Imports in one ``try`` statement (``try: from a import f`` / ``except ImportError: from b
     import f``): whichever runs, the name is the function under test from a module that exists."""

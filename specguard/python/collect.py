@@ -106,7 +106,9 @@ def _levels(ctx: _Ctx, test: _TestDef) -> list[_Level]:
     for cls in reversed(test.classes):
         for k in _with_bases(cls, ctx):
             out.append(_level(ctx, k.body, f"class `{k.name}`", True, len(out), _class_symbols(ctx, k)))
+            out[-1].blocks = _generates(k.body, f"class `{k.name}`")
     out.append(_level(ctx, ctx.file.tree.body, "the test module", False, len(out), ctx.symbols))
+    out[-1].blocks = _generates(ctx.file.tree.body, "the test module")
     for conf in getattr(ctx, "conftests", ()):
         _prepare_conftest(conf)
         lvl = _level(conf, conf.file.tree.body, conf.file.path, False, len(out), conf.symbols)
@@ -116,6 +118,23 @@ def _levels(ctx: _Ctx, test: _TestDef) -> list[_Level]:
                 conf.file.path, conf.file.source.text, ctx.file.path))
         out.append(lvl)
     return out
+
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _generates(body: list[ast.stmt], what: str) -> str | None:
+    """Why the tests of a module or class body may get other arguments than their fixtures and
+    marks say: the body binds ``pytest_generate_tests`` (pytest calls a test module's or class's
+    own hook too, and its ``metafunc.parametrize`` overrides a fixture of the same name)."""
+    for st in body:
+        names = [st.name] if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else \
+            [a.asname or a.name for a in st.names] if isinstance(st, (ast.Import, ast.ImportFrom)) else \
+            [t.id if isinstance(t, ast.Name) else t.name for t in ast.walk(st)
+             if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store) or isinstance(t, _DEFS)]
+        if "pytest_generate_tests" in names:
+            return f"{what} binds `pytest_generate_tests` (line {st.lineno}): it may parametrize the test's arguments"
+    return None
 
 
 def _class_symbols(ctx: _Ctx, cls: ast.ClassDef) -> Symbols | None:

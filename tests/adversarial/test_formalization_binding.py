@@ -466,3 +466,35 @@ def test_a_local_function_that_is_not_one_return_is_not_read(define):
             "        " + define + "\n        self.assertRaises(ValueError, g)\n")
     tf = _read(code)
     assert not tf.demands, [d.text for d in tf.demands]
+
+
+# -- red-team pass (redsem): a module attribute written in another test file ------------------------
+
+@pytest.mark.parametrize("patch", [
+    "import sol\n\nsol.f = lambda a, b: False\n",
+    "import sol\n\nsetattr(sol, 'f', lambda a, b: False)\n",
+    "from unittest import mock\n\nmock.patch('sol.f', lambda a, b: False).start()\n",
+])
+def test_a_patch_of_the_module_in_another_test_file_rebinds_every_file(tmp_path, patch):
+    """redsem bind_cross_file_patch: `test_a.py` patches `sol.f` at import; pytest imports it before
+    `test_b.py`, whose `from sol import f` then binds the patch: `f(2, 4) == False` passes with any
+    implementation, so no conflict with the doctest `f(2, 4) -> True` may be certified."""
+    (tmp_path / "d.md").write_text("Return whether a divides b.\n\n>>> f(2, 4)\nTrue\n")
+    (tmp_path / "test_a.py").write_text(patch + "\ndef test_nothing():\n    pass\n")
+    (tmp_path / "test_b.py").write_text("from sol import f\n\ndef test_b():\n    assert f(2, 4) == False\n")
+    out = tmp_path / "out"
+    cli.main(["check", "--description", str(tmp_path / "d.md"), "--tests", str(tmp_path / "test_a.py"),
+              str(tmp_path / "test_b.py"), "--entry-point", "f", "--out", str(out), "-q"])
+    r = json.loads((out / "result.json").read_text())
+    assert r["verdict"] != "conflict", r["reason"]
+    assert any("may change `f` for every test file" in u["reason"] for u in r["unsupported"]), r["unsupported"]
+
+
+def test_an_unrelated_attribute_store_in_another_file_keeps_the_entry_point():
+    """The cross-file rule looks at writes of the target's name only (`sol.g = ...` changes nothing
+    `from sol import f` binds)."""
+    tf = formalize_tests([
+        models.TestSource(kind="python", path="test_a.py", text="import sol\nsol.g = 1\n"),
+        models.TestSource(kind="python", path="test_b.py",
+                          text="from sol import f\n\ndef test_b():\n    assert f(2, 4) == True\n")], "f")
+    assert len(tf.demands) == 1 and not tf.unsupported, _reasons(tf)

@@ -847,3 +847,57 @@ def test_duplicate_tests_are_found_in_linear_work():
              "    assert f(2) == 5\n\ndef test_c():\n    assert f(2) == 4\n\ndef test_d():\n    assert f(2) == 6\n")
     got = [(t.a.line, t.b.line) for t in twins.find_twins([models.TestSource(kind="python", path="c.py", text=small)])]
     assert got == [(5, 9), (12, 15)], got
+
+
+# -- red-team pass (redsem): what pytest collects at all, and arguments a hook gives -------------------
+
+@pytest.mark.parametrize("conftest", [
+    'collect_ignore = ["test_bad.py"]\n',
+    'collect_ignore_glob = ["*_bad.py"]\n',
+    'import sys\ncollect_ignore = []\nif sys.version_info > (3,):\n    collect_ignore.append("test_bad.py")\n',
+])
+def test_a_file_conftest_ignores_is_not_read(tmp_path, conftest):
+    """redsem col_collect_ignore: `collect_ignore` / `collect_ignore_glob` of a conftest keep a file
+    out of pytest's collection of the folder (or may, when the list is computed): its assertion
+    `f(3) == 10` must not make a certified conflict with the doctest `f(3) -> 9`."""
+    r = _task(tmp_path, {
+        "tests/conftest.py": conftest,
+        "tests/test_bad.py": "from sol import f\n\ndef test_a():\n    assert f(3) == 10\n",
+        "tests/test_good.py": "from sol import f\n\ndef test_b():\n    assert f(3) == 9\n",
+    })
+    assert r["verdict"] != "conflict", r["reason"]
+    assert any("pytest's collection" in u["reason"] for u in r["unsupported"]), r["unsupported"]
+
+
+def test_a_conftest_ignoring_another_file_keeps_the_rest_read():
+    tf = _read("from sol import f\n\ndef test_a():\n    assert f(3) == 9\n",
+               conftests={"tests/conftest.py": 'collect_ignore = ["setup.py", "test_other.py"]\n'})
+    assert _demands(tf) and not _reasons(tf), _reasons(tf)
+
+
+@pytest.mark.parametrize("where", ["module", "class"])
+def test_a_pytest_generate_tests_hook_of_the_module_or_class_is_not_guessed(tmp_path, where):
+    """redsem col2_generate_tests_module: a test module's (or class's) own `pytest_generate_tests`
+    parametrizes `n = 4` over the fixture `n = 3`: `f(n) == 16` must not be read as `f(3) == 16`."""
+    hook = "def pytest_generate_tests(metafunc):\n    metafunc.parametrize('n', [4])\n"
+    if where == "module":
+        body = hook + "\ndef test_a(n):\n    assert f(n) == 16\n"
+    else:
+        body = "class TestF:\n" + textwrap.indent(hook, "    ").replace("(metafunc)", "(self, metafunc)") + \
+               "\n    def test_a(self, n):\n        assert f(n) == 16\n"
+    r = _task(tmp_path, {"tests/test_f.py": "import pytest\nfrom sol import f\n\n@pytest.fixture\ndef n():\n"
+                                            "    return 3\n\n" + body})
+    assert r["verdict"] != "conflict", r["reason"]
+    assert any("pytest_generate_tests" in u["reason"] for u in r["unsupported"]), r["unsupported"]
+
+
+@pytest.mark.parametrize("folder", ["build", "dist", "venv", "pkg.egg", ".old"])
+def test_folders_pytest_does_not_enter_are_not_read(tmp_path, folder):
+    """redsem col2_norecursedirs_build: pytest's default `norecursedirs` keeps `tests/build/...` out of
+    the collection of `tests`: its assertion must not make a conflict."""
+    r = _task(tmp_path, {
+        f"tests/{folder}/test_bad.py": "from sol import f\n\ndef test_a():\n    assert f(3) == 10\n",
+        "tests/test_good.py": "from sol import f\n\ndef test_b():\n    assert f(3) == 9\n",
+    })
+    assert r["verdict"] != "conflict", r["reason"]
+    assert r["coverage"]["assertions_total"] == 1

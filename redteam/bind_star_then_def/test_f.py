@@ -1,0 +1,7 @@
+from lib import *
+
+def f(x):
+    return 0
+
+def test_local():
+    assert f(3) == 0

@@ -1,0 +1,4 @@
+from lib import f
+
+def test_local():
+    assert f(3) == 0

@@ -1,0 +1,3 @@
+def pytest_generate_tests(metafunc):
+    if "n" in metafunc.fixturenames:
+        metafunc.parametrize("n", [3])

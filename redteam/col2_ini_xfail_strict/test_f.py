@@ -1,0 +1,9 @@
+import pytest
+from lib import f
+
+def test_ok():
+    assert f(3) == 9
+
+@pytest.mark.xfail
+def test_sq():
+    assert f(2) == 4

@@ -1,0 +1,4 @@
+from lib import f
+
+def test_ok():
+    assert f(3) == 9

@@ -1,0 +1,5 @@
+import pytest
+
+@pytest.fixture
+def n():
+    return 2

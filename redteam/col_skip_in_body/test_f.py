@@ -1,0 +1,9 @@
+import pytest
+from lib import f
+
+def test_sq():
+    pytest.skip("not ready")
+    assert f(2) == 99
+
+def test_ok():
+    assert f(3) == 9

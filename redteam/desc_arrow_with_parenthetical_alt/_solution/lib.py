@@ -1,0 +1,2 @@
+def f(x, base=2):
+    return x * base

@@ -1,0 +1,2 @@
+def f(n):
+    return [i * i for i in range(n)]

@@ -1,0 +1,2 @@
+def f(n):
+    return n * (n + 1) // 2

@@ -1,0 +1,5 @@
+from lib import f
+
+def test_sum():
+    assert f(3) == 6
+    assert f(2) == 3

@@ -1,0 +1,4 @@
+from lib import f
+
+def test_sq():
+    assert f(3) == 9, f(2) == 99

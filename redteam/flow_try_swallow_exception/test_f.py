@@ -1,0 +1,8 @@
+from lib import f
+
+def test_sq():
+    try:
+        assert f(2) == 99
+    except Exception:
+        pass
+    assert f(3) == 9

@@ -1,0 +1,5 @@
+from lib import f
+
+
+def test_types():
+    assert f((1,)) == 2

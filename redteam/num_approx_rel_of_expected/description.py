@@ -1,0 +1,6 @@
+def f(x):
+    """Return the documented constant for x.
+
+    >>> f(1)
+    1.6
+    """

@@ -1,0 +1,5 @@
+from lib import f
+
+def test_round():
+    assert round(f(1)) == 2
+    assert round(-f(1)) == -2

@@ -1,0 +1,8 @@
+from lib import Counter
+
+def test_alias():
+    a = Counter()
+    b = a
+    b.inc()
+    b.inc()
+    assert a.value == 2

@@ -1,0 +1,2 @@
+def f(x):
+    return {'b': 1, 'a': 2}
