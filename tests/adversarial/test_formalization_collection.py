@@ -866,13 +866,8 @@ def test_a_file_conftest_ignores_is_not_read(tmp_path, conftest):
         "tests/test_good.py": "from sol import f\n\ndef test_b():\n    assert f(3) == 9\n",
     })
     assert r["verdict"] != "conflict", r["reason"]
-    assert any("pytest's collection" in u["reason"] for u in r["unsupported"]), r["unsupported"]
-
-
-def test_a_conftest_ignoring_another_file_keeps_the_rest_read():
-    tf = _read("from sol import f\n\ndef test_a():\n    assert f(3) == 9\n",
-               conftests={"tests/conftest.py": 'collect_ignore = ["setup.py", "test_other.py"]\n'})
-    assert _demands(tf) and not _reasons(tf), _reasons(tf)
+    assert any("collect_ignore" in u["reason"] and "collect" in u["reason"] for u in r["unsupported"]), \
+        r["unsupported"]
 
 
 @pytest.mark.parametrize("where", ["module", "class"])
