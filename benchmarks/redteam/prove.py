@@ -7,7 +7,7 @@ Python expressions).  A satisfiable task must pass all three; an unsatisfiable o
 can, the implementation the description asks for, and some part must fail (a sanity check of the
 argument in ``why``, not a proof).
 
-    python redteam/prove.py [TASK ...]
+    python benchmarks/redteam/prove.py [TASK ...]
 """
 from __future__ import annotations
 

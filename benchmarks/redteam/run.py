@@ -1,6 +1,6 @@
 """Run SpecGuard on every corpus task and flag FALSE results.
 
-    python redteam/run.py [--repo PATH] [--out DIR] [TASK ...]
+    python benchmarks/redteam/run.py [--repo PATH] [--out DIR] [TASK ...]
 
 Each task is checked with ``python -m specguard check TASKDIR --json --out OUT/NAME`` using the
 code under ``--repo`` (put first on PYTHONPATH; default: this worktree).  FALSE marks
