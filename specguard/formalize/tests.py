@@ -1402,8 +1402,9 @@ class _Walker:
     def may_run_closure(self, node: ast.Call) -> bool:
         """Whether the call may run a function or class defined in the test (or a lambda): an
         unknown callee, or a known one (``sorted(xs, key=k)``, a test-module helper) given a
-        value that is no literal, which may be such a function."""
-        if not self.captured:
+        value that is no literal, which may be such a function.  Only names that may hold a
+        mutable object now count (an int a lambda reads cannot be changed by running it)."""
+        if not any((b := self.scope.binding(n)) is None or b.mutable for n in self.captured):
             return False
         if not self.safe_call(node):
             return True
