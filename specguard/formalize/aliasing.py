@@ -30,11 +30,13 @@ from typing import Any, Callable, Iterable
 _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def _names(node: ast.AST) -> set[str]:
+def names_in(node: ast.AST) -> set[str]:
+    """Every name ``node`` mentions (loaded or bound)."""
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
-def _params(args: ast.arguments) -> set[str]:
+def param_names(args: ast.arguments) -> set[str]:
+    """The parameters of a function or lambda."""
     return {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
 
 
@@ -43,9 +45,9 @@ def inner_names(node: ast.AST) -> set[str]:
     out: set[str] = set()
     for n in ast.walk(node):
         if isinstance(n, ast.Lambda):
-            out |= _params(n.args)
+            out |= param_names(n.args)
         elif isinstance(n, _COMPS):
-            out |= {x for g in n.generators for x in _names(g.target)}
+            out |= {x for g in n.generators for x in names_in(g.target)}
     return out
 
 
@@ -57,15 +59,15 @@ def widen_inner(node: ast.AST, hazards: list[tuple[str, int]]) -> list[tuple[str
     hit = [line for name, line in hazards if name in inner]
     if not hit:
         return hazards
-    return hazards + [(m, hit[0]) for m in sorted(_names(node) - inner)]
+    return hazards + [(m, hit[0]) for m in sorted(names_in(node) - inner)]
 
 
 def captured_names(node: ast.AST) -> set[str]:
     """Names a function or class defined in the test (or a lambda) may reach when it runs: every
     name it mentions (defaults and decorators too) but its own parameters."""
-    names = _names(node)
+    names = names_in(node)
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        names -= _params(node.args)
+        names -= param_names(node.args)
     return names
 
 
@@ -84,7 +86,7 @@ def join_receivers(scope: Any, node: ast.AST, hazards: list[tuple[str, int]], an
     if not roots:
         return
     reached: set[int] = set()
-    for name in _names(node):
+    for name in names_in(node):
         b = scope.binding(name)
         if b is not None and b.mutable:
             reached |= b.groups

@@ -31,6 +31,7 @@ import ast
 import builtins
 from dataclasses import dataclass, field
 
+from specguard.formalize.aliasing import param_names as _params
 from specguard.models import Call
 from specguard.python.literals import is_mutable
 from specguard.python.values import FUNCTION, V
@@ -203,10 +204,6 @@ class Session:
 # =====================================================================================
 # what a statement may change
 # =====================================================================================
-
-def _params(args: ast.arguments) -> set[str]:
-    return {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg] if a is not None}
-
 
 def _root(node: ast.expr) -> str | None:
     while isinstance(node, (ast.Attribute, ast.Subscript)):

@@ -591,8 +591,7 @@ def _walk_all(nodes: Iterable[ast.AST]) -> Iterator[ast.AST]:
         yield from ast.walk(n)
 
 
-def _names_in(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+_names_in = aliasing.names_in
 
 
 def _stored_names(nodes: Iterable[ast.AST]) -> set[str]:
