@@ -219,7 +219,7 @@ class _Checker:
         self.sess = sess
         self.mutated: set[str] = set()
         self.loop_names: set[str] = set()
-        self.fresh: set[str] = set()       # locals of a session function only ever bound to new containers
+        self.fresh_locals: set[str] = set()   # locals of a session function only ever bound to new containers
 
     def owned(self, name: str, local: set[str]) -> bool:
         """A value only the session holds: a name bound to a literal or to a result (its
@@ -283,7 +283,7 @@ class _Checker:
                     local.add(m.id)
                 elif isinstance(m, (ast.FunctionDef, ast.Lambda)):
                     local |= _params(m.args) | ({m.name} if isinstance(m, ast.FunctionDef) else set())
-        self.fresh |= _fresh_locals(body) - _params(args) - (outer or set())
+        self.fresh_locals |= _fresh_locals(body) - _params(args) - (outer or set())
         for s in body:
             why = self.stmt(s, local)
             if why:
@@ -296,7 +296,7 @@ class _Checker:
         object of the session (a parameter, ``for x in [xs]``, an alias): recorded as a name
         outside the session's values, so every mutable value is forgotten (see
         :meth:`Session.lose_values`) and the function is not clean."""
-        if root not in self.fresh and not self.immutable(root):
+        if root not in self.fresh_locals and not self.immutable(root):
             self.mutated.add(root)
 
     def stores_all(self, targets: list[ast.expr], local: set[str] | None) -> str | None:

@@ -263,3 +263,12 @@ def test_exact_reading_still_certifies_the_true_conflict(tmp_path, core, name):
     conflict with the doctests is certified."""
     r = check_files(tmp_path, DESC, BROKEN[name], dedent=True)[1]
     assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+
+
+def test_session_method_of_a_new_object_is_still_read():
+    """A session line calling a method of a new object (`set([1]).union([2])`) is read as before
+    (the branch's first version crashed there: boltons' `setutils.complement` in reallib)."""
+    from specguard.formalize.description import formalize_description
+    doc = "    >>> x = set([1]).union([2])\n    >>> f([1])\n    1\n"
+    r = formalize_description("def f(xs):\n    '''Doc.\n\n" + doc + "    '''\n")
+    assert [c.call.source() for c in r.claims if c.call is not None] == ["f([1])"]
