@@ -24,8 +24,11 @@ is not a literal any more (its reason names the line).
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from dataclasses import replace
 from typing import Any, Callable, Iterable
+
+from specguard.python.literals import is_mutable
 
 _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
@@ -75,6 +78,25 @@ def lambdas_in(node: ast.AST) -> Iterable[ast.Lambda]:
     return (n for n in ast.walk(node) if isinstance(n, ast.Lambda))
 
 
+def _only_iterated(node: ast.AST, scope: Any) -> set[str]:
+    """Names ``node`` mentions only as the iterable of a loop or comprehension (``for i in xs``)
+    while they hold an exact value whose items hold no mutable object: iterating hands out only
+    those items, never an object a name holds."""
+    iterated: Counter[str] = Counter(n.iter.id for n in ast.walk(node)
+                                     if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.iter, ast.Name))
+    uses = Counter(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+    out: set[str] = set()
+    for name, k in iterated.items():
+        b = scope.binding(name)
+        v = b.value if b is not None else None
+        if uses[name] != k or v is None or v.kind not in ("list", "tuple", "set", "frozenset", "dict", "str"):
+            continue
+        items = [a for a, _ in v.val] if v.kind == "dict" else ([] if v.kind == "str" else list(v.val))
+        if not any(is_mutable(x) for x in items):
+            out.add(name)
+    return out
+
+
 def join_receivers(scope: Any, node: ast.AST, hazards: list[tuple[str, int]], any_call: str,
                    holds_nothing: Callable[[str], bool] = lambda name: False) -> None:
     """After a statement not modelled exactly: every local name in ``hazards`` (whose object it
@@ -86,7 +108,7 @@ def join_receivers(scope: Any, node: ast.AST, hazards: list[tuple[str, int]], an
     if not roots:
         return
     reached: set[int] = set()
-    for name in names_in(node):
+    for name in names_in(node) - _only_iterated(node, scope):
         b = scope.binding(name)
         if b is not None and b.mutable:
             reached |= b.groups
@@ -94,8 +116,8 @@ def join_receivers(scope: Any, node: ast.AST, hazards: list[tuple[str, int]], an
         return
     for r in sorted(roots):
         rb = scope.binding(r)
-        if rb is None:
-            continue
+        if rb is None or not rb.mutable:
+            continue        # an int, a str, a tuple of those: it can hold no reference
         old = rb.groups
         for name, ob in list(scope.all_bindings()):
             if (name == r or ob.groups & old) and not reached <= ob.groups and not holds_nothing(name):

@@ -1331,6 +1331,8 @@ class _Walker:
         """Names that a statement may mutate (or share with a callee) lose their values, with
         every name that may share an object with them; the objects it may change may now hold
         anything it mentions (:func:`specguard.formalize.aliasing.join_receivers`)."""
+        if not self.tracking() and not any(b.mutable for b in self.scope.locals.values()):
+            return          # no local may hold (or later receive) an object: nothing to drop or join
         hazards = self.hazards(node)
         for name, line in hazards if self.tracking() else ():
             if name == _ANY_CALL:
