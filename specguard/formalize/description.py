@@ -755,8 +755,8 @@ def _bind_session_names(stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out, ex:
         if fv is not None:
             sess.forget({name}, "rebound")
             sess.values[name] = fv
-            if isinstance(stmt.value, ast.Lambda):
-                sess.functions.add(name)
+            if isinstance(stmt.value, ast.Lambda) and session_mod.clean_lambda(stmt.value, sess):
+                sess.functions.add(name)       # (one that changes its argument is not: `lambda x: x.append(2)`)
             return {name}
         if isinstance(stmt.value, ast.Lambda) and session_mod.clean_lambda(stmt.value, sess):
             sess.forget({name}, "rebound")

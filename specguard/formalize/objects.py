@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from specguard.python.literals import NotLiteral, eval_literal
@@ -371,7 +371,9 @@ class Tracker:
             o = self.objs.get(x)
             if o is not None and o.why is None:
                 o.why = f"is reached by the local function `{f.id}` called at line {call.lineno}"
-            self.w.scope.bind(x, _opaque(f"may be changed by the local function `{f.id}` called at line {call.lineno}"))
+            why = f"may be changed by the local function `{f.id}` called at line {call.lineno}"
+            old = self.w.scope.locals[x]      # the same object: it keeps what it may share (aliasing.py)
+            self.w.scope.bind(x, replace(old.invalid(why), mutable=True) if old.groups else _opaque(why))
         return True
 
     def objects_target(self) -> bool:
@@ -785,6 +787,10 @@ class Tracker:
             if fn is not None:
                 return fn
             raise _NotExact(f"an argument that is not an exact value ({e.reason})") from None
+
+    def is_sentinel(self, name: str) -> bool:
+        """``name`` still holds the plain ``object()`` bound to it (which can hold no reference)."""
+        return name in self.sentinels and self.sentinels[name][0] is self.w.scope.binding(name)
 
     def _args(self, args: list[ast.expr], keywords: list[ast.keyword]) -> tuple[tuple, tuple, frozenset]:
         if any(isinstance(a, ast.Starred) for a in args) or any(k.arg is None for k in keywords):

@@ -31,6 +31,7 @@ import ast
 import builtins
 from dataclasses import dataclass, field
 
+from specguard.formalize.aliasing import param_names as _params
 from specguard.models import Call
 from specguard.python.literals import is_mutable
 from specguard.python.values import FUNCTION, V
@@ -206,10 +207,6 @@ class Session:
 # what a statement may change
 # =====================================================================================
 
-def _params(args: ast.arguments) -> set[str]:
-    return {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg] if a is not None}
-
-
 def _root(node: ast.expr) -> str | None:
     while isinstance(node, (ast.Attribute, ast.Subscript)):
         node = node.value
@@ -224,6 +221,7 @@ class _Checker:
         self.sess = sess
         self.mutated: set[str] = set()
         self.loop_names: set[str] = set()
+        self.fresh_locals: set[str] = set()   # locals of a session function only ever bound to new containers
 
     def owned(self, name: str, local: set[str]) -> bool:
         """A value only the session holds: a name bound to a literal or to a result (its
@@ -287,11 +285,21 @@ class _Checker:
                     local.add(m.id)
                 elif isinstance(m, (ast.FunctionDef, ast.Lambda)):
                     local |= _params(m.args) | ({m.name} if isinstance(m, ast.FunctionDef) else set())
+        self.fresh_locals |= _fresh_locals(body) - _params(args) - (outer or set())
         for s in body:
             why = self.stmt(s, local)
             if why:
                 return why
         return None
+
+    def local_change(self, root: str) -> None:
+        """A method call on (or a write into) ``root``, a local of a session function, lambda or
+        comprehension: unless it only ever holds a new container of that function, it may be an
+        object of the session (a parameter, ``for x in [xs]``, an alias): recorded as a name
+        outside the session's values, so every mutable value is forgotten (see
+        :meth:`Session.lose_values`) and the function is not clean."""
+        if root not in self.fresh_locals and not self.immutable(root):
+            self.mutated.add(root)
 
     def stores_all(self, targets: list[ast.expr], local: set[str] | None) -> str | None:
         for t in targets:
@@ -313,6 +321,8 @@ class _Checker:
             if why is None and root is not None and self.owned(root, local or set()):
                 if local is None or root not in local:
                     self.mutated.add(root)
+                else:
+                    self.local_change(root)
                 return None
             return why or f"the write to `{snippet(t)}` (it may change an object the function uses)"
         return f"a store to `{snippet(t)}`"
@@ -446,6 +456,7 @@ class _Checker:
                 return None                       # a method of a new object (it can change only that object)
             root = recv.id if isinstance(recv, ast.Name) else None
             if root is not None and (self.immutable(root) or root in local):
+                self.local_change(root)
                 return None
             if root is not None and not in_function and self.session_owned(root):
                 self.mutated.add(root)            # a method of a value only the session holds
@@ -557,6 +568,31 @@ def owned_expr(node: ast.expr, sess: Session) -> bool:
                     or n.id in sess.values or n.id in sess.modules or sess.builtin(n.id)):
                 return False
     return True
+
+
+_NEW_CONTAINERS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+
+
+def _fresh_locals(body: list[ast.stmt]) -> set[str]:
+    """Names every binding of which in ``body`` is a plain ``name = <display or comprehension>``:
+    each holds a new container of the function, no object it was given."""
+    fresh: set[str] = set()
+    other: set[str] = set()
+    for n in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and isinstance(n.value, _NEW_CONTAINERS):
+            fresh.add(n.targets[0].id)
+            continue
+        if isinstance(n, ast.Assign):
+            targets = n.targets
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension, ast.NamedExpr)):
+            targets = [n.target]
+        elif isinstance(n, ast.withitem) and n.optional_vars is not None:
+            targets = [n.optional_vars]
+        else:
+            targets = []
+        other |= {x.id for t in targets for x in ast.walk(t) if isinstance(x, ast.Name)}
+    return fresh - other
 
 
 def clean_function(fn: ast.FunctionDef, sess: Session) -> bool:

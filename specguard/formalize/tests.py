@@ -149,7 +149,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from specguard.formalize import library, objects
+from specguard.formalize import aliasing, library, objects
 from specguard.formalize import speclang
 from specguard.python import concrete, iterate, loops, multiterm, named, raising, terms as observe
 from specguard.python.bindings import (Symbols, attribute_write, resolve_entry, resolve_module,
@@ -619,8 +619,7 @@ def _walk_all(nodes: Iterable[ast.AST]) -> Iterator[ast.AST]:
         yield from ast.walk(n)
 
 
-def _names_in(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+_names_in = aliasing.names_in
 
 
 def _stored_names(nodes: Iterable[ast.AST]) -> set[str]:
@@ -1033,6 +1032,7 @@ class _Walker:
         self.returned: str | None = None   # a helper's body ended by `return` (what follows is unreachable)
         self.local_defs: dict[int, tuple[_Binding, ast.FunctionDef]] = {}   # functions defined in the test body
         self.objects = objects.Tracker(self)   # fresh objects of the class under test and their histories
+        self.captured: set[str] = set()       # names functions defined in the test reach (aliasing.captured_names)
         scope.free_builtins = concrete.free_builtins_of(ctx)
         scope.stdlib = concrete.stdlib_names_of(ctx)
         scope.assume = ctx.out.assumptions.append     # a stdlib reading's stated assumption (`os.path`)
@@ -1057,16 +1057,22 @@ class _Walker:
 
     def stmt(self, stmt: ast.stmt) -> None:
         self.objects.before(stmt)
+        if hasattr(stmt, "body"):
+            self.bind_walrus(stmt)      # `if (b := l): b.append(2)`: the body runs after the header binds
         handler = getattr(self, "stmt_" + type(stmt).__name__, None)
         if handler is None:
             self.opaque(stmt, f"the `{type(stmt).__name__.lower()}` statement at line {stmt.lineno}")
         else:
             handler(stmt)
         self.objects.after(stmt)
-        # `:=` binds in this scope wherever it stands in the statement (in a comprehension too)
+        self.bind_walrus(stmt)
+
+    def bind_walrus(self, stmt: ast.stmt) -> None:
+        """`:=` binds in this scope wherever it stands in the statement (in a comprehension too),
+        to no value that may be anything the statement mentions."""
         for n in _walk_local(stmt):
             if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
-                self.scope.bind(n.target.id, _opaque(f"assigned by `:=` at line {n.lineno}"))
+                self.scope.bind(n.target.id, self.opaque_alias(f"assigned by `:=` at line {n.lineno}", stmt))
 
     def stmt_Pass(self, stmt: ast.Pass) -> None:
         pass
@@ -1183,7 +1189,7 @@ class _Walker:
                 new = self.evaluate_rhs(ast.BinOp(left=t, op=stmt.op, right=stmt.value), stmt.lineno)
         self.after(stmt)
         if isinstance(t, ast.Name) and getattr(self, "mutated", None) != id(stmt):
-            self.bind_target(t, new or _opaque(f"changed in place at line {stmt.lineno}"), stmt.lineno)
+            self.bind_target(t, new or self.opaque_alias(f"changed in place at line {stmt.lineno}", stmt), stmt.lineno)
 
     def stmt_Delete(self, stmt: ast.Delete) -> None:
         self.after(stmt)
@@ -1215,6 +1221,8 @@ class _Walker:
             self.ctx.unsupported_inside(stmt.body, f"assertion is in the nested {what} `{stmt.name}`, "
                                                    "not directly in the test")
         b = _opaque(f"a {what} defined at line {stmt.lineno}", kind)
+        if self.mode != "module":
+            self.captured |= aliasing.captured_names(stmt)    # what it may change whenever it runs
         if self.mode == "module" and isinstance(stmt, ast.FunctionDef):
             b = replace(b, fn=stmt)
         elif isinstance(stmt, ast.FunctionDef):
@@ -1295,7 +1303,7 @@ class _Walker:
         self.ctx.unsupported_inside([stmt], self.block or f"inside {where}" + (f" ({why})" if why else ""))
         self.after(stmt)
         for name in self.ctx.stored_names(stmt):
-            self.scope.bind(name, _opaque(f"assigned in {where}"))
+            self.scope.bind(name, self.opaque_alias(f"assigned in {where}", stmt))
 
     # -- after each statement: exits, patches, mutation ---------------------------------
     def after(self, stmt: ast.AST) -> None:
@@ -1317,9 +1325,9 @@ class _Walker:
         name, new = got
         b = self.scope.locals[name]
         self.returned_value = (id(stmt), concrete.returned_value(stmt, b.value, self.scope))
-        self.invalidate(lambda ob: ob is not b and ob.mutable and bool(ob.groups & b.groups),
+        self.invalidate(lambda ob: ob.mutable and bool(ob.groups & b.groups),
                         f"may have been mutated at line {stmt.lineno}")
-        self.scope.bind(name, replace(b, value=new, mutable=True))
+        self.scope.bind(name, replace(b, value=new, mutable=True))   # `a = b = [1]`: one binding, two names
         self.mutated = id(stmt)
         return True
 
@@ -1355,10 +1363,12 @@ class _Walker:
 
     def apply_hazards(self, node: ast.AST) -> None:
         """Names that a statement may mutate (or share with a callee) lose their values, with
-        every name that may share an object with them."""
-        if not self.tracking():
-            return
-        for name, line in self.hazards(node):
+        every name that may share an object with them; the objects it may change may now hold
+        anything it mentions (:func:`specguard.formalize.aliasing.join_receivers`)."""
+        if not self.tracking() and not any(b.mutable for b in self.scope.locals.values()):
+            return          # no local may hold (or later receive) an object: nothing to drop or join
+        hazards = self.hazards(node)
+        for name, line in hazards if self.tracking() else ():
             if name == _ANY_CALL:
                 self.invalidate(lambda b: b.result is not None, f"may have been changed by the call at line {line}")
                 continue
@@ -1366,9 +1376,17 @@ class _Walker:
             if b is not None and b.mutable and self.scope.is_local(name):
                 self.invalidate(lambda ob: ob.mutable and bool(ob.groups & b.groups),
                                 f"may have been mutated at line {line}")
+        aliasing.join_receivers(self.scope, node, hazards, _ANY_CALL, self.objects.is_sentinel)
+
+    def opaque_alias(self, why: str, stmt: ast.AST) -> _Binding:
+        """A name bound or changed by ``stmt`` in a way not modelled: no value; it may reach
+        anything the statement mentions (an alias: ``if (b := l)``, ``c += [l]``)."""
+        return _Binding(why=why, groups=_new_group() | self.groups_of(stmt), mutable=True)
 
     def invalidate(self, which: Callable[[_Binding], bool], why: str) -> None:
         for name, b in list(self.scope.all_bindings()):
+            if b.value is None and b.result is None and b.fn is None and b.term is None and b.why:
+                continue        # nothing left to drop: it keeps the first reason
             if which(b):
                 self.scope.bind(name, b.invalid(why))
 
@@ -1377,8 +1395,10 @@ class _Walker:
         (_ANY_CALL, line) for each call that may mutate anything it can reach (such as a result
         of the function under test that it kept)."""
         out: list[tuple[str, int]] = []
+        for lam in aliasing.lambdas_in(node):
+            self.captured |= aliasing.captured_names(lam)
         self._hazards(node, False, out)
-        return out
+        return aliasing.widen_inner(node, out)
 
     def _hazards(self, node: ast.AST, exposed: bool, out: list[tuple[str, int]]) -> None:
         if not exposed and isinstance(node, (ast.Call, ast.ListComp, ast.SetComp, ast.DictComp)) \
@@ -1403,6 +1423,9 @@ class _Walker:
             self._hazards(func, exposed, out)
             if not self.safe_call(node):
                 out.append((_ANY_CALL, node.lineno))
+            if self.may_run_closure(node):
+                # it may run a function of the test, which may change any name that function reaches
+                out.extend((n, node.lineno) for n in sorted(self.captured))
             inner = exposed or not self.safe_call(node)
             for child in itertools.chain(node.args, node.keywords):
                 if inner and concrete.immutable_item(child, self.scope):
@@ -1444,6 +1467,25 @@ class _Walker:
         finally:
             self.scope.walker = before
         return True
+
+    def may_run_closure(self, node: ast.Call) -> bool:
+        """Whether the call may run a function or class defined in the test (or a lambda): an
+        unknown callee, or a known one (``sorted(xs, key=k)``, a test-module helper) given a
+        value that is no literal, which may be such a function.  Only names that may hold a
+        mutable object now count (an int a lambda reads cannot be changed by running it)."""
+        if not any((b := self.scope.binding(n)) is None or b.mutable for n in self.captured):
+            return False
+        if not self.safe_call(node):
+            return True
+        for a in [*node.args, *(k.value for k in node.keywords)]:
+            for n in ast.walk(a):
+                if isinstance(n, ast.Lambda):
+                    return True
+                if isinstance(n, ast.Name) and self.scope.is_local(n.id):
+                    b = self.scope.binding(n.id)
+                    if b is None or b.value is None:
+                        return True
+        return False
 
     def safe_call(self, node: ast.Call) -> bool:
         if isinstance(node.func, ast.Name) and self.scope.is_local(node.func.id):
@@ -1515,9 +1557,8 @@ class _Walker:
         return _literal(v, _new_group() | self.groups_of(value))
 
     def groups_of(self, node: ast.AST) -> frozenset[int]:
-        """Objects the value of ``node`` may share with names (the names it mentions)."""
-        if not self.tracking():
-            return frozenset()
+        """Objects the value of ``node`` may share with names (the names it mentions), kept even
+        while no name holds a literal: an alias made then may reach a literal stored later."""
         groups: set[int] = set()
         for name in _names_in(node):
             b = self.scope.binding(name)
@@ -1574,7 +1615,8 @@ class _Walker:
     def bind_with_targets(self, stmt: ast.With) -> None:
         for item in stmt.items:
             if item.optional_vars is not None:
-                self.bind_target(item.optional_vars, _opaque(f"bound by `with` at line {stmt.lineno}"),
+                self.bind_target(item.optional_vars, self.opaque_alias(f"bound by `with` at line {stmt.lineno}",
+                                                                       item.context_expr),
                                  stmt.lineno)
 
     # -- for ------------------------------------------------------------------------
@@ -2686,6 +2728,10 @@ class _Walker:
         name = call.func.id if isinstance(call.func, ast.Name) else fn.name
         why = self.helper_problem(name, fn)
         params: dict[str, _Binding] = {}
+        for lam in aliasing.lambdas_in(call):
+            self.captured |= aliasing.captured_names(lam)
+        if why is None and self.may_run_closure(call):
+            why = "it is given a value that may be a function defined in the test, which may change what the test holds"
         if why is None:
             try:
                 params = self.helper_params(call, fn)
