@@ -4,6 +4,8 @@ a hand-written answer replayed as the mocked model: the prompt asks for the fix,
 doctest is never fed back as a requirement, a suite pinning the bug is a certified conflict and a
 suite of the fixed behaviour is a model-spec-agreement no-conflict."""
 
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,7 +23,11 @@ CASES = {"slugify": "T1", "clamp": "T1", "dedupe": "T1", "count_words": "T1"}
 
 
 def _task(name: str, suite: str):
-    folder = DATA / name
+    # a copy outside this repository: files given on the command line bring the conftest.py files
+    # above them, and this suite's own conftest changes os.environ (state evidence for the task)
+    folder = Path(tempfile.mkdtemp(prefix=f"bugreport-{name}-"))
+    for f in ("issue.md", f"test_{suite}.py"):
+        shutil.copy(DATA / name / f, folder / f)
     t = load.load_from_parts(str(folder / "issue.md"), [str(folder / f"test_{suite}.py")], name)
     return t.model_copy(update={"description_is_report": True})
 

@@ -67,6 +67,9 @@ _MUTATOR = re.compile(r"^(?:set|reset|clear|register|unregister|add|append|exten
                       r"store|save|update|record|remember|cache|seed|setlocale|chdir|putenv|unsetenv|reload|enable|"
                       r"disable|activate|deactivate|configure|install|uninstall|init|initialize|load|use|start|stop)"
                       r"(?:_|$)", re.I)
+# where imports are looked up (a conftest's `sys.path.insert(0, ROOT)`): changes which module an
+# import finds, before any test runs, not what a function returns
+_IMPORT_PATHS = frozenset({"sys.path", "sys.path_hooks", "sys.path_importer_cache"})
 # calls made to check, not to change (``np.testing.assert_equal(...)``, ``pytest.fail(...)``)
 _CHECKING = re.compile(r"(?:assert|check|expect|verify|fail|skip|xfail|importorskip|raises|warns|approx)", re.I)
 # context managers inside which a call is made to see it raise or warn, not for its effect
@@ -177,7 +180,7 @@ def _environment_change(tree: ast.Module, imported: set[str], mine: set[str]) ->
     roots = imported - mine
     undone = _undone_in_finally(tree)
     for n in ast.walk(tree):
-        if id(n) in undone:
+        if id(n) in undone or (_changed_object(n) or "").split("[")[0] in _IMPORT_PATHS:
             continue
         targets = n.targets if isinstance(n, (ast.Assign, ast.Delete)) else \
             [n.target] if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else []

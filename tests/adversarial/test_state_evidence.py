@@ -250,6 +250,7 @@ def test_a_call_inside_raises_is_no_effect_and_a_pure_function_still_conflicts(t
     """The counterpart: the same shape of tests on a pure function, whose description counts
     occurrences ("the number of times a digit occurs" is not history), is still certified; a call
     inside ``pytest.raises`` is there to raise, not for its effect."""
+    (tmp_path / "conftest.py").write_text("import sys\nsys.path.insert(0, '.')\n")   # import paths: no state
     code, r = _check(tmp_path, '''
         def count_digit(n, d):
             """Return the number of times the digit ``d`` occurs in ``n``.
