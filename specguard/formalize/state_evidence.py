@@ -34,6 +34,7 @@ from __future__ import annotations
 import ast
 import re
 
+from specguard.formalize.tests import _root_name
 from specguard.models import Task
 
 HISTORY_WORDS = re.compile(
@@ -125,12 +126,6 @@ def _related_names(task_defs: set[str], tree: ast.Module, target: str
     return mine, others - mine, mods, imported | mods
 
 
-def _root(node: ast.expr) -> str | None:
-    while isinstance(node, (ast.Attribute, ast.Subscript)):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
-
-
 def _changed_object(n: ast.AST) -> str | None:
     """The object a change statement acts on, as source text (``desc.FACTOR``, ``inflection.UNCOUNTABLES``)."""
     if isinstance(n, (ast.Assign, ast.Delete)) and len(n.targets) == 1:
@@ -185,13 +180,13 @@ def _environment_change(tree: ast.Module, imported: set[str], mine: set[str]) ->
         targets = n.targets if isinstance(n, (ast.Assign, ast.Delete)) else \
             [n.target] if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else []
         for t in targets:
-            if isinstance(t, (ast.Attribute, ast.Subscript)) and _root(t) in roots:
+            if isinstance(t, (ast.Attribute, ast.Subscript)) and _root_name(t) in roots:
                 return t
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("setattr", "delattr") \
-                and n.args and _root(n.args[0]) in roots:
+                and n.args and _root_name(n.args[0]) in roots:
             return n
         if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute) \
-                and _root(n.value.func) in roots and _root(n.value.func) not in _QUIET \
+                and _root_name(n.value.func) in roots and _root_name(n.value.func) not in _QUIET \
                 and not _CHECKING.match(n.value.func.attr) \
                 and (not isinstance(n.value.func.value, ast.Name) or _MUTATOR.match(n.value.func.attr)):
             return n
