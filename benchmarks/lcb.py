@@ -57,9 +57,9 @@ def _check_one(job):
         opts = Options(classify=classify, judge=bool(m and m["judge"]))
         if m:
             from specguard.model.llm import ModelSettings, default_cache_dir
-            cache = None if m["replay"] else (Path(m["cache"]) if m["cache"] else default_cache_dir())
+            cache = None if m["replay"] and not m["ask"] else (Path(m["cache"]) if m["cache"] else default_cache_dir())
             opts.model = ModelSettings(model=m["model"], cache_dir=cache, timeout=m["timeout"],
-                                       replay=Path(m["replay"]) if m["replay"] else None,
+                                       replay=Path(m["replay"]) if m["replay"] else None, replay_then_ask=m["ask"],
                                        max_task_cost_usd=m["max_cost"], max_task_tokens=m["max_tokens"])
             opts.samples, opts.min_agree, opts.rounds = m["samples"], m["min_agree"], m["rounds"]
         r = check_task(task, opts).result
@@ -183,6 +183,9 @@ def main(argv=None) -> int:
     ap.add_argument("--model", help="a litellm model string: run the model path (keys from the environment)")
     ap.add_argument("--replay", help="--model: answer from this recorded transcript (exchanges.jsonl), never the "
                                      "network; unmatched prompts are misses 'not in the recording'")
+    ap.add_argument("--replay-then-ask", action="store_true",
+                    help="--replay: ask --model (through the response cache) what the recording lacks, instead "
+                         "of a miss (extends a recording: then `python -m benchmarks.record QUEUE OUT`)")
     ap.add_argument("--samples", type=int, default=3, help="--model: independent specs per task (default 3)")
     ap.add_argument("--min-agree", type=int, default=None,
                     help="--model: counted specs needed (default 2, or 1 with --samples 1)")
@@ -204,6 +207,8 @@ def main(argv=None) -> int:
         args.runs = [args.split + ("_original" if args.originals else "")]
     elif args.originals:
         ap.error("--originals needs --split")
+    if args.replay_then_ask and not (args.replay and args.model):
+        ap.error("--replay-then-ask needs --replay FILE and --model MODEL (the model asked what the recording lacks)")
     if args.replay and not args.model:
         args.model = "replay"
     m = None
@@ -214,7 +219,8 @@ def main(argv=None) -> int:
         if args.replay:
             from specguard.model.llm import recording
             recording(args.replay)
-        m = {"model": args.model, "replay": args.replay, "cache": args.model_cache, "judge": not args.no_judge,
+        m = {"model": args.model, "replay": args.replay, "ask": args.replay_then_ask, "cache": args.model_cache,
+             "judge": not args.no_judge,
              "samples": args.samples, "min_agree": need, "rounds": args.rounds, "timeout": args.model_timeout,
              "max_cost": args.max_task_cost or None, "max_tokens": args.max_task_tokens or None}
         print(f"model path: {args.model}" + (f" replaying {args.replay}" if args.replay else "")

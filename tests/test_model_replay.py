@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("litellm")
+import litellm  # noqa: E402
+
+_LITELLM_COMPLETION = litellm.completion     # before the autouse fixture below replaces it
 
 from specguard.model import llm, spec_agent
 from specguard import load
@@ -223,3 +226,59 @@ def test_a_queue_folder_becomes_a_replayable_recording(tmp_path, capsys):
     rec = llm.Recording.load(tmp_path / "r.jsonl")
     [(question, answers)] = rec.answers.items()
     assert question.entry_point == ex["entry_point"] == "kth_smallest_amount" and answers == [ex["answer"]]
+
+
+def test_replay_then_ask_asks_the_model_only_what_the_recording_lacks(monkeypatch, tmp_path):
+    """#15.5: extending a recording: with ``replay_then_ask`` a recorded question is replayed and
+    a question the recording lacks goes to the model (here litellm's mocked response, through the
+    cache), never to the network for a recorded one."""
+    import litellm
+    calls = []
+
+    def fake(**kw):             # litellm's own mocked response, counted: never the network
+        calls.append(kw["messages"])
+        return _LITELLM_COMPLETION(**{**kw, "mock_response": "```python\ndef spec(k):\n    return True\n```"})
+    monkeypatch.setattr(litellm, "completion", fake)
+    rec = [json.loads(x) for x in REC.read_text().splitlines()]
+    ex = next(r for r in rec if r["entry_point"] == "kth_smallest_amount")
+    desc = ex["messages"][0]["content"].split("<<<DESCRIPTION\n")[1].split("\nDESCRIPTION>>>")[0]
+    ms = ModelSettings(model="openai/m", replay=REC, replay_then_ask=True, cache_dir=tmp_path / "c")
+    c = Client(ms)
+    text, u = c(ex["messages"])
+    assert text == ex["answer"] and u.replayed_calls == 1 and not calls
+    other = [{"role": "user", "content": ex["messages"][0]["content"].replace(desc, desc + "\nAlso: k may be 0.")}]
+    text, u = c(other)
+    assert u.calls == 1 and len(calls) == 1 and "def spec" in text
+    assert len(c.transcript) == 2
+    text, u = Client(ms)(other)                      # asked again: from the cache
+    assert u.cached_calls == 1 and len(calls) == 1
+    with pytest.raises(llm.NotInRecording):          # without the setting: a stated miss, as before
+        Client(ModelSettings(model="openai/m", replay=REC))(other)
+
+
+def test_the_queue_dispatcher_keeps_samples_of_a_task_apart(tmp_path):
+    """Measurement tool: no answerer sees two independent conversations about one task; a feedback
+    round goes to the answerer of the answer it continues; answers return atomically."""
+    from benchmarks import queue_dispatch as qd
+    rec = [json.loads(x) for x in REC.read_text().splitlines()]
+    ex = next(r for r in rec if r["entry_point"] == "kth_smallest_amount")
+    q = tmp_path / "q"
+    q.mkdir()
+
+    def ask(n, msgs):
+        (q / f"{n}.req.json").write_text(json.dumps({"messages": msgs}))
+        (q / f"{n}.prompt.txt").write_text(msgs[-1]["content"])
+    state = {"routed": {}, "seen": {}, "wrote": {}, "waiting": []}
+    ask("0001", ex["messages"][:1])
+    ask("0002", ex["messages"][:1])
+    ask("0003", ex["messages"][:1])
+    qd.step(q, 2, state)
+    assert state["routed"] == {"0001": 0, "0002": 1} and state["waiting"] == ["0003"]
+    assert (q / "a0" / "0001.prompt.txt").is_file() and not (q / "a0" / "0002.prompt.txt").exists()
+    (q / "a1" / "0002.resp.txt").write_text("answer of a1")
+    qd.step(q, 2, state)
+    assert (q / "0002.resp.txt").read_text() == "answer of a1"
+    ask("0004", ex["messages"][:1] + [{"role": "assistant", "content": "answer of a1"},
+                                      {"role": "user", "content": "feedback"}])
+    qd.step(q, 2, state)
+    assert state["routed"]["0004"] == 1

@@ -103,6 +103,9 @@ class ModelSettings:
     mock_responses: list[str] | None = None
     # ``--replay FILE``: answers from a recorded transcript (exchanges.jsonl), never the network
     replay: Path | None = None
+    # with ``replay``: a question the recording lacks is asked of ``model`` (through the cache)
+    # instead of being a stated miss: how a recording is extended after a prompt change
+    replay_then_ask: bool = False
     # answers from ``cache_dir`` only: a question the cache lacks is a stated miss
     # (:class:`~specguard.errors.NotInRecording`), never a call (measurements re-run on a cache)
     cache_only: bool = False
@@ -399,7 +402,12 @@ class Client:
         s = self.settings
         if self._replay is not None:
             self.transcript.append([dict(m) for m in messages])
-            return self._replayed(messages)
+            try:
+                return self._replayed(messages)
+            except NotInRecording:
+                if not s.replay_then_ask:
+                    raise
+            self.transcript.pop()
         mock = None
         if self._mocks is not None:
             mock = self._mocks.pop(0) if self._mocks else ""
