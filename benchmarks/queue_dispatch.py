@@ -16,18 +16,11 @@ server returns.  A prompt no answerer may take waits (it is printed); the routin
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-
-def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+from specguard.outputs.rows import atomic_write as _atomic_write
 
 
 def _task_key(q) -> str:

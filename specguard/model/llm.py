@@ -11,7 +11,8 @@ Replay (``ModelSettings.replay``, ``--replay FILE``): the answers come from a re
 *question* (:func:`question_of`: the kind of prompt, the entry point, the description or tests
 text, and each earlier round's answer and feedback), never on the raw prompt bytes, so a template
 change that does not touch what was asked still replays.  A question the recording lacks raises
-:class:`~specguard.errors.NotInRecording`; a replay client never calls a provider or the cache.
+:class:`~specguard.errors.NotInRecording`; a replay client never calls a provider or the cache,
+unless ``replay_then_ask`` is set (extending a recording: only what it lacks is asked).
 
 API keys are read by litellm from the environment only (``OPENAI_API_KEY``,
 ``ANTHROPIC_API_KEY``, ...); SpecGuard never reads, stores or logs them.  ``litellm`` is an
@@ -400,18 +401,16 @@ class Client:
 
     def __call__(self, messages: Sequence[dict], *, sample: int = 0) -> tuple[str, Usage]:
         s = self.settings
+        self.transcript.append([dict(m) for m in messages])
         if self._replay is not None:
-            self.transcript.append([dict(m) for m in messages])
             try:
                 return self._replayed(messages)
             except NotInRecording:
                 if not s.replay_then_ask:
                     raise
-            self.transcript.pop()
         mock = None
         if self._mocks is not None:
             mock = self._mocks.pop(0) if self._mocks else ""
-        self.transcript.append([dict(m) for m in messages])
         return complete(s.model, messages, max_tokens=s.max_tokens, timeout=s.timeout, retries=s.retries,
                         cache_dir=s.cache_dir, meter=self.meter, sample=sample, temperature=s.temperature,
                         mock_response=mock, cache_only=s.cache_only)
