@@ -71,7 +71,9 @@ class Bundle:
     agreement: "SpecAgreement | None" = None   # with a spec: how it compares with every test and example
 
 
-def _statement(call, expect, calls=()) -> str:
+def _statement(call, expect, calls=(), exposed=()) -> str:
+    if not calls and exposed:       # a result held across a later call (multiterm: one call, guarded)
+        return f"{call.source()} {expect.source()} where its result is immutable plain data"
     if calls:
         from specguard.kernel import multi
         text = multi.text_with_calls(expect.expr or "", [f"list({c.source(60)})" if expect.through_list
@@ -98,7 +100,7 @@ def _item(clause: emit.Clause) -> Item:
     src = clause.source
     if isinstance(src, Demand):
         return Item(id=src.id, source="test", loc=src.loc, text=src.text,
-                    statement=_statement(src.call, src.expect, src.calls),
+                    statement=_statement(src.call, src.expect, src.calls, src.exposed),
                     read_by=src.read_by)
     if isinstance(clause.source, speclang.SpecItem) and clause.instance_of is not None:
         src = clause.source
@@ -547,7 +549,7 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
             instances, witness_ok = [], False
     files = {
         "spec.lean": emit.render_module("Spec", spec_clauses, lambda c: f"{c.source.loc}: {claim_statement(c.source)}"),
-        "tests.lean": emit.render_module("Tests", test_clauses, lambda c: f"{c.source.loc}: {_statement(c.source.call, c.source.expect, c.source.calls)}"),
+        "tests.lean": emit.render_module("Tests", test_clauses, lambda c: f"{c.source.loc}: {_statement(c.source.call, c.source.expect, c.source.calls, c.source.exposed)}"),
     }
     p = prove.plan(spec_clauses, test_clauses, classify=classify, instances=instances, witness_ok=witness_ok,
                    deterministic=contra.state is None and not contra.object_state)
@@ -636,6 +638,10 @@ def _several_calls_aside(tests: list[emit.Clause], unmodelled: list[Unsupported]
     for c in bad:
         reason = why or ("an assertion of several calls is not compared with a spec program" if spec_given else
                          f"the results of `{c.source.call.target}` may be objects (their `==` is their own)")
+        if not c.source.calls:      # one result held across a later call (tests.py observe_held)
+            reason = reason.replace("two calls in one assertion may see different states",
+                                    "a result read after a later call may have been changed") \
+                .replace("an assertion of several calls", "a result read after a later call")
         unmodelled.append(Unsupported(loc=c.source.loc, reason=reason, text=c.source.text))
     return [c for c in tests if not any(c is b for b in bad)]
 
@@ -645,7 +651,7 @@ def _unread_several_calls(tf: TestFormalization, tests: list[emit.Clause]) -> Te
     whose demands of several calls were all set aside (and that gave no other clause) are taken
     off ``assertions_read``."""
     kept = {(c.source.loc.file, c.source.loc.line) for c in tests if isinstance(c.source, Demand)}
-    gone = {(d.loc.file, d.loc.line) for d in tf.demands if d.calls} - kept
+    gone = {(d.loc.file, d.loc.line) for d in tf.demands if d.calls or d.exposed} - kept
     if not gone:
         return tf
     return tf.model_copy(update={"assertions_read": max(tf.assertions_read - len(gone), 0)})
@@ -1175,7 +1181,7 @@ def _check_rules(task: Task, opts: Options) -> Bundle:
         if tc and tc.witness is not None:
             witness = f"returns {tc.witness.cls and emit.vals.py_repr(tc.witness.cls)}" if tc.witness.exc is None \
                 else f"raises {tc.witness.exc}"
-        tests.append(TestReport(id=d.id, loc=d.loc, text=d.text, statement=_statement(d.call, d.expect),
+        tests.append(TestReport(id=d.id, loc=d.loc, text=d.text, statement=_statement(d.call, d.expect, d.calls, d.exposed),
                                 status=status, by=tc.by if tc else None, witness=witness,
                                 finding=_finding(tc, spec_given=f.spec is not None and opts.spec_binds),
                                 certified=certified and tc is not None and (tc.status != "left-open" or tc.witness is not None),

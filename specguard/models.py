@@ -69,6 +69,9 @@ class ObjEvent(Frozen):
         if term is not None:
             from specguard.formalize.objects import _term_text, _untermed
             return _term_text(term.val, _untermed(self).source(obj))
+        if self.kind == "call" and any(k == "<result>" for k, _ in self.kwargs):   # `f(1)(2)`: objects.RESULT_KW
+            plain = self.model_copy(update={"kwargs": tuple(kv for kv in self.kwargs if kv[0] != "<result>")})
+            return f"{obj} = {plain.source(obj)}"
         a = ", ".join([r(x) for x in self.args] + [f"{k}={r(v)}" for k, v in self.kwargs])
         if self.kind == "call":
             return f"{obj}({a})" if self.name == "__call__" else f"{obj}.{self.name}({a})"
@@ -93,6 +96,8 @@ class ObjEvent(Frozen):
             then = dict(self.kwargs).get("then")
             text = f"{obj} {self.name} {', '.join(r(x) for x in self.args)}"
             return f"{then.val}({text})" if then is not None else f"({text})"
+        if self.name == "next" and a:
+            return f"next({obj}, {a})"          # `next(it, d)`
         return f"{self.name}({obj})"
 
 
@@ -129,6 +134,8 @@ class Call(Frozen):
                                   "construction, earlier calls and this observation (specguard.formalize.objects)")
     lib: str | None = Field(default=None, description="a call of another function of the library under test: its "
                             "resolved qualified name (specguard.formalize.library)")
+    after: str | None = Field(default=None, description="the state of an argument after the call, not its outcome: "
+                              "the argument's position ('0') or keyword (specguard.formalize.argstate)")
 
     def key(self) -> str:
         """Identity of the input: equal keys = the very same input (exact values)."""
@@ -139,11 +146,16 @@ class Call(Frozen):
             base.append(self.obj.model_dump(mode="json"))
         if self.lib is not None:
             base.append({"lib": self.lib})
+        if self.after is not None:
+            base.append({"after": self.after})
         return json.dumps(base, sort_keys=False)
 
     def source(self, limit: int = 120) -> str:
         if self.obj is not None:
             return self.obj.source(limit)
+        if self.after is not None:
+            from specguard.formalize.argstate import source
+            return source(self, limit)
         parts = [_values.py_repr(a) for a in self.args] + [f"{k}={_values.py_repr(v)}" for k, v in self.kwargs]
         s = f"{self.target}({', '.join(parts)})"
         return s if len(s) <= limit else s[: limit - 3] + "..."

@@ -152,3 +152,39 @@ def test_truthiness_of_ranges_and_iterators():
     for src in ("any([range(0)])", "all([range(2), iter([])])", "not range(0)", "bool(range(3))",
                 "len([x for x in [range(0), range(1)] if x])"):
         _same(src)
+
+
+def _value(src: str, env: dict | None = None):
+    values = {k: from_python(v) for k, v in (env or {}).items()}
+    return eval_literal(ast.parse(src, mode="eval").body, _Env(values))
+
+
+_KEYED = ("sorted(xs, key=len)", "sorted(xs, key=len, reverse=True)", "sorted(xs, reverse=True, key=len)",
+          "min(xs, key=len)", "max(xs, key=len)", "min(xs, key=len, default='-')", "max(xs, default=None)",
+          "sorted(xs, key=str.lower)", "max(xs, key=str.upper)", "min(xs, key=None)", "sorted(xs, key=None)")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from("abAB"), max_size=3), max_size=6))
+def test_keyed_extremes_and_sort_agree_with_cpython(xs):
+    for src in _KEYED:
+        _same(src, {"xs": xs})
+        if xs or "default" in src or src.startswith("sorted"):
+            _value(src, {"xs": xs})       # evaluated, not refused
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(scalars, max_size=6))
+def test_abs_key_on_mixed_numbers(xs):
+    for src in ("sorted(xs, key=abs)", "sorted(xs, key=abs, reverse=True)", "min(xs, key=abs)",
+                "max(xs, key=abs)", "max(xs, key=abs, default=0)", "min(xs, default=-1.5)"):
+        _same(src, {"xs": xs})
+
+
+def test_keyed_results_are_cpythons_on_ties():
+    # stability: equal keys keep their order, also reversed; the FIRST of equal extremes
+    assert _value("sorted(['ab', 'cd', 'e'], key=len, reverse=True)") == from_python(['ab', 'cd', 'e'])
+    assert _value("max(['ab', 'cd', 'e'], key=len)") == from_python('ab')
+    assert _value("min([1, True, 1.0], key=abs)") == from_python(1)
+    assert _value("min([], default=3)") == from_python(3)
+    assert _value("max((), key=len, default=None)") == from_python(None)

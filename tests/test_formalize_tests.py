@@ -598,10 +598,11 @@ def test_result_binding_form(tmp_path):
         c = f(x)
         assert c == 1
     """))
-    assert stmts(tf) == ["f(1) == 3", "f(1) != 4", "f(1) has len 1", "f(2) is None", "f(5) == 2"]
+    # `a` read after the call at line 13: guarded (only where its result is immutable plain data)
+    assert stmts(tf) == ["f(1) == 3", "f(1) != 4", "f(1) has len 1", "f(2) is None", "f(4) satisfies `result == 1`",
+                         "f(5) == 2"]
     assert reasons(tf) == [
         (11, "`q` held a result of `f` but may have been mutated at line 10"),
-        (14, "`a` held a result of `f` but may have been changed by the call at line 13"),
         (17, "`c` (bound at line 16 to the result of `f`): argument `x` is not a literal (not bound in this file)"),
     ]
 
@@ -671,7 +672,8 @@ def test_mutated_arguments_are_not_reused(tmp_path):
     """))
     assert stmts(tf) == ["f([3, 1, 2]) == 1", "f((1, 2)) == 0", "f((1, 2)) == (1, 2)"]
     assert reasons(tf) == [
-        (6, "argument `xs` is not a literal (may have been mutated at line 5)"),
+        (6, "argument `xs` is not a literal (may have been mutated by the call of `f` at line 5, which was given `xs`"
+            " (a call is observed by what it returns or raises, not by what it leaves in an argument))"),
         (8, "expected value `ys` may share a mutable object with the arguments of `f` (which may mutate them)"),
         (11, "two arguments of `f` may share one mutable object"),
     ]
@@ -809,7 +811,8 @@ def test_parametrize_mutable_values(tmp_path):
     """)
     assert stmts(tf) == ["f([3, 1]) == 1", "f(1) == 1"]
     assert reasons(tf) == [
-        (8, "argument `xs` is not a literal (may have been mutated at line 7)"),
+        (8, "argument `xs` is not a literal (may have been mutated by the call of `f` at line 7, which was given `xs`"
+            " (a call is observed by what it returns or raises, not by what it leaves in an argument))"),
         (13, "argument `xs` is not a literal (parametrized at line 10 with a mutable object shared between test runs)"),
     ]
 

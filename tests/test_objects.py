@@ -203,3 +203,20 @@ def test_swebench_instance_object_tests(tmp_path):
     assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
     assert r["coverage"]["assertions_read"] == r["coverage"]["assertions_total"] == 2
     assert any(n.startswith("objects of `Stack`: 2 assertion(s) read") for n in r["notes"]), r["notes"]
+
+
+@pytest.mark.lean
+def test_two_tests_of_one_iterator_history_are_a_certified_conflict(tmp_path, core):
+    """#12: two tests advance a fresh iterator of `rng(1, 5)` once and then expect different
+    second items: one input (the same history), two outcomes, a certified test-vs-test
+    conflict, with the returned-object assumption stated."""
+    import sys
+    sys.path.insert(0, str(ROOT / "tests"))
+    from cli_run import check_files
+    r = check_files(tmp_path, "def rng(a, b):\n    \"\"\"Yield the integers from a up to b.\"\"\"\n",
+                    "from m import rng\n\ndef test_a():\n    it = rng(1, 5)\n    next(it)\n    assert next(it) == 2\n\n"
+                    "def test_b():\n    it = rng(1, 5)\n    next(it)\n    assert next(it) == 3\n", entry_point="rng")[1]
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+    assert {i["statement"] for i in r["conflict"]["items"]} == {"s = rng(1, 5); next(s); next(s) == 2",
+                                                                 "s = rng(1, 5); next(s); next(s) == 3"}
+    assert objects.RETURNED_FUNCTION_ASSUMPTION in r["assumptions"]

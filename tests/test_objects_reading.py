@@ -167,3 +167,35 @@ def test_try_with_a_rebound_exception_name_is_not_read():
                    "        s.pop()\n        assert False\n    except KeyError:\n        pass\n")
     assert got == []
     assert "8: inside the `try` at line 6" in reasons(tf)
+
+
+def test_iterators_returned_by_the_function_under_test():
+    """#12 (the objects issue's evidence): `it = f(x)`, then `next(it)`, `next(it, d)`, a
+    `StopIteration` block and `list(it)` after `next`: interactions of one fresh object, each an
+    observation of its history (`next(f(x))` alone: the first item, without reading the rest)."""
+    got, tf = read("import pytest\nfrom m import count_to\n\ndef test_a():\n    it = count_to(2)\n"
+                   "    assert next(it) == 0\n    assert next(it, None) == 1\n    with pytest.raises(StopIteration):\n"
+                   "        next(it)\n\ndef test_b():\n    it = count_to(9)\n    next(it)\n    assert list(it)[:2] == [1, 2]\n\n"
+                   "def test_c():\n    assert next(count_to(-1)) == 0\n", "count_to")
+    assert got == [(6, "s = count_to(2); next(s) == 0"), (7, "s = count_to(2); next(s); next(s, None) == 1"),
+                   (8, "s = count_to(2); next(s); next(s, None); next(s) raises StopIteration"),
+                   (14, "s = count_to(9); next(s); list(s) satisfies `result[:2] == [1, 2]`"),
+                   (17, "s = count_to(-1); next(s) == 0")]
+    assert tf.assertions_read == tf.assertions_total == 5
+
+
+def test_calls_of_results_and_decorated_functions():
+    """#12 (factories and decorated objects): `curry(h)(1)(2)` calls the result of a call: the
+    earlier calls are events whose result the rest acts on (`s = s(1)`); `@memoize` and
+    `@memoize(cache=...)` on a closed `def` in the test bind its name to `memoize(F)` /
+    `memoize(cache=...)(F)`, called like any returned function."""
+    got, tf = read("from m import memoize\n\ndef h(x, y):\n    return x + y\n\n"
+                   "def test_a():\n    assert memoize(h)(1)(2) == 3\n\n"
+                   "def test_b():\n    @memoize(cache={1: True})\n    def f(x):\n        return False\n\n"
+                   "    assert f(1) is True\n    assert f(2) is False\n\n"
+                   "def test_c():\n    @memoize\n    def f(x):\n        return x\n\n    assert f(1) == 1\n", "memoize")
+    assert got == [(7, "s = memoize(h); s = s(1); s(2) == 3"),
+                   (14, "s = memoize(cache={1: True}); s = s(f); s(1) is True"),
+                   (15, "s = memoize(cache={1: True}); s = s(f); s(1); s(2) is False"),
+                   (22, "s = memoize(f); s(1) == 1")]
+    assert tf.assertions_read == tf.assertions_total == 4

@@ -45,6 +45,16 @@ Arguments and readings that are not plain literals:
   unknown arguments are never given an identity of their own (every observation is itself an
   event, so two observations of one object never share a history: such a key could never meet
   another, and no conflict rests on one);
+* what the function under test returns when it is not a class (:attr:`Tracker.fn_mode`,
+  :data:`RETURNED_FUNCTION_ASSUMPTION`): ``g = f(2)`` then ``g(3)``; ``f(1)(2)(3)`` (the earlier
+  calls are events marked :data:`RESULT_KW`: the rest of the history acts on their result, an
+  object only that expression reaches; a named ``g`` whose result is called is not followed
+  after it); ``@f`` / ``@f(a)`` on a closed ``def`` in a test's body (``f(F)`` / ``f(a)(F)``,
+  ``F`` a new function value per evaluation; never a module-level decorated function, one object
+  for all tests); an iterator: ``next(it)`` / ``next(it, d)`` (the builtin, unshadowed), and
+  ``list(it)`` / ``tuple(it)`` only once ``next`` advanced it (before that ``list(f(x))`` is the
+  walker's term over the call); ``next(f(x))`` reads the first item without reading the rest
+  (an infinite iterator is fine);
 * a term input (:func:`term_call`): ``len(T) == N`` of an observation in the same expression
   (``len(list(s.elements())) == 11``), and the size ``F(T) == D`` implies (``F`` list, sorted,
   tuple, set, frozenset or dict, ``D`` a display of that kind), is an input of its own: the
@@ -71,13 +81,16 @@ MARKER = "<object>"
 # the keyword of an observation event that names the term applied to its result (a term input,
 # see term_inputs); not an identifier, so no call written in a test or a session passes it
 TERM_KW = "<term>"
+# the keyword of a call event whose result is what the rest of the history acts on (`f(1)(2)(3)`: the
+# object `f(1)`, called with 2, its result called with 3); not an identifier, so no call passes it
+RESULT_KW = "<result>"
 ASSUMPTION = ("a method call's outcome is determined by the class, the constructor arguments and the earlier "
               "calls on that fresh object (no shared state, no time/randomness/environment)")
 
 RETURNED_FUNCTION_ASSUMPTION = (
-    "a function returned by the function under test is a fresh object: the outcome of a call of it is determined "
-    "by the arguments it was built with and the earlier calls on it (it shares no state with other functions "
-    "the function under test returns)")
+    "a function or iterator returned by the function under test is a fresh object: the outcome of a call of it "
+    "(or of `next` on it) is determined by the arguments it was built with and the earlier calls on it (it shares "
+    "no state with other objects the function under test returns)")
 
 # builtins applied to an object: an event (they run the object's code); observed exactly for those
 # whose result type Python fixes (len: int, bool: bool) or whose result is a fresh container
@@ -189,6 +202,7 @@ class _Use:
     fresh: _Obj | None = None               # key None: the constructed object
     contains: bool = False                  # `x in s`: the observation is read at the Compare
     groups: frozenset = frozenset()         # mutable values of the test handed to the object here
+    prefix: tuple = ()                      # `g(1)(2)`: calls before the observation whose result is called
 
 
 class Tracker:
@@ -274,6 +288,8 @@ class Tracker:
             built = _construction(stmt)
             if built is not None and self._constructs(built[1]):
                 self._built = (built[0], self._fresh(built[1]))     # its arguments as they are before the call
+            elif self.fn_mode and isinstance(stmt, ast.FunctionDef):
+                self._built = self._decorated(stmt)
 
     @property
     def fn_mode(self) -> bool:
@@ -285,10 +301,12 @@ class Tracker:
         """A function target: the statement may build or call a function it returned."""
         if not self.w.ctx.target:
             return False
-        if self.objs:
+        if self.objs or (isinstance(stmt, ast.FunctionDef) and len(stmt.decorator_list) == 1):
             return True
-        return _construction(stmt) is not None or any(isinstance(n, ast.Call) and isinstance(n.func, ast.Call)
-                                                      for n in ast.walk(stmt))
+        return _construction(stmt) is not None or any(
+            isinstance(n, ast.Call) and (isinstance(n.func, ast.Call) or (isinstance(n.func, ast.Name) and n.func.id == "next"
+                                                                         and n.args and isinstance(n.args[0], ast.Call)))
+            for n in ast.walk(stmt))
 
     def after(self, stmt: ast.stmt) -> None:
         if self.objs or self.derived:
@@ -302,14 +320,18 @@ class Tracker:
                 continue
             if u.why is not None:
                 o.why = u.why
+            elif u.prefix:
+                # `g(1)(2)`: `g` was called, then its result: what that may do to `g` is not followed
+                o.why = f"had the result of a call of it called (line {stmt.lineno}): what that does to it is not followed"
             elif u.event is not None:
                 o.history.append(u.event)
                 o.groups = o.groups | u.groups
                 if self.fn_mode and u.key in self.w.scope.locals:
                     # called: a function, not plain data; the name no longer reads as the result
                     from specguard.formalize.tests import _opaque
-                    self.w.scope.bind(u.key, _opaque(f"a function returned by `{self.w.ctx.target}`, called at "
-                                                     f"line {stmt.lineno}"))
+                    how = "advanced by `next`" if u.event.kind == "builtin" else "called"
+                    self.w.scope.bind(u.key, _opaque(f"{'an object' if how != 'called' else 'a function'} returned by "
+                                                     f"`{self.w.ctx.target}`, {how} at line {stmt.lineno}"))
         if self.objs or self.derived:
             self._rebinds(stmt)
         self._construct(stmt)
@@ -492,7 +514,7 @@ class Tracker:
         why = o.why or u.why or (self._cls_problem() if u.event is not None else None)
         if u.obs is not None:
             value: Call | str = f"the object `{_src(u.node)}` {why}" if why else \
-                make_call(o.cls, o.args, o.kwargs, list(o.history) + list(earlier or ()), u.event)
+                make_call(o.cls, o.args, o.kwargs, list(o.history) + list(earlier or ()) + list(u.prefix), u.event)
             self.nodes[id(u.obs)] = value
             if u.contains:
                 self.contains[id(u.node)] = value
@@ -619,21 +641,86 @@ class Tracker:
         observation; any other use leaves the name to the walker (the result as plain data) and ends
         the history (it may change what later calls see)."""
         line = getattr(n, "lineno", stmt.lineno)
-        if not (isinstance(p, ast.Call) and p.func is n):
+        advanced = self._next_of(p, n)
+        listed = key is not None and self._listed_after_next(p, n, key)
+        if not (isinstance(p, ast.Call) and p.func is n) and not advanced and not listed:
             if key is not None:
                 u.why = f"is used otherwise than called (`{_src(p or n)}` at line {line})"
             return u
         try:
-            if why is None:
+            if why is not None:
+                pass
+            elif advanced:
+                # `next(it)` / `next(it, d)`: the builtin calls the object's `__next__` (a TypeError
+                # when it has none, `d` returned on StopIteration): one interaction, observed
+                args, _, u.groups = self._args(p.args[1:], [])
+                u.event, u.obs = ObjEvent(kind="builtin", name="next", args=args), p
+                why = self._result_problem(p, parents)
+            elif listed:
+                # `list(it)` after `next(it)`: what is left of the iterator, read to its end (one
+                # interaction of the object, its result a fresh list or tuple)
+                assert isinstance(p, ast.Call) and isinstance(p.func, ast.Name)
+                u.event, u.obs = ObjEvent(kind="builtin", name=p.func.id), p
+                why = self._result_problem(p, parents)
+            else:
                 args, kwargs, u.groups = self._args(p.args, p.keywords)
                 u.event, u.obs = ObjEvent(kind="call", name="__call__", args=args, kwargs=kwargs), p
-                why = self._result_problem(p, parents)
+                prefix, top = [], p
+                while isinstance(g := parents.get(id(top)), ast.Call) and g.func is top and len(prefix) < 8:
+                    # `f(1)(2)(3)`: the result of a call called in turn; the earlier calls are events
+                    # marked `RESULT_KW` (what is observed from there on is that call's result, an
+                    # object of its own that only this expression reaches)
+                    prefix.append(u.event.model_copy(update={"kwargs": u.event.kwargs + ((RESULT_KW, V("bool", True)),)}))
+                    args, kwargs, groups = self._args(g.args, g.keywords)
+                    u.event, u.obs, u.groups, top = (ObjEvent(kind="call", name="__call__", args=args, kwargs=kwargs),
+                                                     g, u.groups | groups, g)
+                u.prefix = tuple(prefix)
+                why = self._result_problem(top, parents)
         except _NotExact as e:
             why = f"is called with {e.reason} (line {line})"
         if why is not None:
             u.why = why
             u.obs = u.obs or p
         return u
+
+    def _decorated(self, fn: ast.FunctionDef) -> tuple[str, _Obj] | None:
+        """``@f`` / ``@f(a, k=v)`` on a ``def`` in the test (its only decorator), the function
+        closed and plain (:func:`specguard.formalize.tests.function_value`'s rule: it reads nothing
+        but its parameters, its locals and pure builtins): the name is bound to ``f(F)`` /
+        ``f(a, k=v)(F)``, a function the function under test returned, ``F`` a new function value
+        at every evaluation of the ``def``.  Only in a test's body: a decorated function of the
+        module is one object for all its tests (its state, a cache, is shared)."""
+        from specguard.formalize.tests import _closed_function
+        from specguard.python.values import FUNCTION
+        d = fn.decorator_list[0] if len(fn.decorator_list) == 1 else None
+        call = d if isinstance(d, ast.Call) else None
+        head = call.func if call is not None else d
+        if head is None or not self.w.denotes_entry(head) or not _closed_function(self.w, fn.args, fn.body):
+            return None
+        n = self.w.ctx.__dict__.get("_lambda_evaluations", 0) + 1
+        self.w.ctx._lambda_evaluations = n
+        fv = V(FUNCTION, (f"def:{self.w.ctx.file.path}:{fn.name}:{fn.lineno}#{n}", fn.name))
+        if call is None:
+            return fn.name, _Obj(cls=self.w.ctx.target, args=(fv,))
+        o = self._fresh(call)
+        o.history.append(ObjEvent(kind="call", name="__call__", args=(fv,), kwargs=((RESULT_KW, V("bool", True)),)))
+        return fn.name, o
+
+    def _next_of(self, p: ast.AST | None, n: ast.AST) -> bool:
+        """``p`` is ``next(n)`` or ``next(n, d)``, ``next`` surely the builtin."""
+        from specguard.formalize.tests import _builtin_unshadowed
+        return isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and p.func.id == "next" \
+            and 1 <= len(p.args) <= 2 and p.args[0] is n and not p.keywords \
+            and not any(isinstance(a, ast.Starred) for a in p.args) and _builtin_unshadowed(self.w, "next")
+
+    def _listed_after_next(self, p: ast.AST | None, n: ast.AST, key: str) -> bool:
+        """``list(it)`` / ``tuple(it)`` of a returned object already advanced by ``next`` (only then:
+        ``list(f(x))`` of an untouched result stays the walker's term over the call)."""
+        from specguard.formalize.tests import _builtin_unshadowed
+        o = self.objs.get(key)
+        return o is not None and any(e.kind == "builtin" and e.name == "next" for e in o.history) \
+            and isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and p.func.id in ("list", "tuple") \
+            and p.args == [n] and not p.keywords and _builtin_unshadowed(self.w, p.func.id)
 
     def _binop(self, p: ast.BinOp, parents: dict[int, ast.AST], u: _Use) -> str | None:
         """``s - v`` (``+ - * & | ^``) with an exact ``v``, its result discarded or only shown
@@ -851,6 +938,10 @@ class Tracker:
                     stored.add(k)
         if isinstance(stmt, (ast.For, ast.With, ast.If, ast.While, ast.Try)):
             stored |= set(self.w.ctx.stored_names(stmt))
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            stored.add(stmt.name)               # `def g(...)` rebinds `g` (a decorated one is built again below)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            stored |= {(a.asname or a.name).split(".")[0] for a in stmt.names}
         for k in stored:
             self.objs.pop(k, None)
             self.derived.pop(k, None)

@@ -151,7 +151,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from specguard.formalize import aliasing, library, objects
 from specguard.formalize import speclang
-from specguard.python import concrete, iterate, loops, multiterm, named, raising, terms as observe
+from specguard.python import floatobs, concrete, iterate, loops, multiterm, named, raising, terms as observe
 from specguard.python.bindings import (Symbols, attribute_write, resolve_entry, resolve_module,
                                        single_binding_problem)
 from specguard.errors import SpecGuardError
@@ -807,6 +807,13 @@ class _Ctx:
             self.read.update(id(i.context_expr) for i in stmt.items)
 
 
+def _real_pytest(file, func: ast.expr) -> bool:
+    """``func`` is ``pytest.<name>`` of the module ``pytest`` itself (``import pytest``), not a
+    look-alike module's function of that name."""
+    d = dotted_name(func)
+    return d is not None and d.count(".") == 1 and file.imports.get(d.split(".")[0]) == "pytest"
+
+
 def _symbols(tree: ast.Module) -> Symbols | None:
     """The module's symbol table (None: nested too deeply to build)."""
     try:
@@ -861,9 +868,12 @@ class _Binding:
     origin: str = "assign"
     fn: Any = None      # origin "def" at module level: the FunctionDef (a helper that may be executed)
     term: Any = None    # with ``result``: the named.Term the name holds over it (None: the result itself)
+    # a result (the Call) the name still holds, read only as immutable plain data: a later call ran
+    # since it was bound (that call could change a mutable result it reaches; see Walker.observe_held)
+    held: Call | None = None
 
-    def invalid(self, why: str) -> "_Binding":
-        return replace(self, value=None, why=why, result=None, fn=None, term=None,
+    def invalid(self, why: str, held: Call | None = None) -> "_Binding":
+        return replace(self, value=None, why=why, result=None, fn=None, term=None, held=held,
                        origin="assign" if self.origin == "entry" else self.origin)
 
 
@@ -924,7 +934,7 @@ class _Scope(Mapping[str, V]):
 
     def bind(self, name: str, b: _Binding) -> None:
         self.locals[name] = b
-        if b.mutable and (b.value is not None or b.result is not None):
+        if b.mutable and (b.value is not None or b.result is not None or b.held is not None):
             self.tracked.add(name)
         else:
             self.tracked.discard(name)
@@ -1368,15 +1378,88 @@ class _Walker:
         if not self.tracking() and not any(b.mutable for b in self.scope.locals.values()):
             return          # no local may hold (or later receive) an object: nothing to drop or join
         hazards = self.hazards(node)
+        passed = self.passed_to_target(node) if self.tracking() else set()
+        states = self.argument_states(node, passed)
         for name, line in hazards if self.tracking() else ():
             if name == _ANY_CALL:
-                self.invalidate(lambda b: b.result is not None, f"may have been changed by the call at line {line}")
+                self.later_call(f"may have been changed by the call at line {line}")
                 continue
             b = self.scope.binding(name)
             if b is not None and b.mutable and self.scope.is_local(name):
-                self.invalidate(lambda ob: ob.mutable and bool(ob.groups & b.groups),
-                                f"may have been mutated at line {line}")
+                why = f"may have been mutated at line {line}" if name not in passed else \
+                    f"may have been mutated by the call of `{self.ctx.target}` at line {line}, which was given " \
+                    f"`{name}` (a call is observed by what it returns or raises, not by what it leaves in " \
+                    f"an argument)"
+                self.invalidate(lambda ob: ob.mutable and bool(ob.groups & b.groups), why)
+                if name in states:     # what the call left in it: an input of its own (argstate.py)
+                    self.scope.bind(name, _Binding(why=f"the state of `{name}` after the call of "
+                                                       f"`{self.ctx.target}` at line {line}",
+                                                   result=states[name], groups=b.groups, mutable=True,
+                                                   origin="result"))
         aliasing.join_receivers(self.scope, node, hazards, _ANY_CALL, self.objects.is_sentinel)
+
+    def argument_states(self, stmt: ast.AST, passed: set[str]) -> dict[str, Call]:
+        """Names whose state after the call of the function under test that ``stmt`` is (``f(l)``,
+        ``r = f(l)``) the test may read as an input of its own (:mod:`specguard.formalize.argstate`):
+        plain local names of a test holding an exact list, dict or set, handed as they are to
+        that one exact call."""
+        if self.mode != "test" or not passed:
+            return {}
+        call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+        if isinstance(stmt, ast.Assign) and not (len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                                                 and stmt.targets[0].id not in passed):
+            return {}
+        if not isinstance(call, ast.Call) or not self.is_target_call(call) or self.other_function(call) is not None \
+                or (self.objects.active() and self.objects.observes(call)) \
+                or any(isinstance(n, ast.Call) for a in [*call.args, *(k.value for k in call.keywords)] for n in ast.walk(a)):
+            return {}
+        subject = self.call_subject(call)
+        if subject.call is None:
+            return {}
+        out: dict[str, Call] = {}
+        for i, a in enumerate(call.args):
+            if isinstance(a, ast.Starred):
+                break                  # positions after a `*` argument are not known from the text
+            self._argument_state(a, str(i), subject.call, out)
+        for k in call.keywords:
+            if k.arg is not None:
+                self._argument_state(k.value, k.arg, subject.call, out)
+        return out
+
+    def _argument_state(self, a: ast.expr, which: str, call: Call, out: dict[str, Call]) -> None:
+        if not isinstance(a, ast.Name) or not self.scope.is_local(a.id) or a.id in out:
+            return
+        b = self.scope.binding(a.id)
+        if b is None or b.value is None or b.value.kind not in ("list", "dict", "set") or b.origin != "assign":
+            return
+        out[a.id] = call.model_copy(update={"after": which})
+
+    def passed_to_target(self, node: ast.AST) -> set[str]:
+        """Names ``node`` hands, as they are, to a call of the function under test (``f(l)``,
+        ``f(*l)``, ``f(x=l)``): what that call leaves in them is not an observation of the model."""
+        out: set[str] = set()
+        for n in ast.walk(node):
+            if isinstance(n, ast.Call) and self.is_target_call(n) and self.other_function(n) is None:
+                for a in [*n.args, *(k.value for k in n.keywords)]:
+                    a = a.value if isinstance(a, ast.Starred) else a
+                    if isinstance(a, ast.Name):
+                        out.add(a.id)
+        return out
+
+    def later_call(self, why: str) -> None:
+        """A call that may reach (and change) any result a name holds ran: every such name loses
+        its result; one holding the raw result of a call (not a term over it) in a test keeps it
+        as ``held``, read only where it is immutable plain data (:meth:`observe_held`), which no
+        call can change.  A later change through the name itself, or through anything sharing an
+        object with it, or a statement iterating it, drops ``held`` too (:meth:`invalidate`)."""
+        for name, b in list(self.scope.all_bindings()):
+            if b.result is None:
+                continue
+            keep = b.result if self.mode == "test" and isinstance(b.result, Call) and b.result.obj is None \
+                and b.result.after is None \
+                and "." not in name and (b.term is None or (b.term.expr == observe.OBS_VAR and not b.term.guards)) \
+                else None
+            self.scope.bind(name, b.invalid(why, held=keep))
 
     def opaque_alias(self, why: str, stmt: ast.AST) -> _Binding:
         """A name bound or changed by ``stmt`` in a way not modelled: no value; it may reach
@@ -1385,7 +1468,7 @@ class _Walker:
 
     def invalidate(self, which: Callable[[_Binding], bool], why: str) -> None:
         for name, b in list(self.scope.all_bindings()):
-            if b.value is None and b.result is None and b.fn is None and b.term is None and b.why:
+            if b.value is None and b.result is None and b.fn is None and b.term is None and b.held is None and b.why:
                 continue        # nothing left to drop: it keeps the first reason
             if which(b):
                 self.scope.bind(name, b.invalid(why))
@@ -1751,11 +1834,37 @@ class _Walker:
                         continue
                 else:
                     b = _element(v, _new_group() | groups, "loop")
+                    parts = self.display_parts(stmt.target, sources[i], v) if sources[i] is not stmt.iter else None
+                    if parts is not None:
+                        # `for it, expected in [([0], []), ...]`: each part its own object
+                        for e, x, g in zip(stmt.target.elts, v.val, parts):
+                            self.scope.bind(e.id, _element(x, g, "loop"))
+                        self.run(stmt.body)
+                        continue
                 self.bind_target(stmt.target, b, stmt.lineno)
                 self.run(stmt.body)
         finally:
             self.unroll //= max(len(elements), 1)
         self.run(stmt.orelse)
+
+    def display_parts(self, target: ast.expr, src: ast.expr, v: V) -> list[frozenset[int]] | None:
+        """``a, b = (x, [1])`` unpacked from a tuple or list display: Python evaluates each item
+        of the display to its own object (a display builds a new list/dict/set every time; only
+        immutable constants may be shared), so each target may share objects only with the names
+        its own item mentions: per target, a new group and the groups of those names.  None: not
+        such an unpacking (plain distinct names, a display of as many items, no starred item, no
+        call, attribute, subscript, walrus, lambda or comprehension in it, an exact value of that
+        length)."""
+        if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(src, (ast.Tuple, ast.List))
+                and len(target.elts) == len(src.elts) and all(isinstance(e, ast.Name) for e in target.elts)
+                and len({e.id for e in target.elts}) == len(target.elts)
+                and v.kind in ("list", "tuple") and len(v.val) == len(src.elts)):
+            return None
+        allowed = (ast.Constant, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Name, ast.Load, ast.UnaryOp,
+                   ast.BinOp, ast.operator, ast.unaryop)
+        if not all(isinstance(n, allowed) for n in ast.walk(src)):
+            return None
+        return [_new_group() | self.groups_of(e) for e in src.elts]
 
     def shares_module_value(self, node: ast.AST) -> bool:
         return any(not self.scope.is_local(n) and (b := self.scope.binding(n)) is not None and b.mutable
@@ -1827,6 +1936,44 @@ class _Walker:
         except _Unsup as u:
             self.unsupported(stmt, u.reason)
 
+    def observe_held(self, stmt: ast.AST, node: ast.expr) -> bool:
+        """``r = f(x)``, a later call, then ``assert r == 5``: the later call may have changed the
+        object ``r`` holds if it is mutable (a function may keep what it returned and change it
+        on its next call, or hand it to any other code), never if it is immutable plain data (an
+        int, a str, a tuple of those...).  The assertion is then one guarded observation of the
+        call (:func:`specguard.python.multiterm.compile_multi` with one call guarded by value):
+        if the result's class is immutable plain data, the expression holds on it.  Only names
+        whose binding kept the result as ``held`` (:meth:`later_call`), all of one call, with no
+        other call of the function under test or live result in the assertion, and literals that
+        share no object with the call's arguments.  False: not read this way (the caller keeps
+        its reason)."""
+        if self.mode != "test" or self.block is not None or self.involves(node):
+            return False
+        held = {n.id: b for n in ast.walk(node) if isinstance(n, ast.Name)
+                and (b := self.scope.binding(n.id)) is not None and b.held is not None and self.scope.is_local(n.id)}
+        if not held or len({b.held.key() for b in held.values()}) != 1:
+            return False
+        call = next(iter(held.values())).held
+        groups = frozenset().union(*(b.groups for b in held.values()))
+        try:
+            built = observe.build(node, is_call=lambda n: isinstance(n, ast.Name) and n.id in held,
+                                  literal=lambda n: eval_literal(n, self.scope),
+                                  builtin=lambda name: name not in self.scope, check=False)
+        except observe.NotObservation:
+            return False
+        if not built.calls or any(self.groups_of(n) & groups for n in built.literals):
+            return False
+        uses = named.consumed(stmt, set(held))
+        if sum(len(u) for u in uses.values()) > 1:
+            return False        # iterating the value twice: an iterator's second reading sees fewer items
+        try:
+            multiterm.compile_multi(built.text, 1, ("value",))
+        except speclang.ObservationError:
+            return False
+        self.demand(stmt, call, Expect(kind=ExpectKind.obs, expr=built.text, bound_result=True),
+                    exposed=("value",))
+        return True
+
     def assert_expr_parts(self, stmt: ast.AST, expr: ast.expr, negate: bool) -> None:
         if isinstance(expr, ast.BoolOp):
             if isinstance(expr.op, ast.And) != negate:   # a and b / not (a or b): every part holds
@@ -1895,6 +2042,8 @@ class _Walker:
         try:
             self.observe(stmt, node)
         except _Obs as o:
+            if self.observe_held(stmt, node):
+                return
             generic = why.reason.startswith(f"the result of `{self.ctx.target}` is transformed")
             raise _Unsup(o.reason if o.specific or generic else why.reason) from None
 
@@ -1927,12 +2076,21 @@ class _Walker:
         the bindings of the names it reads established, whether it reads a name bound earlier);
         a name holding a term (:mod:`specguard.python.named`) stands for its term.  Raises _Obs."""
         try:
-            built = observe.build(node, is_call=lambda n: self.is_target_call(n) or self.result_name(n) is not None,
+            built = observe.build(node, is_call=lambda n: self.is_target_call(n) or self.result_name(n) is not None
+                                  or self.held_name(n) is not None,
                                   literal=lambda n: eval_literal(n, self.scope),
                                   builtin=lambda name: name not in self.scope, term_of=self.term_node,
                                   check=False, floats=floats)
         except observe.NotObservation as e:
             raise _Obs(e.reason, e.unsound) from None
+        helds = [h for n in built.calls if (h := self.held_name(n)) is not None]
+        if helds:       # a result held across a later call: only a guarded reading (observe_multi, observe_held)
+            keys = {h.held.key() for h in helds} | {self.subject(n, terms=True).call.key() for n in built.calls
+                                                     if self.held_name(n) is None
+                                                     and self.subject(n, terms=True).call is not None}
+            if len(keys) > 1:
+                raise _MultiCall("a held result with another call", False)
+            raise _Obs(f"`{_src(node, 40)}` reads a result held across a later call", False)
         subjects = [self.subject(n, terms=True) for n in built.calls]
         for s in subjects:
             if s.error:
@@ -1972,6 +2130,13 @@ class _Walker:
         order: list[str] = []
 
         def var_of(n: ast.AST) -> str:
+            h = self.held_name(n)
+            if h is not None:       # read after a later call: guarded by value (multiterm.exposure of a name)
+                subjects[id(n)] = _Subject(True, call=h.held, groups=h.groups)
+                k = h.held.key()
+                if k not in order:
+                    order.append(k)
+                return multiterm.var(order.index(k))
             b = self.result_name(n)
             if b is not None and (isinstance(b.result, str) or not _raw(b)):
                 raise _MultiCall(f"`{_src(n, 30)}` ({b.why}) in an assertion of several calls: "
@@ -1988,7 +2153,8 @@ class _Walker:
                 order.append(k)
             return multiterm.var(order.index(k))
         try:
-            built = observe.build(node, is_call=lambda n: self.is_target_call(n) or self.result_name(n) is not None,
+            built = observe.build(node, is_call=lambda n: self.is_target_call(n) or self.result_name(n) is not None
+                                  or self.held_name(n) is not None,
                                   literal=lambda n: eval_literal(n, self.scope),
                                   builtin=lambda name: name not in self.scope, check=False, var_of=var_of)
         except observe.NotObservation as e:
@@ -2087,7 +2253,7 @@ class _Walker:
         dropped, a later reading could see fewer items."""
         if not self.tracking():
             return
-        held = {n: b for n in self.scope.tracked if (b := self.scope.locals[n]).result is not None}
+        held = {n: b for n in self.scope.tracked if (b := self.scope.locals[n]).result is not None or b.held is not None}
         if not held:
             return
         for name, uses in named.consumed(stmt, set(held)).items():
@@ -2095,7 +2261,8 @@ class _Walker:
             if all(uses) and b.term is not None and named.fresh(b.term.expr):
                 continue            # `list(actual)` of `actual = list(f(x))`: a list, not consumed
             groups = b.groups
-            self.invalidate(lambda ob: ob is b or (ob.result is not None and bool(ob.groups & groups)
+            self.invalidate(lambda ob: ob is b or ((ob.result is not None or ob.held is not None)
+                                                   and bool(ob.groups & groups)
                                                    and not (ob.term is not None and named.fresh(ob.term.expr))),
                             f"may have been consumed at line {getattr(stmt, 'lineno', '?')} (an iterator is "
                             f"read once)")
@@ -2140,6 +2307,8 @@ class _Walker:
 
     def compare_direct(self, stmt: ast.AST, left: ast.expr, op: ast.cmpop, right: ast.expr, negate: bool) -> None:
         if not negate and self.abs_difference(stmt, left, op, right):
+            return
+        if not negate and self.float_arithmetic(stmt, left, op, right):
             return
         ls, rs = self.subject(left), self.subject(right)
         if ls.involves and rs.involves:
@@ -2194,6 +2363,37 @@ class _Walker:
         self.float_note()
         self.demand(stmt, s.call, Expect(kind=ExpectKind.approx, value=v, abs=eps))
         return True
+
+    def float_arithmetic(self, stmt: ast.AST, left: ast.expr, op: ast.cmpop, right: ast.expr) -> bool:
+        """``f(x) * 2 == 3.0``, ``f(x) / 3 == c``, ``0.5 + f(x) == 2`` (either side): ``f(x) == v``,
+        or ``f(x) in (v1, .., vn)`` when rounding makes several numbers pass: exactly the classes of
+        the results that pass (:mod:`specguard.python.floatobs`); refused with the reason otherwise."""
+        if not isinstance(op, ast.Eq):
+            return False
+        for a, b in ((left, right), (right, left)):
+            if not isinstance(a, ast.BinOp) or self.involves(b):
+                continue
+            for r_node, k_node, result_left in ((a.left, a.right, True), (a.right, a.left, False)):
+                if self.involves(k_node):
+                    continue
+                s = self.subject(r_node)
+                if not s.involves or s.error or s.call is None or s.length:
+                    continue
+                try:
+                    k, c = eval_literal(k_node, self.scope), eval_literal(b, self.scope)
+                except NotLiteral:
+                    return False
+                if not floatobs.applies(a.op, k, c):
+                    return False
+                self.expected(k_node, s), self.expected(b, s)      # no object shared with the call
+                try:
+                    vs = floatobs.preimage(a.op, result_left, k, c)
+                except floatobs.Refused as e:
+                    raise _Unsup(f"`{_src(a, 40)} == {_src(b, 30)}`: {e.reason}") from None
+                self.demand(stmt, s.call, Expect(kind=ExpectKind.eq, value=vs[0]) if len(vs) == 1
+                            else Expect(kind=ExpectKind.in_, values=vs))
+                return True
+        return False
 
     def compare_expect(self, s: _Subject, op: ast.cmpop, v: V) -> Expect:
         if s.length:
@@ -2379,26 +2579,88 @@ class _Walker:
                  f"unsupported arguments to `{api}`")
             need(len(cm.args) <= (2 if api.endswith("Regex") else 1),
                  f"`with {api}(...)` with extra arguments")
-            call = self.raising_body(stmt, api)
+            call, rest = self.raising_body(stmt, api, cm)
             iterated = self.iterated_call(call)     # `list(f(x))`: f raises, or iterating its result does
             s = self.target_subject(iterated if iterated is not None else call)
             need(not s.length and s.call is not None and self.is_target_call(iterated or call),
                  f"the body of `{api}` does not call `{self.ctx.target}` directly")
             self.demand(stmt, s.call, Expect(kind=ExpectKind.raises, exc=exc, iterated=iterated is not None))
+            for r in rest:          # `assert False` after the call: part of the block's reading
+                for key in self.ctx.assertion_keys([r]):
+                    self.ctx.mark_read(key)
+                    self.ctx.handled.add(id(key))
         except _Unsup as u:
             self.unsupported(stmt, u.reason)
-        self.ctx.unsupported_inside(stmt.body, f"assertion inside the `{api}` block at line {stmt.lineno}")
+            rest = []
+        self.ctx.unsupported_inside([b for b in stmt.body if not any(b is r for r in rest)],
+                                    f"assertion inside the `{api}` block at line {stmt.lineno}")
 
-    def raising_body(self, stmt: ast.With, api: str) -> ast.expr:
-        """The single call the block of ``with pytest.raises(E):`` consists of."""
+    def raising_body(self, stmt: ast.With, api: str, cm: ast.Call) -> tuple[ast.expr, list[ast.stmt]]:
+        """The call the block of ``with pytest.raises(E):`` consists of, and the statements after it.
+
+        The block passes when it raises an exception matching E.  Statements after the call run
+        only when the call returned; they are accepted when none of them can raise anything
+        matching E (:meth:`never_matches`): then the block passes exactly when the call raises E
+        (if the call returns, the block fails, by these statements or by "did not raise")."""
         body = stmt.body
-        if len(body) == 1:
-            b = body[0]
-            if isinstance(b, ast.Expr):
-                return b.value
-            if isinstance(b, (ast.Assign, ast.AnnAssign)) and b.value is not None:
-                return b.value
-        raise _Unsup(f"the block of `{api}` is not a single call (an earlier statement could raise)")
+        b = body[0] if body else None
+        call: ast.expr | None = None
+        if isinstance(b, ast.Expr):
+            call = b.value
+        elif isinstance(b, ast.Assign) and all(isinstance(t, ast.Name) for t in b.targets):
+            call = b.value          # storing into a plain name cannot raise
+        elif isinstance(b, (ast.Assign, ast.AnnAssign)) and b.value is not None and len(body) == 1:
+            call = b.value
+        if call is None:
+            raise _Unsup(f"the block of `{api}` is not a single call (an earlier statement could raise)")
+        rest = list(body[1:])
+        if rest and not isinstance(call, ast.Call):
+            raise _Unsup(f"the block of `{api}` is not a single call (an earlier statement could raise)")
+        if rest:
+            why = self.never_matches(rest, cm)
+            if why is not None:
+                raise _Unsup(f"the block of `{api}` has statements after the call that may raise the expected "
+                             f"exception too ({why}): the block passes then, even if the call returns")
+        return call, rest
+
+    _NEVER_MATCHED_BY = frozenset({"AssertionError", "Exception", "BaseException"})
+
+    def never_matches(self, rest: list[ast.stmt], cm: ast.Call) -> str | None:
+        """None when no statement of ``rest`` can raise an exception that the expected classes of
+        ``cm`` match, else why not.  Accepted: ``pass``, ``assert <falsy constant>[, <constant>]``
+        and ``raise AssertionError[(<constants>)]`` (AssertionError, or nothing under ``-O``),
+        ``pytest.fail(<constants>)`` (pytest's ``Failed``, a BaseException only), when every expected
+        class is a builtin exception name (not rebound) that is not AssertionError, Exception or
+        BaseException (the only classes matching AssertionError or Failed)."""
+        import builtins
+        node = cm.args[0] if cm.args else _keyword(cm, "expected_exception")
+        for n in (node.elts if isinstance(node, ast.Tuple) else [node]):
+            if not (isinstance(n, ast.Name) and n.id not in self.scope and n.id not in self._NEVER_MATCHED_BY
+                    and isinstance(getattr(builtins, n.id, None), type)
+                    and issubclass(getattr(builtins, n.id), BaseException)):
+                return (f"the expected `{_src(n, 30)}` is not a builtin exception class other than AssertionError, "
+                        f"Exception and BaseException (it may match what the statements raise)")
+        consts = lambda args: all(isinstance(a, ast.Constant) for a in args)       # noqa: E731
+        for st in rest:
+            if isinstance(st, ast.Pass):
+                continue
+            if isinstance(st, ast.Assert) and isinstance(st.test, ast.Constant) and not st.test.value \
+                    and (st.msg is None or isinstance(st.msg, ast.Constant)):
+                continue
+            if isinstance(st, ast.Raise) and st.cause is None and st.exc is not None:
+                e = st.exc
+                if isinstance(e, ast.Call) and not e.keywords and consts(e.args):
+                    e = e.func
+                if isinstance(e, ast.Name) and e.id == "AssertionError" and e.id not in self.scope:
+                    continue
+            if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) \
+                    and self.ctx.qual(st.value.func) == "pytest.fail" and _real_pytest(self.ctx.file, st.value.func) \
+                    and consts(st.value.args) \
+                    and all(k.arg in ("reason", "msg", "pytrace") and isinstance(k.value, ast.Constant)
+                            for k in st.value.keywords):
+                continue
+            return f"`{_src(st, 40)}` at line {st.lineno}"
+        return None
 
     def raises_callable(self, stmt: ast.AST, call: ast.Call, api: str) -> None:
         """``pytest.raises(E, f, *args, **kwargs)`` / ``self.assertRaises(E, f, *args)``."""
@@ -2532,6 +2794,14 @@ class _Walker:
         if not isinstance(node, ast.Call) or self.ctx.is_assertion_call(node):
             return None
         return library.resolve(self, node.func)
+
+    def held_name(self, node: ast.AST) -> _Binding | None:
+        """A local name of a test still holding a result across a later call (``_Binding.held``)."""
+        if isinstance(node, ast.Name) and self.mode == "test" and self.scope.is_local(node.id):
+            b = self.scope.binding(node.id)
+            if b is not None and b.held is not None:
+                return b
+        return None
 
     def result_name(self, node: ast.AST) -> _Binding | None:
         if isinstance(node, ast.Name):

@@ -136,6 +136,9 @@ def lean_input(call: Call) -> str:
     if call.obj is not None:
         from specguard.formalize.objects import lean_object_input
         return lean_object_input(call.obj)
+    if call.after is not None:    # what the call left in an argument
+        from specguard.formalize.argstate import lean_input as lean_argument_input
+        return lean_argument_input(call)
     if call.lib is not None:      # another function of the library under test
         from specguard.formalize.library import lean_input as lean_library_input
         return lean_library_input(call)
@@ -848,7 +851,7 @@ def isclose_enclosure(b: int | float, rel: float, abs_tol: float) -> tuple[Fract
 
 
 def clause_of_demand(d: Demand, json: bool = False) -> Clause:
-    if d.calls:
+    if d.calls or d.exposed:
         from specguard.kernel import multi
         return multi.clause(d, json)
     return clause_of_expect(d.id, d.call, d.expect, d, json)

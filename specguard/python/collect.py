@@ -669,6 +669,9 @@ def _class_constants(ctx: _Ctx, chain: list[ast.ClassDef]) -> dict[str, _Binding
         for name in sym.bindings:
             out.pop(name, None)
         for st in k.body:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], (ast.Tuple, ast.List)):
+                _unpacked_constants(ctx, st, sym, out)      # `x, y = 2, 4`
+                continue
             if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)):
                 continue
             name = st.targets[0].id
@@ -692,6 +695,29 @@ def _class_constants(ctx: _Ctx, chain: list[ast.ClassDef]) -> dict[str, _Binding
                                                   f"{st.lineno})", groups=_new_group(), mutable=True,
                                      origin="unpacked")
     return out
+
+
+def _unpacked_constants(ctx: _Ctx, st: ast.Assign, sym, out: dict[str, _Binding]) -> None:
+    """``x, y = 2, 4`` in a class body: each plain name bound once to its immutable element
+    (Python unpacks a tuple or list of that length item by item; anything else is not read)."""
+    target = st.targets[0]
+    assert isinstance(target, (ast.Tuple, ast.List))
+    if not all(isinstance(e, ast.Name) for e in target.elts):
+        return
+    names = [e.id for e in target.elts]
+    if len(set(names)) != len(names):
+        return                                   # `x, x = 1, 2`: the last store wins; not followed
+    try:
+        v = eval_literal(st.value, ctx.tables)
+    except NotLiteral:
+        return
+    if v.kind not in ("tuple", "list") or len(v.val) != len(names):
+        return
+    for name, x in zip(names, v.val):
+        if len(sym.of(name)) != 1 or sym.of(name)[0].conditional or sym.unknown_writes(name):
+            continue
+        if not is_mutable(x) and _never_stored_elsewhere(ctx, name, None):
+            out[name] = _literal(x, _new_group(), "param")
 
 
 def _only_unpacked(ctx: _Ctx, attr: str) -> bool:
@@ -803,6 +829,9 @@ def _self_only_read(ctx: _Ctx, body: list[ast.stmt], owner: str, chain: list[ast
     if stores:
         for st in body:
             targets = st.targets if isinstance(st, ast.Assign) else [st.target] if isinstance(st, ast.AnnAssign) else []
+            # `self.x, self.y = 3, 9`: the elements of an unpacking (no `*`), assigned in order
+            targets = [e for t in targets for e in (t.elts if isinstance(t, (ast.Tuple, ast.List)) and not any(
+                isinstance(x, ast.Starred) for x in t.elts) else [t])]
             allowed_stores.update(id(t) for t in targets if isinstance(t, ast.Attribute)
                                   and isinstance(t.value, ast.Name) and t.value.id == owner)
     parent: dict[int, ast.AST] = {}

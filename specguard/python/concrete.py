@@ -15,10 +15,13 @@ test file can rebind it; an environment without ``builtin_ok`` gets none of thes
 call                         semantics kept exact
 ===========================  ======================================================================
 ``len(x)``                   str, bytes, list, tuple, dict, set, frozenset, range
-``sorted(it, reverse=b)``    CPython's stable sort, only on a total order (numbers, or all str, or
-                             all bytes, or tuples/lists of those); no ``key=``
-``min(..)`` ``max(..)``      one iterable or several arguments, total order as for ``sorted``
-                             (the first of equal extremes is returned, as CPython does)
+``sorted(it, key=k,         CPython's stable sort (also with ``reverse=True``), only on a total
+reverse=b)``                 order of the keys (numbers, or all str, or all bytes, or tuples/lists
+                             of those); ``k``: None, ``len``, ``abs``, ``str.lower``/``str.upper``
+                             (ASCII strs only)
+``min(..)`` ``max(..)``      one iterable or several arguments, ``key=`` as for ``sorted``,
+                             ``default=`` (one iterable only; returned when it is empty); the
+                             first of equal extremes is returned, as CPython does
 ``sum(it[, start])``         ints and bools only (float sums differ between Python versions)
 ``any`` ``all``              truthiness of plain data
 ``abs`` ``round``            numbers (``round(x, n)`` with Python's correctly rounded result)
@@ -170,19 +173,67 @@ def _exactly(ev, node, n: int, keywords: tuple[str, ...] = ()):
     return args, kws
 
 
+def _key_values(ev, node: ast.Call, items: list[V], what: str) -> list[V]:
+    """The values of ``key=`` (absent or None: the items themselves) for each item, in order:
+    the builtins ``len`` and ``abs`` (where the environment vouches for the name) and
+    ``str.lower``/``str.upper`` on ASCII strs, applied as CPython does (once per item)."""
+    key = next((k.value for k in node.keywords if k.arg == "key"), None)
+    if key is None or isinstance(key, ast.Constant) and key.value is None:
+        return list(items)
+    ok = getattr(ev.env, "builtin_ok", None)
+    if isinstance(key, ast.Name) and key.id in ("len", "abs") and ok is not None and ok(key.id):
+        fn = _len_value if key.id == "len" else _abs_value
+        return [fn(x) for x in items]
+    if isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name) and key.value.id == "str" \
+            and key.attr in ("lower", "upper") and ok is not None and ok("str"):
+        out = []
+        for x in items:
+            if x.kind != "str" or not x.val.isascii():
+                raise NotLiteral(f"`{what}(key=str.{key.attr})` of a value that is not an ASCII str")
+            out.append(V("str", x.val.lower() if key.attr == "lower" else x.val.upper()))
+        return out
+    raise NotLiteral(f"`{what}` with a `key=` other than len, abs, str.lower or str.upper is not evaluated")
+
+
+def _has_key(node: ast.Call) -> bool:
+    return any(k.arg == "key" and not (isinstance(k.value, ast.Constant) and k.value.value is None)
+               for k in node.keywords)
+
+
+def _len_value(x: V) -> V:
+    if x.kind in ("str", "bytes", "list", "tuple", "dict", "set", "frozenset"):
+        return V("int", len(x.val))
+    if x.kind == "obj" and x.val[0] == "range":
+        return V("int", len(range(*(b.val for b in x.val[1].val))))
+    raise NotLiteral(f"len() of a {x.kind}")
+
+
+def _abs_value(x: V) -> V:
+    if x.kind not in _NUM:
+        raise NotLiteral(f"abs() of a {x.kind}")
+    return _out(abs(to_python(x))).v
+
+
 def _sorted(ev, node):
     if len(node.args) != 1 or any(isinstance(a, ast.Starred) for a in node.args) \
-            or any(k.arg != "reverse" for k in node.keywords):
-        raise NotLiteral("unsupported arguments to `sorted` (only `reverse=`; a `key=` is not evaluated)")
-    items = _items(ev, node.args[0], "sorted", ordered=False)
+            or any(k.arg not in ("reverse", "key") for k in node.keywords) \
+            or len({k.arg for k in node.keywords}) != len(node.keywords):
+        raise NotLiteral("unsupported arguments to `sorted` (only `key=` and `reverse=`)")
+    # with a key, items of equal keys keep the iteration order: a set's order then matters
+    items = _items(ev, node.args[0], "sorted", ordered=_has_key(node))
     reverse = False
-    for k in node.keywords:
+    for k in node.keywords:       # CPython: the iterable first, then keywords in order; all exact values here
+        if k.arg != "reverse":
+            continue
         r = ev.ev(k.value).v
         if r.kind not in ("bool", "int"):
             raise NotLiteral("`reverse=` is not a bool")
         reverse = bool(r.val)
-    _total_order(items, "sorted")
-    plain = _plain_list(items)
+    keys = _key_values(ev, node, items, "sorted")
+    _total_order(keys, "sorted")
+    plain = _plain_list(keys)
+    # CPython's sort is stable also with reverse=True (equal keys keep their order); sorting the
+    # indices by the plain keys with the same flag does exactly that
     order = sorted(range(len(items)), key=lambda i: plain[i], reverse=reverse)
     return L._container("list", [L._R(items[i], _size(items[i])) for i in order])
 
@@ -194,16 +245,28 @@ def _size(v: V) -> int:
 
 def _extreme(ev, node):
     name = node.func.id
-    if node.keywords or any(isinstance(a, ast.Starred) for a in node.args) or not node.args:
-        raise NotLiteral(f"unsupported arguments to `{name}` (no `key=`/`default=`)")
+    if any(isinstance(a, ast.Starred) for a in node.args) or not node.args \
+            or any(k.arg not in ("key", "default") for k in node.keywords) \
+            or len({k.arg for k in node.keywords}) != len(node.keywords):
+        raise NotLiteral(f"unsupported arguments to `{name}` (only `key=` and `default=`)")
+    default = next((k.value for k in node.keywords if k.arg == "default"), None)
     if len(node.args) == 1:
-        items = _items(ev, node.args[0], name, ordered=False)
+        items = _items(ev, node.args[0], name, ordered=_has_key(node))   # first of equal keys
     else:
+        if default is not None:
+            raise NotLiteral(f"`{name}()` with several arguments and `default=` raises TypeError")
         items = [ev.ev(a).v for a in node.args]
     if not items:
+        if default is not None:
+            r = ev.ev(default)
+            _key_values(ev, node, [], name)      # an unsupported key= stays unsupported
+            return r
         raise NotLiteral(f"`{name}()` of an empty sequence raises")
-    _total_order(items, name)
-    plain = _plain_list(items)
+    if default is not None:
+        ev.ev(default)                           # evaluated (CPython evaluates every argument)
+    keys = _key_values(ev, node, items, name)
+    _total_order(keys, name)
+    plain = _plain_list(keys)
     pick = (min if name == "min" else max)(range(len(items)), key=lambda i: plain[i])
     # CPython returns the first of equal extremes; min/max over indices with the plain key do the same
     return L._R(items[pick], _size(items[pick]))

@@ -34,6 +34,10 @@ BUILTINS = frozenset({"len", "sorted", "set", "frozenset", "sum", "min", "max", 
                       "str", "repr", "divmod", "pow"})
 
 
+# builtins an observation may pass as ``key=`` of sorted/min/max (one argument each)
+KEY_BUILTINS = frozenset({"len", "abs", "bool", "int", "str", "repr", "ord", "chr", "list", "tuple"})
+
+
 class NotObservation(Exception):
     """The expression is not an observation; ``reason`` says why; ``unsound``: it applies an
     operation to the result that is not sound on its ``==``-class (a more useful reason than a
@@ -177,7 +181,8 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
             else:
                 raise NotObservation(f"call of `{snippet(f)}` in an observation")
             return ast.Call(func, [go(a) for a in node.args],
-                            [ast.keyword(k.arg, go(k.value)) for k in node.keywords])
+                            [ast.keyword(k.arg, key_function(k.value) if k.arg == "key" else go(k.value))
+                             for k in node.keywords])
         if isinstance(node, ast.Lambda):
             return ast.Lambda(node.args, go(node.body))
         if isinstance(node, (ast.expr, ast.comprehension, ast.keyword)):
@@ -196,6 +201,16 @@ def build(expr: ast.expr, *, is_call: Callable[[ast.AST], bool], literal: Callab
                     setattr(new, name, val)
             return new
         raise NotObservation(f"`{type(node).__name__}` in an observation")
+
+    def key_function(node: ast.expr) -> ast.expr:
+        # `key=len`: a builtin passed as a function (not a value); the spec language decides
+        # which builtins it models as keys (`len`, `abs`, `str`, `int`, ..., `str.lower`/`str.upper`)
+        if isinstance(node, ast.Name) and node.id in KEY_BUILTINS and node.id not in local and builtin(node.id):
+            return ast.Name(node.id, ast.Load())
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "str" \
+                and node.attr in ("lower", "upper") and "str" not in local and builtin("str"):
+            return ast.Attribute(ast.Name("str", ast.Load()), node.attr, ast.Load())
+        return go(node)
 
     try:
         new = go(expr)

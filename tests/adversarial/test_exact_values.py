@@ -465,4 +465,7 @@ def test_exact_computations_keep_earlier_results():
     """)
     d, r = lines(tf)
     assert d[9] == ["f(1) == ['a', 'b']"], (d, r)
-    assert 14 in r and 19 in r, (d, r)
+    assert 14 in r, (d, r)
+    # `next(it)` may run any code, which could change a mutable result: read only where it is
+    # immutable plain data (tests.py observe_held)
+    assert d[19] == ["f(3) satisfies `result == 1`"], (d, r)

@@ -896,3 +896,96 @@ def test_folders_pytest_does_not_enter_are_not_read(tmp_path, folder):
     })
     assert r["verdict"] != "conflict", r["reason"]
     assert r["coverage"]["assertions_total"] == 1
+
+
+def test_statements_after_the_raising_call_count_only_when_they_cannot_raise_the_expected_class():
+    """#12 (rtgaps): `with pytest.raises(E): f(x); <rest>` passes when f(x) raises E, or when it
+    returns and <rest> raises E.  Read as "f(x) raises E" only when <rest> cannot raise anything E
+    matches (`assert False`, `pytest.fail(..)`, `raise AssertionError` with E a builtin class other
+    than AssertionError/Exception/BaseException); `assert f(2) == 99` after the call may raise E
+    itself (f(2) may raise TypeError), so that block stays unread."""
+    from specguard.formalize.tests import formalize_tests
+    from specguard.models import TestSource as Source
+    code = textwrap.dedent('''
+        import pytest, unittest
+        from m import f
+        def test_a():
+            with pytest.raises(ValueError):
+                f(1)
+                pytest.fail("no raise")
+        def test_b():
+            with pytest.raises((TypeError, KeyError)):
+                x = f(2)
+                assert False, "should raise"
+        def test_c():
+            with pytest.raises(TypeError):
+                f(None)
+                assert f(2) == 99
+        def test_d():
+            with pytest.raises(Exception):
+                f(3)
+                assert False
+        class T(unittest.TestCase):
+            def test_e(self):
+                with self.assertRaises(ValueError):
+                    f(4)
+                    raise AssertionError("x")
+            def test_f(self):
+                with self.assertRaises(MyErr):
+                    f(5)
+                    assert False
+            def test_g(self):
+                with self.assertRaises(ValueError):
+                    f(6)
+                    self.fail("x")
+    ''')
+    tf = formalize_tests([Source(kind="python", path="test_x.py", text=code)], "f")
+    read = {d.loc.line: d.expect.exc for d in tf.demands}
+    assert read == {5: ("ValueError",), 9: ("TypeError", "KeyError"), 22: ("ValueError",)}
+    reasons = {u.loc.line: u.reason for u in tf.unsupported}
+    assert "may raise the expected exception" in reasons[13] and 15 in reasons
+    assert "Exception" in reasons[17] and "MyErr" in reasons[26]
+    assert "self.fail" in reasons[30]         # failureException may be overridden
+    assert 11 not in reasons                  # `assert False` after the call: part of the block's reading
+
+
+def test_class_constants_bound_by_unpacking_follow_the_collected_class():
+    """#12 (rtgaps): `x, y = 2, 99` in a base class and `x, y = 3, 9` in the collected subclass:
+    the inherited test reads the subclass's values (the base is collected too only when it is a
+    TestCase); `self.x, self.y = 3, 9` in an overriding `setUp` likewise.  Refused: a mutable
+    element (`[1]` is one list shared by the class's tests), a name unpacked twice, a length
+    mismatch."""
+    from specguard.formalize.tests import formalize_tests
+    from specguard.models import TestSource as Source
+    from specguard.python.values import py_repr
+    code = textwrap.dedent('''
+        import unittest
+        from m import f
+        class Base:
+            x, y = 2, 99
+            def test_sq(self):
+                assert f(self.x) == self.y
+        class TestThree(Base):
+            x, y = 3, 9
+        class TestU(unittest.TestCase):
+            def setUp(self):
+                self.a, self.b = 5, 6
+            def test_u(self):
+                self.assertEqual(f(self.a), self.b)
+        class TestV(TestU):
+            def setUp(self):
+                self.a, self.b = 7, 8
+        class TestW:
+            p, q = [1], 2
+            r, r = 1, 2
+            s, t = 1, 2, 3
+            def test_w(self):
+                assert f(self.p) == 1
+                assert f(self.r) == 1
+                assert f(self.s) == 1
+    ''')
+    tf = formalize_tests([Source(kind="python", path="test_x.py", text=code)], "f")
+    got = sorted((d.loc.line, py_repr(d.call.args[0]), py_repr(d.expect.value)) for d in tf.demands)
+    assert got == [(7, "3", "9"), (14, "5", "6"), (14, "7", "8")]
+    reasons = {u.loc.line: u.reason for u in tf.unsupported}
+    assert {23, 24, 25} <= set(reasons)

@@ -219,3 +219,22 @@ def test_float_lists_are_unread_where_the_result_is_used_directly(tmp_path, core
     u = unsupported(r)
     assert "through list(...)" in u["assert list(f(1)) == [1.5]"], u
     assert "float" in u["assert list(f(2)) == [float('inf')]"] and "float" in u["assert sorted(f(2)) == [1.5]"], u
+
+
+def test_float_arithmetic_on_the_result_is_never_inverted_naively(tmp_path, core):
+    """#12 (rtgaps): `f(1) / 3 == 0.3333333333333333` is not `f(1) == 1`: the float just below 1.0
+    divides to the same float, so a doctest `f(1)` -> `0.9999999999999999` satisfies it (a naive
+    inversion would certify a false conflict); `f(2) + 0.2 == 0.3` against `f(2)` -> `0.1` is a
+    real conflict (0.1 + 0.2 is 0.30000000000000004 in binary64) and `f(3) + 0.2 ==
+    0.30000000000000004` against `f(3)` -> `0.1` is entailed."""
+    desc = "Values.\n\n>>> f(1)\n0.9999999999999999\n>>> f(3)\n0.1\n"
+    tests = ("from m import f\n\n"
+             "def test_a():\n    assert f(1) / 3 == 0.3333333333333333\n\n"
+             "def test_c():\n    assert f(3) + 0.2 == 0.30000000000000004\n")
+    rc, r = check(tmp_path, desc, tests)
+    assert r["verdict"] == "no-conflict" and r["evidence"] == "certified", r["reason"]
+    assert {t["status"] for t in r["tests"]} == {"entailed"}
+    (tmp_path / "b").mkdir()
+    rc, r = check(tmp_path / "b", "Values.\n\n>>> f(2)\n0.1\n",
+                  "from m import f\n\ndef test_b():\n    assert f(2) + 0.2 == 0.3\n")
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]

@@ -1,0 +1,6 @@
+def f(x):
+    """Return x squared.
+
+    >>> f(3)
+    9
+    """

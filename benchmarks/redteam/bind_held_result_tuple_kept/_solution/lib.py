@@ -1,0 +1,5 @@
+_seen = []
+
+def f(x):
+    _seen.append(x)
+    return (_seen,)

@@ -1,0 +1,71 @@
+"""What a call leaves in an argument (#12.1): ``l = [3, 1]; f(l); assert l == [1, 3]``.
+
+The implementation model stays ``impl : Val -> Outcome`` over exact inputs.  The state of an
+argument after a call of the function under test is an input of its own: the call's exact
+arguments (as they were when it was made) and which argument is read (its position, or its
+keyword).  Its outcome is "returns the argument's value after the call", whether the call returned
+or raised.  The Lean input is
+
+    Val.pair (Val.pair (Val.str "<argument after the call>") (Val.pair <args> (Val.str <which>)))
+             (Val.str <f>)
+
+which no call of the function (``pair (tuple ..) (str f)``, ``pair (pair (tuple ..) (dict ..))
+(str f)``), no object history (``"<object>"``) and no other library function (``"<library>"``)
+produces, so two tests that leave one argument of one call in different states are a
+kernel-checked conflict, and nothing else about ``f`` is affected.  The assumption it needs is
+:data:`ASSUMPTION`, stated in ``result.json``.
+
+Which readings the test reader makes (``specguard/formalize/tests.py``, :meth:`Walker.argument_states`);
+anything else keeps the reason "a call is observed by what it returns or raises":
+
+* the statement is the call itself (``f(l)``) or binds its result to one other name
+  (``r = f(l)``), in a test (never at module level, where any function may reach the name);
+* the argument is a plain local name of the test holding an exact list, dict or set (a display,
+  a copy, or exact computation), handed as it is (not ``*l``), and the call's arguments are all
+  exact (no two of them share a mutable object, :meth:`Walker.call_args`);
+* what else may share an object with the argument loses its value, as before; the name itself
+  holds the state as a result of its own, so every rule of result names applies: a later change
+  through it or anything sharing its objects, handing it to a call, iterating it, any later call
+  that may reach what it holds (another call of ``f`` may change a list ``f`` kept) ends it, and a
+  held result is never kept for such a name (its class is never immutable plain data);
+* a description rule for every input of ``f`` (a return type, bounds) or a spec is about what
+  ``f`` returns, not about what it leaves in an argument: such assertions are set apart then
+  (``check.py``), as other library functions' are.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:      # pragma: no cover
+    from specguard.models import Call
+
+MARKER = "<argument after the call>"
+
+ASSUMPTION = ("What a call of the function under test leaves in an argument it was given (a list, dict or set "
+              "the test built) is determined by the call's arguments, as its outcome is, and is plain data "
+              "(no hidden state, randomness or I/O)")
+
+
+def is_argument_state(call: "Call | None") -> bool:
+    return call is not None and call.after is not None
+
+
+def source(call: "Call", limit: int = 120) -> str:
+    """``l after f(l)`` as reports show it: ``args[0] after f([3, 1])``."""
+    from specguard.python.values import py_repr
+    parts = [py_repr(a) for a in call.args] + [f"{k}={py_repr(v)}" for k, v in call.kwargs]
+    which = f"args[{call.after}]" if call.after.isdigit() else call.after
+    s = f"{which} after {call.target}({', '.join(parts)})"
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def lean_input(call: "Call") -> str:
+    """The exact input (see the module docstring)."""
+    from specguard.kernel.emit import lean_str, lean_val
+    from specguard.python.values import V
+    inner = lean_val(V("tuple", tuple(call.args)))
+    if call.kwargs:
+        inner = f"(Val.pair {inner} {lean_val(V('dict', tuple((V('str', k), v) for k, v in call.kwargs)))})"
+    return (f"(Val.pair (Val.pair (Val.str {lean_str(MARKER)}) (Val.pair {inner} (Val.str {lean_str(call.after)}))) "
+            f"(Val.str {lean_str(call.target)}))")
