@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 
 from specguard import __version__
-from specguard.formalize import assumptions as assume, library, objects, speclang
+from specguard.formalize import argstate, assumptions as assume, library, objects, speclang
 from specguard.kernel import certcheck, emit, obstwins, runner as lean_runner, prove
 from specguard.python import iterate
 from specguard.model import reader_agent as test_agent
@@ -258,6 +258,10 @@ def _spec_use(program: speclang.SpecProgram, entry: str, json: bool, keyed: list
         if call.target != entry:
             outcomes[c.input_id] = speclang.MirrorOut("none", reason=f"a call of {call.target}, not {entry}")
             continue
+        if argstate.is_argument_state(call):
+            outcomes[c.input_id] = speclang.MirrorOut("none", reason="the state of an argument after a call, not "
+                                                                     "what the call returns")
+            continue
         outcomes[c.input_id] = program.outcome(call.args, call.kwargs, json=json, budget=evals)
     instances: list[emit.Clause] = []
     over: list[str] = []
@@ -413,7 +417,10 @@ def bind_keywords(call: Call, sig) -> Call:
     given = dict(call.kwargs)
     if len(given) != len(call.kwargs) or set(given) != set(rest) or len(call.args) + len(given) != len(names):
         return call
-    return call.model_copy(update={"args": call.args + tuple(given[n] for n in rest), "kwargs": ()})
+    update = {"args": call.args + tuple(given[n] for n in rest), "kwargs": ()}
+    if call.after is not None and call.after in names:     # the state of `l` after f(x, l=v): args[1]
+        update["after"] = str(names.index(call.after))
+    return call.model_copy(update=update)
 
 
 def _bound(items, sig) -> tuple[list, int]:
@@ -518,6 +525,13 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
         # functions' inputs included: their assertions are set apart (formalize/library.py)
         tf = library.set_apart(tf, "the description states a rule for every input of the function under test "
                                    "(a return type, bounds or a spec), which does not hold of other functions")
+        test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
+    if universal and any(argstate.is_argument_state(d.call) for d in tf.demands):
+        # a rule for every input or a spec is about what `f` returns, not what it leaves in an
+        # argument (formalize/argstate.py)
+        tf = library.set_apart(tf, "the description states a rule for every input of the function under test "
+                                   "(a return type, bounds or a spec), which is about what it returns, not about "
+                                   "what it leaves in an argument", which=argstate.is_argument_state)
         test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
     if spec is not None and any(library.has_result(d.call) for d in tf.demands):
         # a spec computes on its argument values: a call's result as an argument stands for a value
@@ -682,6 +696,8 @@ def _assumptions(f: _Formal) -> tuple[str, ...]:
     out = f.contra.assumptions(ASSUMPTIONS) + tuple(f.tf.assumptions)
     if f.listed:
         out += (iterate.ASSUMPTION,)
+    if any(argstate.is_argument_state(d.call) for d in f.tf.demands):
+        out += (argstate.ASSUMPTION,)
     others = [d for d in f.tf.demands if d.call.lib is not None]
     if others:
         out += (library.assumption(d.call.lib for d in others),)

@@ -15,7 +15,9 @@ apart); everything else stays read.  Evidence, first found wins:
   nothing is a constant, so different expected results can only come from state.
 * **a call made for its effect**: the tests call the function under test, or another function
   the description defines (or that the tests import alongside it), and discard the result
-  (outside a ``raises`` context).  In a real test run, pytest and unittest run every test of a
+  (outside a ``raises`` context), unless its effect is what it leaves in a list, dict or set the
+  test built and reads afterwards (``l = [3, 1]; f(l); assert l == [1, 3]``: an input of its
+  own, ``specguard.formalize.argstate``).  In a real test run, pytest and unittest run every test of a
   module in one process, so the effect reaches every later test, not only the statements after
   it in the same test.
 * **a lasting change of the environment**: a test stores into an attribute or item of an imported
@@ -219,16 +221,36 @@ def _effect_calls(tree: ast.Module, names: set[str], mods: set[str]) -> list[ast
                 return True
         return False
 
-    def visit(node: ast.AST) -> None:
+    def visit(node: ast.AST, fn: ast.AST | None) -> None:
         if isinstance(node, (ast.With, ast.AsyncWith)) and raising(node):
             return
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and _callee(node.value, names, mods):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and _callee(node.value, names, mods) \
+                and not (fn is not None and _reads_argument_after(fn, node.value)):
             found.append(node.value)
         for child in ast.iter_child_nodes(node):
-            visit(child)
+            visit(child, node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else fn)
 
-    visit(tree)
+    visit(tree, None)
     return found
+
+
+_BUILT = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+
+
+def _reads_argument_after(fn: ast.AST, call: ast.Call) -> bool:
+    """``l = [3, 1]; f(l); assert l == [1, 3]``: the call's effect is what it leaves in a list,
+    dict or set the test function built (a display) and reads after the call, which the test
+    reader observes as an input of its own (``specguard.formalize.argstate``), under the
+    assumption that this state is determined by the call's arguments.  Such a call is not
+    evidence of state kept between calls."""
+    built = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and isinstance(n.value, _BUILT)
+             for t in n.targets if isinstance(t, ast.Name)}
+    if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(fn)):
+        return False
+    given = {a.id for a in [*call.args, *(k.value for k in call.keywords)] if isinstance(a, ast.Name)} & built
+    end = getattr(call, "end_lineno", call.lineno)
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in given and n.lineno > end
+               for n in ast.walk(fn))
 
 
 def tested_state(task: Task, target: str, defs: list, task_defs: set[str]) -> str | None:

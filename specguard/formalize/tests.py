@@ -1321,9 +1321,10 @@ class _Walker:
         mutated objects lose their values."""
         if self.block is None and self.ctx.has_event(stmt):
             self.block = self.exit_or_change(stmt)
+        states: dict[str, Call] = {}
         if not self.concrete_mutation(stmt):
-            self.apply_hazards(stmt)
-        self.named_consumed(stmt)
+            states = self.apply_hazards(stmt)
+        self.named_consumed(stmt, keep=set(states))
 
     def concrete_mutation(self, stmt: ast.AST) -> bool:
         """A known in-place change of a local list/dict/set with an exact value (``l.append(1)``,
@@ -1371,12 +1372,13 @@ class _Walker:
         """Whether any local holds a mutable literal or a result (else identity does not matter)."""
         return bool(self.scope.tracked)       # kept by _Scope.bind, the only writer of locals during a walk
 
-    def apply_hazards(self, node: ast.AST) -> None:
+    def apply_hazards(self, node: ast.AST) -> dict[str, Call]:
         """Names that a statement may mutate (or share with a callee) lose their values, with
         every name that may share an object with them; the objects it may change may now hold
-        anything it mentions (:func:`specguard.formalize.aliasing.join_receivers`)."""
+        anything it mentions (:func:`specguard.formalize.aliasing.join_receivers`).  Returns the
+        names that now hold what the call of the function under test left in them (argstate.py)."""
         if not self.tracking() and not any(b.mutable for b in self.scope.locals.values()):
-            return          # no local may hold (or later receive) an object: nothing to drop or join
+            return {}       # no local may hold (or later receive) an object: nothing to drop or join
         hazards = self.hazards(node)
         passed = self.passed_to_target(node) if self.tracking() else set()
         states = self.argument_states(node, passed)
@@ -1397,6 +1399,7 @@ class _Walker:
                                                    result=states[name], groups=b.groups, mutable=True,
                                                    origin="result"))
         aliasing.join_receivers(self.scope, node, hazards, _ANY_CALL, self.objects.is_sentinel)
+        return {n: c for n, c in states.items() if (b := self.scope.binding(n)) is not None and b.result == c}
 
     def argument_states(self, stmt: ast.AST, passed: set[str]) -> dict[str, Call]:
         """Names whose state after the call of the function under test that ``stmt`` is (``f(l)``,
@@ -1414,8 +1417,8 @@ class _Walker:
                 or any(isinstance(n, ast.Call) for a in [*call.args, *(k.value for k in call.keywords)] for n in ast.walk(a)):
             return {}
         subject = self.call_subject(call)
-        if subject.call is None:
-            return {}
+        if subject.call is None or library.has_result(subject.call):
+            return {}         # only exact arguments: a result passed on is not a value of the input
         out: dict[str, Call] = {}
         for i, a in enumerate(call.args):
             if isinstance(a, ast.Starred):
@@ -2246,14 +2249,17 @@ class _Walker:
         why = f"bound at line {line} by unpacking a result of `{self.ctx.target}`"
         return [replace(b, why=why, term=t) for t in parts]
 
-    def named_consumed(self, stmt: ast.AST) -> None:
+    def named_consumed(self, stmt: ast.AST, keep: set[str] = frozenset()) -> None:
         """A statement that may iterate a value reached from a name holding a result (an iterator,
         perhaps, or one holding iterators) leaves it consumed: the name and every name that may
         share it (aliases, items of the same result; not new containers built from it) are
-        dropped, a later reading could see fewer items."""
+        dropped, a later reading could see fewer items.  ``keep``: names this statement's call
+        just filled with what it left in them (a list, dict or set the test built, not an
+        iterator it read)."""
         if not self.tracking():
             return
-        held = {n: b for n in self.scope.tracked if (b := self.scope.locals[n]).result is not None or b.held is not None}
+        held = {n: b for n in self.scope.tracked if n not in keep
+                and ((b := self.scope.locals[n]).result is not None or b.held is not None)}
         if not held:
             return
         for name, uses in named.consumed(stmt, set(held)).items():

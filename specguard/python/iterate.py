@@ -141,11 +141,17 @@ def _list_type(t: TypeExpr | None) -> TypeExpr | None:
     return TypeExpr(name="list", args=(item,))
 
 
+def _mine(call, target: str) -> bool:
+    """A call of ``target`` observed by its outcome (not the state it left in an argument,
+    ``specguard.formalize.argstate``, which is read as it is)."""
+    return call.target == target and call.after is None
+
+
 def through_list(demands: tuple[Demand, ...], claims: list[Claim], target: str | None) -> ListView | None:
     """The task in the ``g = list ∘ f`` model, or None when it does not apply (see the module)."""
     if target is None:
         return None
-    mine = [d for d in demands if d.call.target == target]
+    mine = [d for d in demands if _mine(d.call, target)]
     examples = [c for c in claims if c.kind is ClaimKind.example and c.call is not None and c.call.target == target]
     wrapped = False
     for e in [d.expect for d in mine] + [c.expect for c in examples]:
@@ -165,7 +171,7 @@ def through_list(demands: tuple[Demand, ...], claims: list[Claim], target: str |
         if e.kind is ExpectKind.obs:
             e = _as_list_eq(e.expr or "") or e
         return e.model_copy(update={"through_list": True})
-    new_d = tuple(d.model_copy(update={"expect": convert(d.expect)}) if d.call.target == target else d
+    new_d = tuple(d.model_copy(update={"expect": convert(d.expect)}) if _mine(d.call, target) else d
                   for d in demands)
     new_c: list[Claim] = []
     ex_ids = {id(c) for c in examples}

@@ -256,9 +256,9 @@ def test_changed_held_result_is_not_read(code):
     assert len(out.unsupported) == 1
 
 
-def test_argument_given_to_the_function_has_a_precise_reason():
-    """`f(l); assert l == ...` observes what the call left in its argument, which the model (a
-    call's outcome: what it returns or raises) does not say: unsupported, naming the call."""
+def test_argument_given_to_the_function_is_read_as_its_state_after_the_call():
+    """`f(l); assert l == ...` observes what the call left in its argument: an input of its own
+    (formalize/argstate.py); a later call given that state is not an exact call."""
     out = _read("""
     from m import f
     def test_a():
@@ -267,10 +267,10 @@ def test_argument_given_to_the_function_has_a_precise_reason():
         assert l == [1, 3]
         assert f(l) == 4
     """)
-    assert not out.demands
-    assert [u.loc.line for u in out.unsupported] == [6, 7]
-    for u in out.unsupported:
-        assert "mutated by the call of `f` at line 5, which was given `l`" in u.reason, u.reason
+    assert [(d.loc.line, d.call.source(), d.expect.source()) for d in out.demands] == [
+        (6, "args[0] after f([3, 1])", "== [1, 3]")]
+    assert [u.loc.line for u in out.unsupported] == [7]
+    assert "the state of `l` after the call of `f` at line 5" in out.unsupported[0].reason
 
 
 # -- loop items unpacked from a display: each part is its own object (tests.py display_parts) ----------

@@ -1,0 +1,300 @@
+"""What a call leaves in an argument (``l = [3, 1]; f(l); assert l == [1, 3]``), read as an input
+of its own (specguard/formalize/argstate.py).
+
+Each trap below is satisfiable: its test module passes against ``impl`` (checked by running
+pytest); a reading that took the wrong object, the wrong moment or the wrong call for "the state
+of the argument after the call" would be a certified false conflict.  The broken variants are
+real conflicts (two tests leaving one argument of one call in different states) and must be
+certified, and re-checked by ``verify``.  Real CLI, real Lean, real pytest.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from cli_run import check_files, verify_out
+
+DESC = "Sort the list `l` in place (ascending).\n"
+SORT = "def f(l, *rest, **kw):\n    l.sort()\n"
+# appends its first argument's length to the second: two arguments that are one list differ
+# from two equal lists
+APPEND_LEN = "def f(a, b=None):\n    (a if b is None else b).append(len(a))\n"
+# changes the first item of the list: a list holding one inner list twice differs from two
+# equal inner lists
+BUMP_FIRST = "def f(l):\n    l[0].append(1)\n"
+# keeps every list it was given and, on each call, appends 0 to those it kept before
+KEEP = "_kept = []\ndef f(l):\n    for k in _kept:\n        k.append(0)\n    _kept.append(l)\n"
+
+# name -> (description, description file name, implementation, test module)
+TRAPS = {
+    "same_list_passed_twice": (DESC, "description.md", APPEND_LEN, """
+        from m import f
+        def test_a():
+            l = [0]
+            f(l, l)
+            assert l == [0, 1]
+        def test_b():
+            a = [0]
+            b = [0]
+            f(a, b)
+            assert b == [0, 1]
+            assert a == [0]
+        """),
+    "inner_list_shared_twice": (DESC, "description.md", BUMP_FIRST, """
+        from m import f
+        def test_a():
+            x = [0]
+            l = [x, x]
+            f(l)
+            assert l == [[0, 1], [0, 1]]
+        def test_b():
+            l = [[0], [0]]
+            f(l)
+            assert l == [[0, 1], [0]]
+        """),
+    "alias_read_after_the_call": (DESC, "description.md", SORT, """
+        from m import f
+        def test_a():
+            l = [3, 1]
+            m = l
+            f(l)
+            assert m == [1, 3]
+        def test_b():
+            l = [3, 1]
+            f(l)
+            assert l == [1, 3]
+        """),
+    "later_call_changes_a_kept_list": (DESC, "description.md", KEEP, """
+        from m import f
+        def test_a():
+            l = []
+            r = f(l)
+            s = f([])
+            assert l == [0]
+        def test_b():
+            l = []
+            r = f(l)
+            assert l == []
+        """),
+    "closure_changes_it_after_the_call": (DESC, "description.md", SORT, """
+        from m import f
+        def test_a():
+            l = [3, 1]
+            def g():
+                l.append(5)
+            f(l)
+            g()
+            assert l == [1, 3, 5]
+        def test_b():
+            l = [3, 1]
+            f(l)
+            assert l == [1, 3]
+        """),
+    "method_changes_it_after_the_call": (DESC, "description.md", SORT, """
+        from m import f
+        def test_a():
+            l = [3, 1]
+            f(l)
+            l.append(5)
+            assert l == [1, 3, 5]
+        def test_b():
+            l = [3, 1]
+            f(l)
+            assert l == [1, 3]
+        """),
+    "call_under_a_condition": (DESC, "description.md", SORT, """
+        import sys
+        from m import f
+        def test_a():
+            l = [3, 1]
+            if len(sys.argv) > 1000:
+                f(l)
+            assert l == [3, 1]
+        def test_b():
+            l = [3, 1]
+            f(l)
+            assert l == [1, 3]
+        """),
+    "rebound_to_the_result": (DESC, "description.md", "def f(l):\n    l.sort()\n    return [9]\n", """
+        from m import f
+        def test_a():
+            l = [3, 1]
+            l = f(l)
+            assert l == [9]
+        def test_b():
+            l = [3, 1]
+            f(l)
+            assert l == [1, 3]
+        """),
+    "second_call_with_the_state": (DESC, "description.md", APPEND_LEN, """
+        from m import f
+        def test_a():
+            l = [0]
+            f(l)
+            f(l)
+            assert l == [0, 1, 2]
+        def test_b():
+            l = [0]
+            f(l)
+            assert l == [0, 1]
+        """),
+    "starred_argument": (DESC, "description.md", APPEND_LEN, """
+        from m import f
+        def test_a():
+            a = [0]
+            b = [7]
+            args = [a, b]
+            f(*args)
+            assert b == [7, 1]
+            assert a == [0]
+        """),
+    "module_level_list": (DESC, "description.md", SORT, """
+        from m import f
+        L = [3, 1]
+        def test_a():
+            f(L)
+            assert L == [1, 3]
+        def test_b():
+            assert L == [1, 3]
+        """),
+    # a return type (`-> None`) is a rule for every input of `f`: about what it returns, not
+    # what it leaves in `l`
+    "return_type_rule": ("def f(l: list) -> None:\n    \"\"\"Sort the list `l` in place.\"\"\"\n", "description.py",
+                         SORT, """
+        from m import f
+        def test_a():
+            l = [3, 1]
+            f(l)
+            assert l == [1, 3]
+            assert f([2]) is None
+        """),
+    # a docstring example's call is about what `f` returns (None), not about `l`
+    "doctest_example_of_the_same_call": ("Sort `l` in place.\n\n>>> f([3, 1])\n>>> f([])\n", "description.md",
+                                         SORT, """
+        from m import f
+        def test_a():
+            l = [3, 1]
+            f(l)
+            assert l == [1, 3]
+        """),
+    "same_call_in_a_raises_block": (DESC, "description.md",
+                                    "def f(l):\n    l.append(0)\n    raise ValueError\n", """
+        import pytest
+        from m import f
+        def test_a():
+            l = [1]
+            with pytest.raises(ValueError):
+                f(l)
+            assert l == [1, 0]
+        def test_b():
+            l = [1]
+            with pytest.raises(ValueError):
+                f(l)
+            assert len(l) == 2
+        """),
+}
+
+# real conflicts: one argument of one call left in two different states
+BROKEN = {
+    "two_tests_disagree": """
+        from m import f
+        def test_a():
+            l = [3, 1]
+            f(l)
+            assert l == [1, 3]
+        def test_b():
+            l = [3, 1]
+            f(l)
+            assert l[0] == 3
+        """,
+    "keyword_argument": """
+        from m import f
+        def test_a():
+            xs = {'b': 1}
+            f(l=xs)
+            assert xs == {'b': 1}
+        def test_b():
+            d = {'b': 1}
+            r = f(l=d)
+            assert len(d) == 2
+        """,
+    "unittest_set": """
+        import unittest
+        from m import f
+        class T(unittest.TestCase):
+            def test_a(self):
+                s = {1, 2}
+                f(s)
+                self.assertEqual(s, {1, 2})
+            def test_b(self):
+                s = {1, 2}
+                f(s)
+                self.assertIn(3, s)
+        """,
+}
+
+# satisfiable and read
+READ = {
+    "state_and_result": """
+        from m import f
+        def test_a():
+            l = [3, 1, 2]
+            r = f(l)
+            assert r is None
+            assert l == [1, 2, 3]
+            assert len(l) == 3
+            assert l[0] == 1
+        """,
+}
+
+
+def _pytest(tmp_path, impl: str, tests: str) -> int:
+    (tmp_path / "m.py").write_text(impl)
+    (tmp_path / "test_real.py").write_text(tests)
+    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_real.py"]
+    return subprocess.run(args, cwd=tmp_path, capture_output=True, text=True).returncode
+
+
+def test_labels_against_a_real_implementation(tmp_path):
+    """Every trap passes against its implementation; every broken variant fails against a sort
+    (and against any function: the same call leaves one state); the read one passes."""
+    for name, (_, _, impl, code) in TRAPS.items():
+        d = tmp_path / ("trap_" + name)
+        d.mkdir()
+        assert _pytest(d, impl, textwrap.dedent(code)) == 0, name
+    for name, code in BROKEN.items():
+        d = tmp_path / ("broken_" + name)
+        d.mkdir()
+        assert _pytest(d, SORT, textwrap.dedent(code)) != 0, name
+    for name, code in READ.items():
+        d = tmp_path / ("read_" + name)
+        d.mkdir()
+        assert _pytest(d, SORT, textwrap.dedent(code)) == 0, name
+
+
+@pytest.mark.lean
+@pytest.mark.parametrize("name", sorted(TRAPS))
+def test_argument_state_trap_is_no_certified_conflict(tmp_path, core, name):
+    desc, desc_name, _, code = TRAPS[name]
+    r = check_files(tmp_path, desc, code, desc_name=desc_name, dedent=True)[1]
+    assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
+
+
+@pytest.mark.lean
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_argument_state_conflict_is_certified(tmp_path, core, name):
+    r = check_files(tmp_path, DESC, BROKEN[name], dedent=True)[1]
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+    from specguard.formalize.argstate import ASSUMPTION
+    assert ASSUMPTION in r["assumptions"]
+    assert verify_out(tmp_path)["valid"]
+
+
+@pytest.mark.lean
+def test_argument_state_is_read(tmp_path, core):
+    r = check_files(tmp_path, DESC, READ["state_and_result"], dedent=True)[1]
+    assert r["verdict"] != "conflict", r["reason"]
+    assert r["coverage"]["assertions_read"] == r["coverage"]["assertions_total"] == 4, r["coverage"]
