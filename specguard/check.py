@@ -696,7 +696,7 @@ def _assumptions(f: _Formal) -> tuple[str, ...]:
     out = f.contra.assumptions(ASSUMPTIONS) + tuple(f.tf.assumptions)
     if f.listed:
         out += (iterate.ASSUMPTION,)
-    if any(argstate.is_argument_state(d.call) for d in f.tf.demands):
+    if any(argstate.involves(d.call) for d in f.tf.demands):
         out += (argstate.ASSUMPTION,)
     others = [d for d in f.tf.demands if d.call.lib is not None]
     if others:

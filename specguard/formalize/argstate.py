@@ -44,11 +44,32 @@ MARKER = "<argument after the call>"
 
 ASSUMPTION = ("What a call of the function under test leaves in an argument it was given (a list, dict or set "
               "the test built) is determined by the call's arguments, as its outcome is, and is plain data "
-              "(no hidden state, randomness or I/O)")
+              "(no hidden state, randomness or I/O); a call whose effect a test reads from such an argument "
+              "changes nothing else that later calls see")
 
 
 def is_argument_state(call: "Call | None") -> bool:
     return call is not None and call.after is not None
+
+
+def involves(call: "Call | None") -> bool:
+    """Whether ``call`` is such an input, or has one's state as an argument (``f(l)`` again after
+    ``f(l)``: the value ``obj("result", (source, key))`` of ``Walker.state_value``, whose key is
+    an argument-state call's: ``Call.key`` ends it with ``{"after": ..}``, which no str value
+    inside a key shows unescaped)."""
+    from specguard.python.values import iter_children
+    if call is None:
+        return False
+    if is_argument_state(call):
+        return True
+
+    def has(v) -> bool:
+        if v.kind == "obj" and v.val[0] == "result":
+            key = v.val[1].val[1].val
+            if isinstance(key, str) and '{"after": ' in key:
+                return True
+        return any(has(x) for x in iter_children(v))
+    return any(has(a) for a in call.args) or any(has(v) for _, v in call.kwargs)
 
 
 def source(call: "Call", limit: int = 120) -> str:

@@ -225,7 +225,7 @@ def _effect_calls(tree: ast.Module, names: set[str], mods: set[str]) -> list[ast
         if isinstance(node, (ast.With, ast.AsyncWith)) and raising(node):
             return
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and _callee(node.value, names, mods) \
-                and not (fn is not None and _reads_argument_after(fn, node.value)):
+                and not (fn is not None and _reads_argument_after(fn, node.value, names, mods)):
             found.append(node.value)
         for child in ast.iter_child_nodes(node):
             visit(child, node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else fn)
@@ -234,23 +234,67 @@ def _effect_calls(tree: ast.Module, names: set[str], mods: set[str]) -> list[ast
     return found
 
 
-_BUILT = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
-
-
-def _reads_argument_after(fn: ast.AST, call: ast.Call) -> bool:
+def _reads_argument_after(fn: ast.AST, call: ast.Call, names: set[str], mods: set[str]) -> bool:
     """``l = [3, 1]; f(l); assert l == [1, 3]``: the call's effect is what it leaves in a list,
-    dict or set the test function built (a display) and reads after the call, which the test
-    reader observes as an input of its own (``specguard.formalize.argstate``), under the
-    assumption that this state is determined by the call's arguments.  Such a call is not
-    evidence of state kept between calls."""
-    built = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and isinstance(n.value, _BUILT)
-             for t in n.targets if isinstance(t, ast.Name)}
+    dict or set the test function built from a literal display, and a later assertion shows that
+    effect (it compares the name with ``==`` to a literal other than the one it was built from),
+    which the test reader observes as an input of its own (``specguard.formalize.argstate``),
+    under the assumption stated there.  Such a call is not evidence of state kept between calls.
+    It stays evidence when the assertions show no change of the argument (``f(cfg); assert cfg ==
+    {...}`` as built: the call is made for another effect, a mode perhaps), when the test calls
+    one of ``names`` again after it (``f(cfg); f(l)``), or ``global``/``nonlocal`` is used."""
     if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(fn)):
         return False
-    given = {a.id for a in [*call.args, *(k.value for k in call.keywords)] if isinstance(a, ast.Name)} & built
     end = getattr(call, "end_lineno", call.lineno)
-    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in given and n.lineno > end
-               for n in ast.walk(fn))
+    if any(isinstance(n, ast.Call) and n is not call and n.lineno > end and _callee(n, names, mods)
+           for n in ast.walk(fn)):
+        return False
+    built: dict[str, object] = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign) and isinstance(n.value, (ast.List, ast.Dict, ast.Set)) \
+                and n.lineno < call.lineno:
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    built[t.id] = _literal(n.value)
+    given = {a.id for a in [*call.args, *(k.value for k in call.keywords)]
+             if isinstance(a, ast.Name) and built.get(a.id, _NONE) is not _NONE}
+    for st in ast.walk(fn):
+        if not isinstance(st, ast.stmt) or st.lineno <= end:
+            continue
+        pair = _equality(st)
+        if pair is None:
+            continue
+        for name_side, other in (pair, pair[::-1]):
+            if isinstance(name_side, ast.Name) and name_side.id in given:
+                want = _literal(other)
+                try:
+                    if want is not _NONE and want != built[name_side.id]:
+                        return True
+                except Exception:       # pragma: no cover - literals compare
+                    pass
+    return False
+
+
+_NONE = object()
+
+
+def _literal(node: ast.expr) -> object:
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _NONE
+
+
+def _equality(st: ast.stmt) -> tuple[ast.expr, ast.expr] | None:
+    """The two sides of ``assert a == b`` or ``self.assertEqual(a, b)``."""
+    if isinstance(st, ast.Assert) and isinstance(st.test, ast.Compare) and len(st.test.ops) == 1 \
+            and isinstance(st.test.ops[0], ast.Eq):
+        return st.test.left, st.test.comparators[0]
+    c = st.value if isinstance(st, ast.Expr) else None
+    if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr in ("assertEqual", "assertEquals") \
+            and len(c.args) >= 2:
+        return c.args[0], c.args[1]
+    return None
 
 
 def tested_state(task: Task, target: str, defs: list, task_defs: set[str]) -> str | None:

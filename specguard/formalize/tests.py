@@ -1408,7 +1408,8 @@ class _Walker:
         that one exact call."""
         if self.mode != "test" or not passed:
             return {}
-        call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+        call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else \
+            self.asserted_call(stmt.test) if isinstance(stmt, ast.Assert) else None
         if isinstance(stmt, ast.Assign) and not (len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
                                                  and stmt.targets[0].id not in passed):
             return {}
@@ -1428,6 +1429,32 @@ class _Walker:
             if k.arg is not None:
                 self._argument_state(k.value, k.arg, subject.call, out)
         return out
+
+    def asserted_call(self, test: ast.expr) -> ast.Call | None:
+        """The one call of the function under test that ``assert test`` surely makes and whose
+        result it only compares (``f(l) is None``, ``f(l) == v``, ``len(f(l)) == 2``, ``not f(l)``):
+        nothing else in the statement runs code that could reach the argument (the other side
+        holds no call), and the result is not iterated (a generator's body would run), so what
+        the argument holds after the statement is what the call left in it.  (The message of an
+        ``assert`` runs only when it fails.)"""
+        e = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
+        if isinstance(e, ast.Compare):
+            if len(e.ops) != 1 or not isinstance(e.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
+                return None
+            sides = [e.left, e.comparators[0]]
+        else:
+            sides = [e]
+        found: list[ast.Call] = []
+        for side in sides:
+            inner = side.args[0] if (self.is_builtin_call(side, "len") or self.is_builtin_call(side, "type")) \
+                and len(side.args) == 1 and not side.keywords else side
+            if isinstance(inner, ast.Call) and self.is_target_call(inner):
+                found.append(inner)
+            elif any(isinstance(n, (ast.Call, ast.Lambda, ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom,
+                                    ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
+                     for n in ast.walk(side)):
+                return None
+        return found[0] if len(found) == 1 else None
 
     def _argument_state(self, a: ast.expr, which: str, call: Call, out: dict[str, Call]) -> None:
         if not isinstance(a, ast.Name) or not self.scope.is_local(a.id) or a.id in out:
@@ -2909,7 +2936,7 @@ class _Walker:
         fns = {i: v for i, e in enumerate(exprs) if (v := function_value(self, e)) is not None}
         if results:
             fns.update({i: v for i, e in enumerate(exprs) if i not in fns
-                        and (v := library.result_value(self, e)) is not None})
+                        and (v := library.result_value(self, e) or self.state_value(e)) is not None})
         self.scope.walker = self          # builtin functions inside containers: `(add, 5)`
         try:
             if not fns:
@@ -2918,6 +2945,18 @@ class _Walker:
             return [fns[i] if i in fns else next(rest) for i in range(len(exprs))]
         finally:
             self.scope.walker = None
+
+    def state_value(self, node: ast.expr) -> V | None:
+        """A local name holding what a call of the function under test left in it (argstate.py),
+        passed on to a call: the value ``obj("result", (source, input))`` of
+        :func:`specguard.formalize.library.result_value`, equal only to the state left by the very
+        same call (under the assumption of :data:`specguard.formalize.argstate.ASSUMPTION`)."""
+        if not isinstance(node, ast.Name) or not self.scope.is_local(node.id):
+            return None
+        b = self.scope.binding(node.id)
+        if b is None or not isinstance(b.result, Call) or b.result.after is None:
+            return None
+        return V("obj", ("result", V("tuple", (V("str", b.result.source(80)), V("str", b.result.key())))))
 
     def first_bad_arg(self, exprs: list[ast.expr]) -> ast.expr | None:
         for e in exprs:

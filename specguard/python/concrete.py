@@ -670,7 +670,11 @@ def mutated_value(old: V, attr: str, args: list[V], kws: dict[str, V] | None = N
             return old if present else _set(elems + [args[0]])
         if not present and attr == "remove":
             raise NotLiteral("`.remove()` of a missing element raises")
-        return V("set", tuple(x for x in elems if sort_key(canon(x)) != key))
+        if present:      # the freed slot stays in CPython's table: a later add, and iteration (`pop`,
+            # `list(s)`), follows a layout no display of these elements gives
+            raise NotLiteral(f"`.{attr}()` of an element leaves the set in a layout (iteration order) no "
+                             "display gives")
+        return old
     if attr == "update":
         for a in args:
             elems += list(_items_of_value(a))

@@ -28,6 +28,12 @@ BUMP_FIRST = "def f(l):\n    l[0].append(1)\n"
 # keeps every list it was given and, on each call, appends 0 to those it kept before
 KEEP = "_kept = []\ndef f(l):\n    for k in _kept:\n        k.append(0)\n    _kept.append(l)\n"
 
+# keeps the lists it was given; another function of the module changes them
+KEEP_G = "_kept = []\ndef f(l):\n    _kept.append(l)\ndef g():\n    for k in _kept:\n        k.append(0)\n    return 0\n"
+
+# a generator function: its body (which changes `l`) runs only when the generator is advanced
+GEN = "def f(l):\n    l.append(1)\n    yield 0\n"
+
 # name -> (description, description file name, implementation, test module)
 TRAPS = {
     "same_list_passed_twice": (DESC, "description.md", APPEND_LEN, """
@@ -78,6 +84,63 @@ TRAPS = {
             l = []
             r = f(l)
             assert l == []
+        """),
+    "another_function_changes_a_kept_list": (DESC, "description.md", KEEP_G, """
+        from m import f, g
+        def test_a():
+            l = []
+            f(l)
+            x = g()
+            assert l == [0]
+        def test_b():
+            l = []
+            f(l)
+            assert l == []
+        """),
+    "generator_advanced_after_the_call": (DESC, "description.md", GEN, """
+        from m import f
+        def test_a():
+            l = []
+            r = f(l)
+            next(r)
+            assert l == [1]
+        def test_b():
+            l = []
+            r = f(l)
+            assert l == []
+        """),
+    "generator_consumed_in_the_assertion": (DESC, "description.md", GEN, """
+        from m import f
+        def test_a():
+            l = []
+            assert list(f(l)) == [0]
+            assert l == [1]
+        def test_b():
+            l = []
+            assert f(l) is not None
+            assert l == []
+        """),
+    "generator_consumed_on_the_other_side": (DESC, "description.md", GEN, """
+        from m import f
+        def test_a():
+            l = []
+            assert f(l) != next(f(l)) + 1
+            assert l == [1]
+        def test_b():
+            l = []
+            assert f(l) is not None
+            assert l == []
+        """),
+    "call_in_a_short_circuit": (DESC, "description.md", SORT, """
+        from m import f
+        def test_a():
+            l = [3, 1]
+            assert l or f(l)
+            assert l == [3, 1]
+        def test_b():
+            l = [3, 1]
+            assert f(l) is None
+            assert l == [1, 3]
         """),
     "closure_changes_it_after_the_call": (DESC, "description.md", SORT, """
         from m import f
@@ -208,6 +271,7 @@ BROKEN = {
         def test_b():
             l = [3, 1]
             f(l)
+            assert l == [3, 1, 0]
             assert l[0] == 3
         """,
     "keyword_argument": """
@@ -215,11 +279,11 @@ BROKEN = {
         def test_a():
             xs = {'b': 1}
             f(l=xs)
-            assert xs == {'b': 1}
+            assert xs == {'b': 1, 'c': 2}
         def test_b():
             d = {'b': 1}
             r = f(l=d)
-            assert len(d) == 2
+            assert len(d) == 3
         """,
     "unittest_set": """
         import unittest
@@ -228,13 +292,114 @@ BROKEN = {
             def test_a(self):
                 s = {1, 2}
                 f(s)
-                self.assertEqual(s, {1, 2})
+                self.assertEqual(s, {1, 2, 3})
             def test_b(self):
                 s = {1, 2}
-                f(s)
-                self.assertIn(3, s)
+                r = f(s)
+                self.assertNotIn(3, s)
         """,
 }
+
+BROKEN.update({
+    # the call inside an assertion that only compares its result
+    "asserted_call": """
+        from m import f
+        def test_a():
+            l = [3, 1]
+            assert f(l) is None
+            assert l == [1, 3]
+        def test_b():
+            l = [3, 1]
+            assert f(l) is None
+            assert len(l) == 3
+        """,
+    # the state handed on to a second call: that call's input is the state, the same in both tests
+    "state_passed_on": """
+        from m import f
+        def test_a():
+            l = [3, 1]
+            r = f(l)
+            assert f(l) is None
+        def test_b():
+            l = [3, 1]
+            r = f(l)
+            assert f(l) == [1, 3]
+        """,
+})
+
+# found by red-teaming this reading (each was a certified false conflict)
+SCALE_DESC = 'Multiply `x` by the configured scale; given a dict, set the scale from its "scale" key.\n'
+SCALE = "_scale = [1]\ndef f(x):\n    if isinstance(x, dict):\n        _scale[0] = x['scale']\n        return None\n" \
+        "    return x * _scale[0]\n"
+MODE = "_rev = [False]\ndef f(x):\n    if isinstance(x, dict):\n        _rev[0] = x.get('reverse', False)\n" \
+       "    else:\n        x.sort(reverse=_rev[0])\n"
+TRAPS.update({
+    # a call for its effect whose argument is only printed afterwards: still evidence of state
+    "effect_call_argument_printed": (SCALE_DESC, "description.md", SCALE, """
+        from m import f
+        def test_a():
+            assert f(2) == 2
+        def test_config():
+            cfg = {"scale": 10}
+            f(cfg)
+            print(cfg)
+        def test_b():
+            assert f(2) == 20
+        """),
+    # the assertion shows the argument unchanged: the call was made for another effect
+    "effect_call_argument_unchanged": (SCALE_DESC, "description.md", SCALE, """
+        from m import f
+        def test_a():
+            assert f(2) == 2
+        def test_config():
+            cfg = {"scale": 10}
+            f(cfg)
+            assert cfg == {"scale": 10}
+        def test_b():
+            assert f(2) == 20
+        """),
+    # a call that sets a mode, then a call of `f` in the same test
+    "mode_set_then_called_again": (DESC, "description.md", MODE, """
+        from m import f
+        def test_a():
+            l = [1, 3]
+            f(l)
+            assert l == [1, 3]
+        def test_b():
+            cfg = {"reverse": True}
+            f(cfg)
+            assert cfg == {"reverse": False, "reverse": True}
+            l = [1, 3]
+            f(l)
+            assert l == [3, 1]
+        """),
+    # a set an element was removed from (and added back) iterates in another order than the display
+    "set_layout_after_a_removal": ("Remove an element from the set `s`.\n", "description.md",
+                                   "def f(s):\n    s.pop()\n", """
+        from m import f
+        def test_a():
+            s = {9, 1}
+            s.remove(9)
+            s.add(9)
+            f(s)
+            assert s == {1}
+        def test_b():
+            s = {1, 9}
+            f(s)
+            assert s == {9}
+        """),
+    "set_layout_after_a_removal_returned": ("Remove and return an element of the set `s`.\n", "description.md",
+                                            "def f(s):\n    return s.pop()\n", """
+        from m import f
+        def test_a():
+            s = {9, 1}
+            s.remove(9)
+            s.add(9)
+            assert f(s) == 9
+        def test_b():
+            assert f({1, 9}) == 1
+        """),
+})
 
 # satisfiable and read
 READ = {
