@@ -43,3 +43,22 @@ def verify_out(tmp_path: Path, desc_name: str = "description.md") -> dict:
     rep = json.loads(p.stdout)
     assert (p.returncode == 0) == rep["valid"], p.stdout + p.stderr
     return rep
+
+
+def run_pytest(folder: Path, impl: str, tests: str) -> int:
+    """Write ``impl`` as ``m.py`` and ``tests`` as ``test_real.py`` in ``folder`` and run pytest
+    there for real: its exit code (0 = every test passed)."""
+    (folder / "m.py").write_text(impl)
+    (folder / "test_real.py").write_text(tests)
+    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_real.py"]
+    return subprocess.run(args, cwd=folder, capture_output=True, text=True).returncode
+
+
+def assert_labels(tmp_path: Path, passing: dict[str, tuple[str, str]], failing: dict[str, tuple[str, str]]) -> None:
+    """Each ``name -> (implementation, test module)`` of ``passing`` passes when run, each of
+    ``failing`` fails (test modules dedented): the labels of an adversarial suite, proven."""
+    for want, cases in ((True, passing), (False, failing)):
+        for name, (impl, code) in cases.items():
+            d = tmp_path / (("pass_" if want else "fail_") + name)
+            d.mkdir()
+            assert (run_pytest(d, impl, textwrap.dedent(code)) == 0) == want, name

@@ -10,12 +10,10 @@ certified, and re-checked by ``verify``.  Real CLI, real Lean, real pytest.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from cli_run import check_files, verify_out
+from cli_run import assert_labels, check_files, run_pytest, verify_out
 
 DESC = "Sort the list `l` in place (ascending).\n"
 SORT = "def f(l, *rest, **kw):\n    l.sort()\n"
@@ -416,28 +414,12 @@ READ = {
 }
 
 
-def _pytest(tmp_path, impl: str, tests: str) -> int:
-    (tmp_path / "m.py").write_text(impl)
-    (tmp_path / "test_real.py").write_text(tests)
-    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_real.py"]
-    return subprocess.run(args, cwd=tmp_path, capture_output=True, text=True).returncode
-
-
 def test_labels_against_a_real_implementation(tmp_path):
     """Every trap passes against its implementation; every broken variant fails against a sort
     (and against any function: the same call leaves one state); the read one passes."""
-    for name, (_, _, impl, code) in TRAPS.items():
-        d = tmp_path / ("trap_" + name)
-        d.mkdir()
-        assert _pytest(d, impl, textwrap.dedent(code)) == 0, name
-    for name, code in BROKEN.items():
-        d = tmp_path / ("broken_" + name)
-        d.mkdir()
-        assert _pytest(d, SORT, textwrap.dedent(code)) != 0, name
-    for name, code in READ.items():
-        d = tmp_path / ("read_" + name)
-        d.mkdir()
-        assert _pytest(d, SORT, textwrap.dedent(code)) == 0, name
+    passing = {"trap_" + n: (impl, code) for n, (_, _, impl, code) in TRAPS.items()}
+    passing.update({"read_" + n: (SORT, code) for n, code in READ.items()})
+    assert_labels(tmp_path, passing, {n: (SORT, code) for n, code in BROKEN.items()})
 
 
 @pytest.mark.lean

@@ -12,12 +12,10 @@ result is an int: the broken variants are certified conflicts.  Real CLI, real L
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 
 import pytest
-from cli_run import check_files, verify_out
+from cli_run import assert_labels, check_files, run_pytest, verify_out
 
 SUM_DESC = "Return the sum of the list `xs`.\n\n>>> f([1])\n1\n>>> f([1, 2])\n3\n"
 SUM_IMPL = "def f(xs, *rest):\n    return sum(xs)\n"
@@ -149,28 +147,12 @@ READ = {
 }
 
 
-def _pytest(tmp_path, impl: str, tests: str) -> int:
-    (tmp_path / "m.py").write_text(impl)
-    (tmp_path / "test_real.py").write_text(tests)
-    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_real.py"]
-    return subprocess.run(args, cwd=tmp_path, capture_output=True, text=True).returncode
-
-
 def test_labels_against_a_real_implementation(tmp_path):
     """Every trap passes against its implementation, every broken variant fails against `sum`,
     every read one passes."""
-    for name, (_, impl, code) in TRAPS.items():
-        d = tmp_path / ("trap_" + name)
-        d.mkdir()
-        assert _pytest(d, impl, textwrap.dedent(code)) == 0, name
-    for name, code in BROKEN.items():
-        d = tmp_path / ("broken_" + name)
-        d.mkdir()
-        assert _pytest(d, SUM_IMPL, textwrap.dedent(code)) != 0, name
-    for name, code in READ.items():
-        d = tmp_path / ("read_" + name)
-        d.mkdir()
-        assert _pytest(d, SUM_IMPL, textwrap.dedent(code)) == 0, name
+    passing = {"trap_" + n: (impl, code) for n, (_, impl, code) in TRAPS.items()}
+    passing.update({"read_" + n: (SUM_IMPL, code) for n, code in READ.items()})
+    assert_labels(tmp_path, passing, {n: (SUM_IMPL, code) for n, code in BROKEN.items()})
 
 
 @pytest.mark.lean
@@ -302,7 +284,7 @@ ALIAS_LOOP_TRAPS = {
 def test_loop_part_alias_is_no_certified_conflict(tmp_path, core, name):
     d = tmp_path / "run"
     d.mkdir()
-    assert _pytest(d, SUM_IMPL, textwrap.dedent(ALIAS_LOOP_TRAPS[name])) == 0
+    assert run_pytest(d, SUM_IMPL, textwrap.dedent(ALIAS_LOOP_TRAPS[name])) == 0
     r = check_files(tmp_path, SUM_DESC, ALIAS_LOOP_TRAPS[name], dedent=True)[1]
     assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
 
