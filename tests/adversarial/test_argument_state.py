@@ -13,7 +13,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from cli_run import assert_labels, check_files, run_pytest, verify_out
+from cli_run import assert_labels, check_files, verify_out
 
 DESC = "Sort the list `l` in place (ascending).\n"
 SORT = "def f(l, *rest, **kw):\n    l.sort()\n"
