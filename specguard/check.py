@@ -520,6 +520,16 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
     test_clauses, unmodelled = _clauses(tf.demands, lambda d: emit.clause_of_demand(d, json))
     spec_clauses, spec_unmodelled = _clauses(claims, lambda c: emit.clause_of_claim(c, json))
     universal = spec is not None or any(c.key is None for c in spec_clauses)
+    if universal and any(argstate.involves(c.call) for c in claims):
+        # a rule for every input is about what `f` returns, not what it leaves in an argument: the
+        # description's examples of an argument's state are set apart (formalize/argstate.py)
+        aside = [c for c in claims if argstate.involves(c.call)]
+        claims = [c for c in claims if not argstate.involves(c.call)]
+        spec_clauses, spec_unmodelled = _clauses(claims, lambda c: emit.clause_of_claim(c, json))
+        tf = tf.model_copy(update={"notes": tf.notes + tuple(
+            f"{c.loc}: description example `{c.call.source(60)}` set apart: the description states a rule for "
+            "every input of the function (a return type, bounds or a spec), which is about what it returns, not "
+            "about what it leaves in an argument" for c in aside)})
     if universal and any(d.call.lib is not None for d in tf.demands):
         # a description rule or a spec is a statement about every input of `impl`, other library
         # functions' inputs included: their assertions are set apart (formalize/library.py)
@@ -696,7 +706,7 @@ def _assumptions(f: _Formal) -> tuple[str, ...]:
     out = f.contra.assumptions(ASSUMPTIONS) + tuple(f.tf.assumptions)
     if f.listed:
         out += (iterate.ASSUMPTION,)
-    if any(argstate.involves(d.call) for d in f.tf.demands):
+    if any(argstate.involves(d.call) for d in f.tf.demands) or any(argstate.involves(c.call) for c in f.df.claims):
         out += (argstate.ASSUMPTION,)
     others = [d for d in f.tf.demands if d.call.lib is not None]
     if others:

@@ -15,6 +15,11 @@ produces, so two tests that leave one argument of one call in different states a
 kernel-checked conflict, and nothing else about ``f`` is affected.  The assumption it needs is
 :data:`ASSUMPTION`, stated in ``result.json``.
 
+In a doctest session (``specguard/formalize/description.py``, ``_session_states``):
+``>>> xs = [3, 1]``, ``>>> f(xs)``, ``>>> xs`` showing ``[1, 3]`` is a claim about that input, when
+``xs`` was bound by a display of constants, is the call's only mutable argument, and the session
+changed nothing before (the session's rules for results then apply to the name).
+
 Which readings the test reader makes (``specguard/formalize/tests.py``, :meth:`Walker.argument_states`);
 anything else keeps the reason "a call is observed by what it returns or raises":
 
@@ -70,6 +75,17 @@ def involves(call: "Call | None") -> bool:
                 return True
         return any(has(x) for x in iter_children(v))
     return any(has(a) for a in call.args) or any(has(v) for _, v in call.kwargs)
+
+
+def constant_display(node) -> bool:
+    """A list, dict or set display of constants (nested displays included, no names, no ``*``):
+    every object in it is new and none is shared (``[[0]] * 2`` and ``[x, x]`` share one)."""
+    import ast
+    if not isinstance(node, (ast.List, ast.Dict, ast.Set)):
+        return False
+    ok = (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.Constant, ast.Load, ast.UnaryOp, ast.USub, ast.UAdd)
+    return all(isinstance(n, ok) for n in ast.walk(node)) and not any(
+        isinstance(n, ast.Dict) and None in n.keys for n in ast.walk(node))
 
 
 def source(call: "Call", limit: int = 120) -> str:

@@ -102,7 +102,7 @@ from fractions import Fraction
 from typing import Callable, Iterable
 
 from specguard.formalize import objects
-from specguard.formalize import session as session_mod
+from specguard.formalize import argstate, session as session_mod
 from specguard.formalize.session import Result, Session, state_change
 from specguard.python import terms as observe
 from specguard.python.bindings import Symbols
@@ -669,6 +669,8 @@ def _session_line(ex: _Example, stmts: list[ast.stmt], why: str, sess: Session, 
         # `r = f(xs)`: the call's arguments as they are when it runs (before f may change them)
         pending = _session_call(st.value, ctx, sess, ex, out) if isinstance(st, ast.Assign) \
             and _is_target_call(st.value, ctx.target) else None
+        states = {} if by_objects or change is not None or sess.changed is not None else \
+            _session_states(st, ctx, sess, ex, out)
         for c in ast.walk(st):
             if _is_target_call(c, ctx.target):
                 sess.lose_values(session_mod.mutable_names(c, sess), "passed to the function")
@@ -679,6 +681,38 @@ def _session_line(ex: _Example, stmts: list[ast.stmt], why: str, sess: Session, 
         sess.forget(rest, f"rebound at line {ex.line + 1 + out.offset}")
         if owned:
             sess.opaque |= rest            # new values computed from the session's own
+        for name, call in states.items():  # what the call left in it: an input of its own (argstate.py)
+            sess.results[name] = Result(call, "", (), ex.line)
+            sess.opaque.discard(name)
+
+
+def _session_states(st: ast.stmt, ctx: _Ctx, sess: Session, ex: _Example, out: _Out) -> dict[str, Call]:
+    """``>>> f(xs)`` (or ``>>> r = f(xs)``), ``xs`` bound by a display of constants: the name then
+    holds what the call left in it (:mod:`specguard.formalize.argstate`), when the call's
+    arguments are exact, none but ``xs`` is mutable (the session does not track aliases) and
+    nothing in them is another call."""
+    call = st.value if isinstance(st, (ast.Expr, ast.Assign)) else None
+    if isinstance(st, ast.Assign) and not (len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)):
+        return {}
+    if not isinstance(call, ast.Call) or not _is_target_call(call, ctx.target) \
+            or any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords) \
+            or any(isinstance(n, ast.Call) for a in [*call.args, *(k.value for k in call.keywords)] for n in ast.walk(a)):
+        return {}
+    args = [*call.args, *(k.value for k in call.keywords)]
+    mutable = [a for a in args if session_mod.mutable_names(a, sess) or not isinstance(a, ast.Name)
+               and isinstance(a, (ast.List, ast.Dict, ast.Set))]
+    if len(mutable) != 1 or not isinstance(mutable[0], ast.Name) or mutable[0].id not in sess.displays \
+            or sess.env.get(mutable[0].id) is None or sess.env[mutable[0].id].kind not in ("list", "dict", "set"):
+        return {}
+    name = mutable[0].id
+    if isinstance(st, ast.Assign) and st.targets[0].id == name:
+        return {}
+    made, _ = _session_call(call, ctx, sess, ex, out)
+    if made is None:
+        return {}
+    i = args.index(mutable[0])
+    which = str(i) if i < len(call.args) else call.keywords[i - len(call.args)].arg
+    return {name: made.model_copy(update={"after": which})}
 
 
 def _owned_binding(st: ast.stmt, sess: Session) -> bool:
@@ -769,6 +803,8 @@ def _bind_session_names(stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out, ex:
         if v is not None:
             sess.forget({name}, "rebound")
             sess.env[name] = v
+            if argstate.constant_display(stmt.value):
+                sess.displays.add(name)        # a new object of new objects: what a call leaves in it is read
             return {name}
         if clean and not _calls_of(stmt, ctx.target) and session_mod.owned_expr(stmt.value, sess):
             sess.forget({name}, "rebound")

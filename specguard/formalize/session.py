@@ -104,6 +104,7 @@ class Session:
     lambdas: int = 0
     modules: dict[str, str] = field(default_factory=dict)     # name -> what a pure import bound it to
     opaque: set[str] = field(default_factory=set)             # names of new objects only the session holds
+    displays: set[str] = field(default_factory=set)           # env names bound by a display of constants
 
     def qual(self, node: ast.expr) -> str | None:
         """The dotted name ``node`` denotes through the session's imports (``dt.timedelta`` after
@@ -128,6 +129,7 @@ class Session:
             self.functions.discard(n)
             self.modules.pop(n, None)
             self.opaque.discard(n)
+            self.displays.discard(n)
             r = self.results.get(n)
             if r is not None and r.invalid is None:
                 r.invalid = why

@@ -152,7 +152,7 @@ def through_list(demands: tuple[Demand, ...], claims: list[Claim], target: str |
     if target is None:
         return None
     mine = [d for d in demands if _mine(d.call, target)]
-    examples = [c for c in claims if c.kind is ClaimKind.example and c.call is not None and c.call.target == target]
+    examples = [c for c in claims if c.kind is ClaimKind.example and c.call is not None and _mine(c.call, target)]
     wrapped = False
     for e in [d.expect for d in mine] + [c.expect for c in examples]:
         if e.kind is ExpectKind.raises:

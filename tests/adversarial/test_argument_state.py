@@ -10,6 +10,8 @@ certified, and re-checked by ``verify``.  Real CLI, real Lean, real pytest.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -445,3 +447,92 @@ def test_argument_state_is_read(tmp_path, core):
     r = check_files(tmp_path, DESC, READ["state_and_result"], dedent=True)[1]
     assert r["verdict"] != "conflict", r["reason"]
     assert r["coverage"]["assertions_read"] == r["coverage"]["assertions_total"] == 4, r["coverage"]
+
+
+# -- doctest sessions: `>>> f(xs)` then `>>> xs` (description.py `_session_states`) -----------------
+
+def _doc(session: str, sig: str = "def f(l):") -> str:
+    return f'{sig}\n    """Sort `l` in place.\n\n' + textwrap.indent(textwrap.dedent(session).strip(), "    ") + '\n    """\n'
+
+
+BUMP_DOC_TRAP = _doc("""
+    >>> l = [[0]] * 2
+    >>> f(l)
+    >>> l
+    [[0, 1], [0, 1]]
+    """)
+ALIAS_DOC_TRAP = _doc("""
+    >>> x = [0]
+    >>> l = [x, x]
+    >>> f(l)
+    >>> l
+    [[0, 1], [0, 1]]
+    """)
+BUMP_TEST = """
+    from m import f
+    def test_a():
+        l = [[0], [0]]
+        f(l)
+        assert l == [[0, 1], [0]]
+    """
+SORT_DOC = _doc("""
+    >>> l = [3, 1]
+    >>> f(l)
+    >>> l
+    [1, 3]
+    """)
+SORT_DOC_TYPED = _doc("""
+    >>> l = [3, 1]
+    >>> f(l)
+    >>> l
+    [1, 3]
+    """, sig="def f(l: list) -> None:")
+SORT_TEST_BROKEN = """
+    from m import f
+    def test_a():
+        l = [3, 1]
+        f(l)
+        assert l == [3, 1, 0]
+    """
+
+
+def _doctest_passes(tmp_path, doc: str, impl_body: str) -> bool:
+    (tmp_path / "m.py").write_text(doc + impl_body)
+    args = [sys.executable, "-m", "doctest", "m.py"]
+    return subprocess.run(args, cwd=tmp_path, capture_output=True, text=True).returncode == 0
+
+
+@pytest.mark.lean
+@pytest.mark.parametrize("doc", [BUMP_DOC_TRAP, ALIAS_DOC_TRAP], ids=["repeated_inner_list", "inner_alias"])
+def test_doctest_state_of_a_shared_object_is_no_certified_conflict(tmp_path, core, doc):
+    run = tmp_path / "run"
+    run.mkdir()
+    assert _doctest_passes(run, doc, "    l[0].append(1)\n")
+    assert_labels(run, {"t": ("def f(l):\n    l[0].append(1)\n", BUMP_TEST)}, {})
+    r = check_files(tmp_path, doc, BUMP_TEST, desc_name="description.py", dedent=True)[1]
+    assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
+
+
+@pytest.mark.lean
+def test_doctest_state_against_a_test_is_a_certified_conflict(tmp_path, core):
+    run = tmp_path / "run"
+    run.mkdir()
+    assert _doctest_passes(run, SORT_DOC, "    l.sort()\n")
+    r = check_files(tmp_path, SORT_DOC, SORT_TEST_BROKEN, desc_name="description.py", dedent=True)[1]
+    assert r["verdict"] == "conflict" and r["evidence"] == "certified", r["reason"]
+    from specguard.formalize.argstate import ASSUMPTION
+    assert ASSUMPTION in r["assumptions"]
+    assert verify_out(tmp_path, desc_name="description.py")["valid"]
+
+
+@pytest.mark.lean
+def test_doctest_state_under_a_return_type_is_set_apart(tmp_path, core):
+    """`-> None` is a rule about what `f` returns at every input: never applied to the state of
+    `l` (which is a list), so the doctest and the test agree with it; the doctest's state claim
+    is set apart, not a conflict with the return type."""
+    run = tmp_path / "run"
+    run.mkdir()
+    assert _doctest_passes(run, SORT_DOC_TYPED, "    l.sort()\n")
+    test = "from m import f\ndef test_a():\n    assert f([2]) is None\n"
+    r = check_files(tmp_path, SORT_DOC_TYPED, test, desc_name="description.py")[1]
+    assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
