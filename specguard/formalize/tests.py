@@ -1450,11 +1450,23 @@ class _Walker:
                 and len(side.args) == 1 and not side.keywords else side
             if isinstance(inner, ast.Call) and self.is_target_call(inner):
                 found.append(inner)
-            elif any(isinstance(n, (ast.Call, ast.Lambda, ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom,
-                                    ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
-                     for n in ast.walk(side)):
+            elif not self.inert(side):
                 return None
         return found[0] if len(found) == 1 else None
+
+    def inert(self, node: ast.expr) -> bool:
+        """Whether evaluating ``node`` surely runs no code of the test or the library: constants,
+        displays and operators over them and over local names holding exact values (no call, no
+        attribute or item of an object, which may run a property or ``__getitem__``)."""
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name):
+                b = self.scope.binding(n.id)
+                if not (self.scope.is_local(n.id) and b is not None and b.value is not None):
+                    return False
+            elif not isinstance(n, (ast.Constant, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.Load, ast.UnaryOp,
+                                    ast.BinOp, ast.unaryop, ast.operator)):
+                return False
+        return True
 
     def _argument_state(self, a: ast.expr, which: str, call: Call, out: dict[str, Call]) -> None:
         if not isinstance(a, ast.Name) or not self.scope.is_local(a.id) or a.id in out:

@@ -34,6 +34,10 @@ KEEP_G = "_kept = []\ndef f(l):\n    _kept.append(l)\ndef g():\n    for k in _ke
 # a generator function: its body (which changes `l`) runs only when the generator is advanced
 GEN = "def f(l):\n    l.append(1)\n    yield 0\n"
 
+# keeps the lists it was given; reading the property `C.x` changes them
+KEEP_PROP = ("_kept = []\ndef f(l):\n    _kept.append(l)\nclass _C:\n    @property\n    def x(self):\n"
+             "        for k in _kept:\n            k.append(0)\n        return None\nC = _C()\n")
+
 # name -> (description, description file name, implementation, test module)
 TRAPS = {
     "same_list_passed_twice": (DESC, "description.md", APPEND_LEN, """
@@ -141,6 +145,17 @@ TRAPS = {
             l = [3, 1]
             assert f(l) is None
             assert l == [1, 3]
+        """),
+    "property_read_in_the_assertion": (DESC, "description.md", KEEP_PROP, """
+        from m import f, C
+        def test_a():
+            l = [3, 1]
+            assert f(l) == C.x
+            assert l == [3, 1, 0]
+        def test_b():
+            l = [3, 1]
+            assert f(l) is None
+            assert l == [3, 1]
         """),
     "closure_changes_it_after_the_call": (DESC, "description.md", SORT, """
         from m import f
