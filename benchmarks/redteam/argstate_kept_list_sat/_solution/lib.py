@@ -1,0 +1,6 @@
+_kept = []
+
+def f(l):
+    for k in _kept:
+        k.append(0)
+    _kept.append(l)

@@ -1,0 +1,2 @@
+def f(l):
+    l.sort()
