@@ -769,3 +769,24 @@ def test_counts_of_statements():
         ''')
     assert r.statements_seen >= 2 and r.statements_read == 2
     assert fd("Nothing here.").examples_seen == 0
+
+
+def test_doctest_session_argument_state_and_rebinding():
+    """`>>> f(xs)` then `>>> xs`: what the call left in `xs` (argstate.py); `xs` bound anew to a
+    literal is that literal again, not the earlier state."""
+    r = fd('''\
+        def f(xs):
+            """Sort in place.
+
+            >>> xs = [3, 1]
+            >>> f(xs)
+            >>> xs
+            [1, 3]
+            >>> xs = [2, 1]
+            >>> f(xs)
+            >>> xs
+            [1, 2]
+            """
+        ''')
+    assert eqs(r) == {"f([3, 1])": from_python(None), "args[0] after f([3, 1])": from_python([1, 3]),
+                      "f([2, 1])": from_python(None), "args[0] after f([2, 1])": from_python([1, 2])}

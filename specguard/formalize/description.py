@@ -769,12 +769,12 @@ def _bind_session_names(stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out, ex:
             return set()
         if is_mutable(sess.env[name]):
             return set()                    # `xs += [1]` extends the list in place (aliases see it)
-        sess.forget({name}, "rebound")
+        sess.rebind({name})
         sess.env[name] = v
         return {name}
     if isinstance(stmt, ast.FunctionDef):
         if not stmt.decorator_list and session_mod.clean_function(stmt, sess):
-            sess.forget({stmt.name}, "rebound")
+            sess.rebind({stmt.name})
             sess.functions.add(stmt.name)
             return {stmt.name}
         return set()
@@ -787,13 +787,13 @@ def _bind_session_names(stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out, ex:
             return set()                   # `ys = xs`: one object under two names
         fv = sess.value_of_function(stmt.value, out.path, ex.line + 1 + out.offset)
         if fv is not None:
-            sess.forget({name}, "rebound")
+            sess.rebind({name})
             sess.values[name] = fv
             if isinstance(stmt.value, ast.Lambda) and session_mod.clean_lambda(stmt.value, sess):
                 sess.functions.add(name)       # (one that changes its argument is not: `lambda x: x.append(2)`)
             return {name}
         if isinstance(stmt.value, ast.Lambda) and session_mod.clean_lambda(stmt.value, sess):
-            sess.forget({name}, "rebound")
+            sess.rebind({name})
             sess.functions.add(name)
             return {name}
         try:
@@ -801,13 +801,13 @@ def _bind_session_names(stmt: ast.stmt, sess: Session, ctx: _Ctx, out: _Out, ex:
         except _LITERAL_ERRORS:
             v = None
         if v is not None:
-            sess.forget({name}, "rebound")
+            sess.rebind({name})
             sess.env[name] = v
             if argstate.constant_display(stmt.value):
                 sess.displays.add(name)        # a new object of new objects: what a call leaves in it is read
             return {name}
         if clean and not _calls_of(stmt, ctx.target) and session_mod.owned_expr(stmt.value, sess):
-            sess.forget({name}, "rebound")
+            sess.rebind({name})
             sess.opaque.add(name)
             return {name}
     if _is_target_call(stmt.value, ctx.target) and sess.changed is None and not ex.want:

@@ -135,6 +135,13 @@ class Session:
                 r.invalid = why
         self.shadowed |= names
 
+    def rebind(self, names: set[str]) -> None:
+        """``names`` are bound anew (a literal, a function, an import): what they denoted before,
+        a result of the function included, is gone."""
+        self.forget(names, "rebound")
+        for n in names:
+            self.results.pop(n, None)
+
     def lose_values(self, names: set[str], why: str) -> None:
         """``names`` may have been changed in place (a method, passed to the function): their values
         are no longer known, but they still denote objects only the session holds."""
