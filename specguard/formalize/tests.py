@@ -1408,8 +1408,9 @@ class _Walker:
         that one exact call."""
         if self.mode != "test" or not passed:
             return {}
-        call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else \
-            self.asserted_call(stmt.test) if isinstance(stmt, ast.Assert) else None
+        call = self.asserted_call(stmt.test) if isinstance(stmt, ast.Assert) else \
+            self.unittest_asserted_call(stmt) if isinstance(stmt, ast.Expr) and self.ctx.is_assertion_call(stmt.value) \
+            else stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
         if isinstance(stmt, ast.Assign) and not (len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
                                                  and stmt.targets[0].id not in passed):
             return {}
@@ -1453,6 +1454,21 @@ class _Walker:
             elif not self.inert(side):
                 return None
         return found[0] if len(found) == 1 else None
+
+    def unittest_asserted_call(self, stmt: ast.Expr) -> ast.Call | None:
+        """:meth:`asserted_call` of ``self.assertIsNone(f(l))``, ``self.assertEqual(f(l), v)``...
+        (unittest's own: a class redefining them is not read), every other argument, the message
+        too (unittest evaluates it first), running no code."""
+        call = stmt.value
+        for a in [*call.args, *(k.value for k in call.keywords)]:
+            inner = a.args[0] if (self.is_builtin_call(a, "len") or self.is_builtin_call(a, "type")) and a.args else a
+            if not (isinstance(inner, ast.Call) and self.is_target_call(inner)) and not self.inert(a):
+                return None
+        try:
+            expr = self.loop_body_assertion(stmt)
+        except loops.NotLoopAssertion:
+            return None
+        return self.asserted_call(expr) if expr is not None else None
 
     def inert(self, node: ast.expr) -> bool:
         """Whether evaluating ``node`` surely runs no code of the test or the library: constants,

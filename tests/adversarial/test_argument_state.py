@@ -157,6 +157,19 @@ TRAPS = {
             assert f(l) is None
             assert l == [3, 1]
         """),
+    "property_read_in_a_unittest_message": (DESC, "description.md", KEEP_PROP, """
+        import unittest
+        from m import f, C
+        class T(unittest.TestCase):
+            def test_a(self):
+                l = [3, 1]
+                self.assertIsNone(f(l), C.x)
+                self.assertEqual(l, [3, 1, 0])
+            def test_b(self):
+                l = [3, 1]
+                self.assertIsNone(f(l))
+                self.assertEqual(l, [3, 1])
+        """),
     "closure_changes_it_after_the_call": (DESC, "description.md", SORT, """
         from m import f
         def test_a():
@@ -327,6 +340,19 @@ BROKEN.update({
             l = [3, 1]
             assert f(l) is None
             assert len(l) == 3
+        """,
+    "unittest_asserted_call": """
+        import unittest
+        from m import f
+        class T(unittest.TestCase):
+            def test_a(self):
+                l = [3, 1]
+                self.assertIsNone(f(l))
+                self.assertEqual(l, [1, 3])
+            def test_b(self):
+                l = [3, 1]
+                self.assertIsNone(f(l), "sorted in place")
+                self.assertEqual(len(l), 3)
         """,
     # the state handed on to a second call: that call's input is the state, the same in both tests
     "state_passed_on": """
