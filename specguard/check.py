@@ -530,6 +530,8 @@ def _formal(task: Task, classify: bool, spec: speclang.SpecProgram | None = None
             f"{c.loc}: description example `{c.call.source(60)}` set apart: the description states a rule for "
             "every input of the function (a return type, bounds or a spec), which is about what it returns, not "
             "about what it leaves in an argument" for c in aside)})
+        lines = {(c.loc.file, c.loc.line) for c in aside} - {(c.loc.file, c.loc.line) for c in claims}
+        df = df.model_copy(update={"examples_read": max(0, df.examples_read - len(lines))})
     if universal and any(d.call.lib is not None for d in tf.demands):
         # a description rule or a spec is a statement about every input of `impl`, other library
         # functions' inputs included: their assertions are set apart (formalize/library.py)

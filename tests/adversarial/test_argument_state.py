@@ -577,3 +577,5 @@ def test_doctest_state_under_a_return_type_is_set_apart(tmp_path, core):
     test = "from m import f\ndef test_a():\n    assert f([2]) is None\n"
     r = check_files(tmp_path, SORT_DOC_TYPED, test, desc_name="description.py")[1]
     assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
+    cov = r["coverage"]
+    assert cov["examples_read"] == cov["examples_seen"] - 1, cov      # the state claim is not counted as read
