@@ -59,7 +59,7 @@ def is_argument_state(call: "Call | None") -> bool:
 
 def involves(call: "Call | None") -> bool:
     """Whether ``call`` is such an input, or has one's state as an argument (``f(l)`` again after
-    ``f(l)``: the value ``obj("result", (source, key))`` of ``Walker.state_value``, whose key is
+    ``f(l)``: the value ``obj("result", (source, key))`` of ``library.result_of``, whose key is
     an argument-state call's: ``Call.key`` ends it with ``{"after": ..}``, which no str value
     inside a key shows unescaped)."""
     from specguard.python.values import iter_children

@@ -670,7 +670,7 @@ def _session_line(ex: _Example, stmts: list[ast.stmt], why: str, sess: Session, 
         pending = _session_call(st.value, ctx, sess, ex, out) if isinstance(st, ast.Assign) \
             and _is_target_call(st.value, ctx.target) else None
         states = {} if by_objects or change is not None or sess.changed is not None else \
-            _session_states(st, ctx, sess, ex, out)
+            _session_states(st, ctx, sess, ex, out, pending)
         for c in ast.walk(st):
             if _is_target_call(c, ctx.target):
                 sess.lose_values(session_mod.mutable_names(c, sess), "passed to the function")
@@ -686,7 +686,8 @@ def _session_line(ex: _Example, stmts: list[ast.stmt], why: str, sess: Session, 
             sess.opaque.discard(name)
 
 
-def _session_states(st: ast.stmt, ctx: _Ctx, sess: Session, ex: _Example, out: _Out) -> dict[str, Call]:
+def _session_states(st: ast.stmt, ctx: _Ctx, sess: Session, ex: _Example, out: _Out,
+                    pending: tuple[Call | None, str] | None = None) -> dict[str, Call]:
     """``>>> f(xs)`` (or ``>>> r = f(xs)``), ``xs`` bound by a display of constants: the name then
     holds what the call left in it (:mod:`specguard.formalize.argstate`), when the call's
     arguments are exact, none but ``xs`` is mutable (the session does not track aliases) and
@@ -707,7 +708,7 @@ def _session_states(st: ast.stmt, ctx: _Ctx, sess: Session, ex: _Example, out: _
     name = mutable[0].id
     if isinstance(st, ast.Assign) and st.targets[0].id == name:
         return {}
-    made, _ = _session_call(call, ctx, sess, ex, out)
+    made, _ = pending or _session_call(call, ctx, sess, ex, out)     # `r = f(xs)`: already made
     if made is None:
         return {}
     i = args.index(mutable[0])

@@ -428,13 +428,20 @@ def result_value(w: Any, node: ast.expr) -> Any:
     determinism assumption each call at that input gives an equal fresh result; the Lean value
     ``pair (str "result") ..`` is no plain argument's); None when it is not one.  Never for
     objects of the class under test (their observations are events of a history)."""
-    from specguard.python.values import V
     if not isinstance(node, ast.Call) or w.objects.active() or not w.is_target_call(node):
         return None
     s = w.call_subject(node)
     if s.error or s.call is None or s.length or s.call.obj is not None:
         return None
-    return V("obj", ("result", V("tuple", (V("str", s.call.source(80)), V("str", s.call.key())))))
+    return result_of(s.call)
+
+
+def result_of(call: "Call") -> Any:
+    """The value ``obj("result", (source, input))`` standing for what ``call`` gives (its result,
+    or the state it left in an argument, ``specguard.formalize.argstate``): equal only to the
+    value of the very same input."""
+    from specguard.python.values import V
+    return V("obj", ("result", V("tuple", (V("str", call.source(80)), V("str", call.key())))))
 
 
 def resolve(w: Any, func: ast.expr) -> str | None:

@@ -1447,23 +1447,29 @@ class _Walker:
             sides = [e]
         found: list[ast.Call] = []
         for side in sides:
-            inner = side.args[0] if (self.is_builtin_call(side, "len") or self.is_builtin_call(side, "type")) \
-                and len(side.args) == 1 and not side.keywords else side
-            if isinstance(inner, ast.Call) and self.is_target_call(inner):
-                found.append(inner)
+            got = self.compared_call(side)
+            if got is not None:
+                found.append(got)
             elif not self.inert(side):
                 return None
         return found[0] if len(found) == 1 else None
+
+    def compared_call(self, node: ast.expr) -> ast.Call | None:
+        """``f(...)``, ``len(f(...))`` or ``type(f(...))`` (neither iterates the result): the call of
+        the function under test, else None."""
+        if (self.is_builtin_call(node, "len") or self.is_builtin_call(node, "type")) \
+                and len(node.args) == 1 and not node.keywords:
+            node = node.args[0]
+        return node if isinstance(node, ast.Call) and self.is_target_call(node) else None
 
     def unittest_asserted_call(self, stmt: ast.Expr) -> ast.Call | None:
         """:meth:`asserted_call` of ``self.assertIsNone(f(l))``, ``self.assertEqual(f(l), v)``...
         (unittest's own: a class redefining them is not read), every other argument, the message
         too (unittest evaluates it first), running no code."""
         call = stmt.value
-        for a in [*call.args, *(k.value for k in call.keywords)]:
-            inner = a.args[0] if (self.is_builtin_call(a, "len") or self.is_builtin_call(a, "type")) and a.args else a
-            if not (isinstance(inner, ast.Call) and self.is_target_call(inner)) and not self.inert(a):
-                return None
+        if any(self.compared_call(a) is None and not self.inert(a)
+               for a in [*call.args, *(k.value for k in call.keywords)]):
+            return None
         try:
             expr = self.loop_body_assertion(stmt)
         except loops.NotLoopAssertion:
@@ -2984,7 +2990,7 @@ class _Walker:
         b = self.scope.binding(node.id)
         if b is None or not isinstance(b.result, Call) or b.result.after is None:
             return None
-        return V("obj", ("result", V("tuple", (V("str", b.result.source(80)), V("str", b.result.key())))))
+        return library.result_of(b.result)
 
     def first_bad_arg(self, exprs: list[ast.expr]) -> ast.expr | None:
         for e in exprs:
