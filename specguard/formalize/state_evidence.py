@@ -16,8 +16,9 @@ apart); everything else stays read.  Evidence, first found wins:
 * **a call made for its effect**: the tests call the function under test, or another function
   the description defines (or that the tests import alongside it), and discard the result
   (outside a ``raises`` context), unless its effect is what it leaves in a list, dict or set the
-  test built and reads afterwards (``l = [3, 1]; f(l); assert l == [1, 3]``: an input of its
-  own, ``specguard.formalize.argstate``).  In a real test run, pytest and unittest run every test of a
+  test built once from a display and a later assertion shows changed (``l = [3, 1]; f(l); assert
+  l == [1, 3]``: an input of its own, ``specguard.formalize.argstate``), with no later call of
+  the function in that test (:func:`_reads_argument_after`).  In a real test run, pytest and unittest run every test of a
   module in one process, so the effect reaches every later test, not only the statements after
   it in the same test.
 * **a lasting change of the environment**: a test stores into an attribute or item of an imported
@@ -249,12 +250,16 @@ def _reads_argument_after(fn: ast.AST, call: ast.Call, names: set[str], mods: se
     if any(isinstance(n, ast.Call) and n is not call and n.lineno > end and _callee(n, names, mods)
            for n in ast.walk(fn)):
         return False
-    built: dict[str, object] = {}
+    stores: dict[str, int] = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    built: dict[str, object] = {}          # names bound once in the test, by a display before the call
     for n in ast.walk(fn):
         if isinstance(n, ast.Assign) and isinstance(n.value, (ast.List, ast.Dict, ast.Set)) \
                 and n.lineno < call.lineno:
             for t in n.targets:
-                if isinstance(t, ast.Name):
+                if isinstance(t, ast.Name) and stores.get(t.id) == 1:
                     built[t.id] = _literal(n.value)
     given = {a.id for a in [*call.args, *(k.value for k in call.keywords)]
              if isinstance(a, ast.Name) and built.get(a.id, _NONE) is not _NONE}

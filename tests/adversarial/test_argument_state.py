@@ -579,3 +579,28 @@ def test_doctest_state_under_a_return_type_is_set_apart(tmp_path, core):
     assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
     cov = r["coverage"]
     assert cov["examples_read"] == cov["examples_seen"] - 1, cov      # the state claim is not counted as read
+
+
+@pytest.mark.lean
+def test_effect_call_on_a_name_bound_twice_stays_evidence_of_state(tmp_path, core):
+    """`l` bound twice in the test (the display it was built from is not known from the text):
+    `assert l == [1]` does not show a change, so the call stays evidence of a mode it set."""
+    code = """
+        import sys
+        from m import f
+        def test_a():
+            assert f(2) == 2
+        def test_config():
+            l = [1]
+            if len(sys.argv) > 1000:
+                l = [5]
+            f(l)
+            assert l == [1]
+        def test_b():
+            assert f(2) == 20
+        """
+    impl = "_scale = [1]\ndef f(x):\n    if isinstance(x, list):\n        _scale[0] = 10\n        return None\n" \
+           "    return x * _scale[0]\n"
+    assert_labels(tmp_path, {"bound_twice": (impl, code)}, {})
+    r = check_files(tmp_path, SCALE_DESC, code, dedent=True)[1]
+    assert not (r["verdict"] == "conflict" and r["evidence"] == "certified"), r["reason"]
